@@ -1,0 +1,48 @@
+import { type Logger as PinoLogger, pino } from 'pino';
+import { build as prettyStream } from 'pino-pretty';
+
+/** arena's logger: a pino logger. */
+export type Logger = PinoLogger;
+
+/** Log levels accepted by `--log-level`. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LoggerOptions {
+  /** Minimum level written; default `info`. */
+  level?: LogLevel;
+  /** Pretty, human output; default: when stderr is a TTY. `json: true` forces JSON. */
+  json?: boolean;
+  /** Where log lines go; default stderr (stdout stays for command output). */
+  destination?: NodeJS.WritableStream;
+}
+
+/**
+ * A pino logger writing to stderr: pretty on a TTY, JSON lines otherwise.
+ *
+ * @example
+ * ```ts
+ * const log = createLogger({ level: 'warn', json: true });
+ * log.warn({ agent: 'A' }, 'incomplete checkpoint');
+ * // {"level":40,"time":...,"agent":"A","msg":"incomplete checkpoint"}
+ * ```
+ */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
+  const destination = options.destination ?? process.stderr;
+  const isTty = (destination as { isTTY?: boolean }).isTTY === true;
+  const usePretty = options.json === true ? false : isTty;
+  if (usePretty) {
+    // Synchronous, in-thread pretty printing: no worker keeps Node alive, no line is lost on exit.
+    return pino(
+      { level },
+      prettyStream({ destination: 2, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss' }),
+    );
+  }
+  return pino({ level }, destination);
+}
+
+/** A logger that writes nothing (library default). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
