@@ -1,4 +1,4 @@
-import type { ProposedDefinition } from '../domain/definition/types.js';
+import type { KeyOrder, ProposedDefinition } from '../domain/definition/types.js';
 import type { JsonObject } from '../domain/shared/json.js';
 import type { Space } from '../domain/shared/spaces.js';
 import type { Logger } from './logger.js';
@@ -34,6 +34,8 @@ export interface EnvironmentInit {
   readonly uid: string;
   /** The environment's stored `params` from the run file (a deep copy). */
   readonly params: JsonObject;
+  /** Declaration order of the mappings in `params`, by pointer (see `KeyOrder`). */
+  readonly keyOrder: KeyOrder;
   /** Seed derived from the run's seed; the only source of randomness. */
   readonly seed: number;
   readonly logger: Logger;

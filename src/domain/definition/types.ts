@@ -105,6 +105,12 @@ export interface ValidatedCandidate {
 /** What an environment proposes, config-only, from its scenario definition. */
 export interface ProposedDefinition {
   readonly environmentUid: string;
+  /**
+   * RFC 6901 pointer of the inline scenario inside the environment's `params`
+   * (arena's built-ins use `/scenario`). The meta turn's override replaces
+   * exactly this subtree.
+   */
+  readonly scenarioPointer: string;
   readonly scenario: JsonObject;
   readonly keyOrder: KeyOrder;
   readonly selectors: readonly Selector[];
