@@ -1,5 +1,5 @@
 import type { KeyOrder, ProposedDefinition } from '../domain/definition/types.js';
-import type { JsonObject } from '../domain/shared/json.js';
+import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import type { Space } from '../domain/shared/spaces.js';
 import type { Logger } from './logger.js';
 
@@ -65,6 +65,13 @@ export interface Environment {
   step(actions: Readings): EnvironmentStep | Promise<EnvironmentStep>;
   reset(): EnvironmentStart | Promise<EnvironmentStart>;
   close(): void | Promise<void>;
+  /**
+   * Optional: the state needed to resume exactly at an episode barrier (for
+   * example an episode counter and an rng state), as JSON. A resumed run calls
+   * `start(params)` and then `loadState(saved)`.
+   */
+  saveState?(): JsonValue;
+  loadState?(state: JsonValue): void;
 }
 
 /** A class or factory that makes an environment from its init. */
