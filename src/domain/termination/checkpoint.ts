@@ -1,0 +1,301 @@
+import type { TerminationConfig } from './config.js';
+import { trieSet } from './digestTrie.js';
+import { DuplicateAgentOutcomeError, InvalidOutcomeError } from './errors.js';
+import type { EvaluationOutcome, OutcomePlan } from './outcome.js';
+import { planOutcome } from './outcome.js';
+import {
+  allPlateaued,
+  allSuccessful,
+  isImprovement,
+  qualifiesForSuccess,
+  smoothedMetric,
+} from './rules.js';
+import type { AgentTerminationState, TerminationReason, TerminationState } from './state.js';
+import { withTerminationReason } from './state.js';
+
+/**
+ * What happened to one agent at a checkpoint: `accepted` (a valid outcome was
+ * recorded), `duplicate` (an identical re-send, nothing changed), `invalid`
+ * (recorded, but it resets the success streak and keeps the plateau state),
+ * `missing` (no outcome in an incomplete checkpoint: streak reset), `ignored`
+ * (its outcome was not looked at because the checkpoint was incomplete).
+ */
+export type AgentOutcomeStatus = 'accepted' | 'duplicate' | 'invalid' | 'missing' | 'ignored';
+
+/** One agent's line of evidence in a checkpoint report, after the checkpoint. */
+export interface AgentCheckpointReport {
+  readonly agentName: string;
+  readonly status: AgentOutcomeStatus;
+  /** Why an outcome was invalid, missing or ignored; `null` otherwise. */
+  readonly detail: string | null;
+  readonly evaluationId: string | null;
+  readonly evaluationEpisode: number | null;
+  /** The success metric's value, when finite. */
+  readonly successValue: number | null;
+  /** The mean of the plateau window, once the window is full. */
+  readonly smoothedValue: number | null;
+  readonly validEvaluations: number;
+  readonly successStreak: number;
+  readonly plateauPatience: number;
+  readonly bestMetric: number | null;
+}
+
+/** The evidence for one checkpoint decision. */
+export interface CheckpointReport {
+  /** `applied`, `incomplete` (some agent had no outcome) or `afterTermination` (not looked at). */
+  readonly checkpoint: 'applied' | 'incomplete' | 'afterTermination';
+  readonly agents: readonly AgentCheckpointReport[];
+  /** Agent names in the checkpoint that no rule mentions (ignored, like the seed). */
+  readonly unknownAgents: readonly string[];
+}
+
+/** What a checkpoint means for the phase. */
+export interface CheckpointDecision {
+  readonly control: 'CONTINUE' | 'STOP_PHASE';
+  readonly reason: TerminationReason | null;
+  readonly report: CheckpointReport;
+}
+
+/**
+ * Apply one evaluation checkpoint (one outcome per configured agent) with the
+ * seed's semantics, atomically: every outcome is validated first, then all are
+ * applied or nothing is. `state` is never changed; a new state is returned and
+ * unchanged agents are shared with it.
+ *
+ * After any terminal reason the checkpoint is not looked at and the decision is
+ * `STOP_PHASE` with that reason. An incomplete checkpoint resets the missing
+ * agents' success streaks and changes nothing else. Success is checked before
+ * plateau.
+ *
+ * @throws DuplicateAgentOutcomeError, ConflictingDuplicateError,
+ *   OutOfOrderEvaluationError or InvalidOutcomeError; `state` is then untouched.
+ * @example
+ * ```ts
+ * const { state: next, decision } = applyCheckpoint(state, [
+ *   { agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 } },
+ * ]);
+ * decision.control; // 'CONTINUE'
+ * decision.report.agents[0]?.status; // 'accepted'
+ * ```
+ */
+export function applyCheckpoint(
+  state: TerminationState,
+  outcomes: readonly EvaluationOutcome[] | readonly unknown[],
+): { state: TerminationState; decision: CheckpointDecision } {
+  if (state.terminationReason !== null) {
+    return {
+      state,
+      decision: {
+        control: 'STOP_PHASE',
+        reason: state.terminationReason,
+        report: { checkpoint: 'afterTermination', agents: [], unknownAgents: [] },
+      },
+    };
+  }
+  const { config } = state;
+  const { byAgent, unknownAgents } = groupByAgent(config, outcomes);
+  if (byAgent.size !== config.agentNames.length) {
+    return applyIncomplete(state, byAgent, unknownAgents);
+  }
+  const plans: OutcomePlan[] = [];
+  for (const name of config.agentNames) {
+    const rules = config.agents[name]!;
+    plans.push(planOutcome(name, rules, state.agents[name]!, byAgent.get(name)!));
+  }
+  const agents = { ...state.agents };
+  const reports: AgentCheckpointReport[] = [];
+  config.agentNames.forEach((name, index) => {
+    const plan = plans[index]!;
+    const next = applyPlan(config, name, state.agents[name]!, plan);
+    agents[name] = next;
+    reports.push(reportFor(config, name, next, plan));
+  });
+  let next: TerminationState = { ...state, agents };
+  if (allSuccessful(config, agents)) next = withTerminationReason(next, 'success');
+  else if (allPlateaued(config, agents)) next = withTerminationReason(next, 'plateau');
+  const reason = next.terminationReason;
+  return {
+    state: next,
+    decision: {
+      control: reason === null ? 'CONTINUE' : 'STOP_PHASE',
+      reason,
+      report: { checkpoint: 'applied', agents: reports, unknownAgents },
+    },
+  };
+}
+
+function groupByAgent(
+  config: TerminationConfig,
+  outcomes: readonly unknown[],
+): { byAgent: Map<string, Readonly<Record<string, unknown>>>; unknownAgents: string[] } {
+  if (!Array.isArray(outcomes)) {
+    throw new InvalidOutcomeError('checkpoint outcomes must be a list of outcomes');
+  }
+  const byAgent = new Map<string, Readonly<Record<string, unknown>>>();
+  const unknownAgents: string[] = [];
+  outcomes.forEach((outcome: unknown, index) => {
+    if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) {
+      throw new InvalidOutcomeError(`outcomes[${index}] must be a mapping`);
+    }
+    const agentName = (outcome as Record<string, unknown>).agentName;
+    if (typeof agentName !== 'string' || !Object.hasOwn(config.agents, agentName)) {
+      unknownAgents.push(String(agentName));
+      return;
+    }
+    if (byAgent.has(agentName)) {
+      throw new DuplicateAgentOutcomeError(
+        `agent ${JSON.stringify(agentName)}: more than one evaluation outcome in one checkpoint`,
+      );
+    }
+    byAgent.set(agentName, outcome as Record<string, unknown>);
+  });
+  return { byAgent, unknownAgents };
+}
+
+function applyIncomplete(
+  state: TerminationState,
+  byAgent: Map<string, unknown>,
+  unknownAgents: string[],
+): { state: TerminationState; decision: CheckpointDecision } {
+  const { config } = state;
+  const agents = { ...state.agents };
+  const reports: AgentCheckpointReport[] = [];
+  for (const name of config.agentNames) {
+    const present = byAgent.has(name);
+    let agent = state.agents[name]!;
+    if (!present && agent.successStreak !== 0) agent = { ...agent, successStreak: 0 };
+    agents[name] = agent;
+    reports.push({
+      ...summary(config, name, agent),
+      status: present ? 'ignored' : 'missing',
+      detail: present ? 'incomplete checkpoint' : 'missing agent outcome',
+      evaluationId: null,
+      evaluationEpisode: null,
+      successValue: null,
+    });
+  }
+  return {
+    state: { ...state, agents },
+    decision: {
+      control: 'CONTINUE',
+      reason: null,
+      report: { checkpoint: 'incomplete', agents: reports, unknownAgents },
+    },
+  };
+}
+
+function applyPlan(
+  config: TerminationConfig,
+  name: string,
+  agent: AgentTerminationState,
+  plan: OutcomePlan,
+): AgentTerminationState {
+  if (plan.kind === 'duplicate') return agent;
+  if (plan.kind === 'missingIdentity') {
+    return agent.successStreak === 0 ? agent : { ...agent, successStreak: 0 };
+  }
+  const recorded = {
+    ...agent,
+    seen: trieSet(agent.seen, plan.evaluationId, plan.digest),
+    seenCount: agent.seenCount + 1,
+    lastEvaluation: plan.episode,
+  };
+  if (!plan.valid) return { ...recorded, successStreak: 0 };
+  const { success, plateau } = config.agents[name]!;
+  const validEvaluations = agent.validEvaluations + 1;
+  let { successStreak, plateauPatience, bestMetric, bestEvaluationId, plateauWindow } = agent;
+  if (success !== null && plan.successValue !== null) {
+    successStreak = qualifiesForSuccess(plan.successValue, success) ? successStreak + 1 : 0;
+  }
+  if (plateau !== null && plan.plateauValue !== null) {
+    plateauWindow = slide(plateauWindow, plan.plateauValue, plateau.window);
+    const smoothed = smoothedMetric(plateauWindow, plateau.window);
+    if (smoothed !== null) {
+      if (isImprovement(smoothed, bestMetric, plateau)) {
+        bestMetric = smoothed;
+        bestEvaluationId = plan.evaluationId;
+        plateauPatience = 0;
+      } else if (validEvaluations >= plateau.minEvaluations) {
+        plateauPatience += 1;
+      }
+    }
+  }
+  return {
+    ...recorded,
+    validEvaluations,
+    plateauWindow,
+    successStreak,
+    plateauPatience,
+    bestMetric,
+    bestEvaluationId,
+  };
+}
+
+function slide(window: readonly number[], value: number, size: number): number[] {
+  const start = window.length >= size ? window.length - size + 1 : 0;
+  const next = window.slice(start);
+  next.push(value);
+  return next;
+}
+
+function reportFor(
+  config: TerminationConfig,
+  name: string,
+  agent: AgentTerminationState,
+  plan: OutcomePlan,
+): AgentCheckpointReport {
+  const base = summary(config, name, agent);
+  if (plan.kind === 'missingIdentity') {
+    return {
+      ...base,
+      status: 'invalid',
+      detail: 'missing evaluation identity',
+      evaluationId: null,
+      evaluationEpisode: null,
+      successValue: null,
+    };
+  }
+  const episode = typeof plan.episode === 'number' ? plan.episode : null;
+  if (plan.kind === 'duplicate') {
+    return {
+      ...base,
+      status: 'duplicate',
+      detail: null,
+      evaluationId: plan.evaluationId,
+      evaluationEpisode: episode,
+      successValue: null,
+    };
+  }
+  return {
+    ...base,
+    status: plan.valid ? 'accepted' : 'invalid',
+    detail: plan.valid ? null : 'missing or non-finite configured metric',
+    evaluationId: plan.evaluationId,
+    evaluationEpisode: episode,
+    successValue: plan.successValue,
+  };
+}
+
+function summary(
+  config: TerminationConfig,
+  name: string,
+  agent: AgentTerminationState,
+): Pick<
+  AgentCheckpointReport,
+  | 'agentName'
+  | 'smoothedValue'
+  | 'validEvaluations'
+  | 'successStreak'
+  | 'plateauPatience'
+  | 'bestMetric'
+> {
+  const plateau = config.agents[name]?.plateau ?? null;
+  return {
+    agentName: name,
+    smoothedValue: plateau === null ? null : smoothedMetric(agent.plateauWindow, plateau.window),
+    validEvaluations: agent.validEvaluations,
+    successStreak: agent.successStreak,
+    plateauPatience: agent.plateauPatience,
+    bestMetric: agent.bestMetric,
+  };
+}

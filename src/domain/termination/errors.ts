@@ -1,0 +1,57 @@
+import { ArenaError } from '../shared/errors.js';
+
+/**
+ * A termination rule set or phase configuration that breaks the seed's rules.
+ * The message names the agent and the field, and says what was expected.
+ *
+ * @example
+ * ```ts
+ * parseTerminationConfig({ agents: { SAC: { success: { ...rule, consecutive: true } } } });
+ * // throws TerminationConfigError (code TERMINATION_CONFIG):
+ * // agent "SAC": success.consecutive must be a positive integer (booleans are not integers), got true
+ * ```
+ */
+export class TerminationConfigError extends ArenaError {
+  constructor(message: string) {
+    super('TERMINATION_CONFIG', message);
+  }
+}
+
+/** A saved state dict that cannot be restored for this configuration. */
+export class TerminationStateError extends ArenaError {
+  constructor(message: string) {
+    super('TERMINATION_STATE', message);
+  }
+}
+
+/** An evaluation episode that is not the agent's next one (a gap or a regression). */
+export class OutOfOrderEvaluationError extends ArenaError {
+  constructor(message: string) {
+    super('OUT_OF_ORDER_EVALUATION', message);
+  }
+}
+
+/** A known evaluation id re-sent with different data. */
+export class ConflictingDuplicateError extends ArenaError {
+  constructor(message: string) {
+    super('CONFLICTING_DUPLICATE', message);
+  }
+}
+
+/** Two outcomes for the same agent in one checkpoint. */
+export class DuplicateAgentOutcomeError extends ArenaError {
+  constructor(message: string) {
+    super('DUPLICATE_AGENT_OUTCOME', message);
+  }
+}
+
+/**
+ * A malformed checkpoint or outcome (not an array, metrics not a mapping, a
+ * non-string checkpoint id...). An outcome with a missing or non-finite metric
+ * is not malformed: it is accepted as an invalid outcome.
+ */
+export class InvalidOutcomeError extends ArenaError {
+  constructor(message: string) {
+    super('INVALID_OUTCOME', message);
+  }
+}

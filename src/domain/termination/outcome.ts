@@ -1,0 +1,133 @@
+import { CanonicalJsonError, canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
+import type { AgentTerminationRules } from './config.js';
+import type { DigestTrie } from './digestTrie.js';
+import { trieGet } from './digestTrie.js';
+import {
+  ConflictingDuplicateError,
+  InvalidOutcomeError,
+  OutOfOrderEvaluationError,
+} from './errors.js';
+
+/** One agent's result of one deterministic evaluation rollout. */
+export interface EvaluationOutcome {
+  readonly agentName: string;
+  /** The evaluation's identity; a re-send with the same id must be identical. */
+  readonly evaluationId: string;
+  /** The agent's evaluation counter: consecutive, the first may be any integer ≥ 0. */
+  readonly evaluationEpisode: number;
+  readonly checkpointId?: string | null;
+  readonly checkpointHash?: string | null;
+  /** Named metrics; only finite numbers count (a boolean is not a metric). */
+  readonly metrics: Readonly<Record<string, number>>;
+}
+
+/** What one outcome will do to its agent, decided before anything changes. */
+export type OutcomePlan =
+  | { readonly kind: 'missingIdentity' }
+  | { readonly kind: 'duplicate'; readonly evaluationId: string; readonly episode: unknown }
+  | {
+      readonly kind: 'record';
+      readonly evaluationId: string;
+      readonly episode: number;
+      readonly digest: string;
+      /** The configured metrics' values when all are finite numbers, else `null` (invalid). */
+      readonly successValue: number | null;
+      readonly plateauValue: number | null;
+      readonly valid: boolean;
+    };
+
+/**
+ * Validate one outcome against its agent's state without changing anything.
+ * Throws for what the seed rejects (malformed data, a conflicting duplicate, an
+ * out-of-order episode); returns a plan for everything the seed records.
+ *
+ * @example
+ * ```ts
+ * planOutcome('SAC', rules, initialAgentState, {
+ *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
+ * });
+ * // { kind: 'record', evaluationId: 'e0', episode: 0, digest: '…', successValue: 0.9,
+ * //   plateauValue: null, valid: true }
+ * ```
+ */
+export function planOutcome(
+  agentName: string,
+  rules: AgentTerminationRules,
+  agent: { readonly seen: DigestTrie; readonly lastEvaluation: number | null },
+  outcome: Readonly<Record<string, unknown>>,
+): OutcomePlan {
+  const label = `agent ${JSON.stringify(agentName)}`;
+  const evaluationId = outcome.evaluationId;
+  if (typeof evaluationId !== 'string' || evaluationId.length === 0) {
+    return { kind: 'missingIdentity' };
+  }
+  const metrics = outcome.metrics;
+  if (typeof metrics !== 'object' || metrics === null || Array.isArray(metrics)) {
+    throw new InvalidOutcomeError(`${label}: metrics must be a mapping of metric name to number`);
+  }
+  const checkpointId = optionalString(outcome.checkpointId, `${label}: checkpointId`);
+  const checkpointHash = optionalString(outcome.checkpointHash, `${label}: checkpointHash`);
+  const episode = outcome.evaluationEpisode;
+  const digest = digestOf(label, {
+    evaluation_id: evaluationId,
+    evaluation_episode: episode,
+    checkpoint_id: checkpointId,
+    checkpoint_hash: checkpointHash,
+    metrics,
+  });
+  const previous = trieGet(agent.seen, evaluationId);
+  if (previous !== undefined) {
+    if (previous !== digest) {
+      throw new ConflictingDuplicateError(
+        `${label}: evaluation ${JSON.stringify(evaluationId)} was already recorded with different data`,
+      );
+    }
+    return { kind: 'duplicate', evaluationId, episode };
+  }
+  const isEpisode = typeof episode === 'number' && Number.isInteger(episode) && episode >= 0;
+  const expected = agent.lastEvaluation === null ? null : agent.lastEvaluation + 1;
+  if (!isEpisode || (expected !== null && episode !== expected)) {
+    const wanted = expected === null ? 'a non-negative integer' : String(expected);
+    throw new OutOfOrderEvaluationError(
+      `${label}: out-of-order evaluation episode ${describeEpisode(episode)} for evaluation ${JSON.stringify(evaluationId)}; expected ${wanted}`,
+    );
+  }
+  const record = metrics as Record<string, unknown>;
+  const successValue = rules.success === null ? null : finiteMetric(record, rules.success.metric);
+  const plateauValue = rules.plateau === null ? null : finiteMetric(record, rules.plateau.metric);
+  const valid =
+    (rules.success === null || successValue !== null) &&
+    (rules.plateau === null || plateauValue !== null);
+  return { kind: 'record', evaluationId, episode, digest, successValue, plateauValue, valid };
+}
+
+function optionalString(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') {
+    throw new InvalidOutcomeError(`${field} must be a string or null, got ${typeof value}`);
+  }
+  return value;
+}
+
+function digestOf(label: string, canonical: Record<string, unknown>): string {
+  try {
+    return sha256Hex(canonicalJson(canonical, { nonFinite: 'tag' }));
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) {
+      throw new InvalidOutcomeError(`${label}: outcome is not JSON data: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+function finiteMetric(metrics: Record<string, unknown>, name: string): number | null {
+  if (!Object.hasOwn(metrics, name)) return null;
+  const value = metrics[name];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function describeEpisode(episode: unknown): string {
+  if (episode === undefined) return '(missing)';
+  if (typeof episode === 'number') return String(episode);
+  return JSON.stringify(episode) ?? String(episode);
+}

@@ -1,0 +1,110 @@
+import type { TerminationConfig } from './config.js';
+import type { DigestTrie } from './digestTrie.js';
+
+/** The seed's terminal reasons, with the seed's values. */
+export type TerminationReason = 'success' | 'plateau' | 'max_episodes' | 'cancelled' | 'failed';
+
+/** The flow a termination decision asks of the simulation. */
+export type FlowControl = 'CONTINUE' | 'RESTART' | 'STOP_PHASE';
+
+/**
+ * One agent's progress, plain JSON. Memory is bounded by the rules: a window
+ * of the last `plateau.window` valid plateau metric values, counters, and one
+ * sha256 digest per seen evaluation id (in a persistent trie), never the
+ * outcomes themselves.
+ */
+export interface AgentTerminationState {
+  /** The last recorded evaluation episode; the next must be exactly one more. */
+  readonly lastEvaluation: number | null;
+  /** Evaluation id -> sha256 of the canonical outcome, for duplicate detection. */
+  readonly seen: DigestTrie;
+  /** How many evaluation ids `seen` holds. */
+  readonly seenCount: number;
+  /** Valid outcomes recorded so far (the seed's `len(history)`). */
+  readonly validEvaluations: number;
+  /** The last `plateau.window` valid plateau metric values, oldest first. */
+  readonly plateauWindow: readonly number[];
+  readonly successStreak: number;
+  readonly plateauPatience: number;
+  readonly bestMetric: number | null;
+  readonly bestEvaluationId: string | null;
+}
+
+/** The whole condition's state, plain JSON; never mutated, only replaced. */
+export interface TerminationState {
+  /** The rules this state is judged by (shared, never copied). */
+  readonly config: TerminationConfig;
+  readonly agents: Readonly<Record<string, AgentTerminationState>>;
+  readonly terminationReason: TerminationReason | null;
+}
+
+/** The state of an agent that has seen nothing yet. */
+export const initialAgentState: AgentTerminationState = Object.freeze({
+  lastEvaluation: null,
+  seen: null,
+  seenCount: 0,
+  validEvaluations: 0,
+  plateauWindow: Object.freeze([]) as readonly number[],
+  successStreak: 0,
+  plateauPatience: 0,
+  bestMetric: null,
+  bestEvaluationId: null,
+});
+
+/**
+ * The state of a fresh condition: every configured agent at zero, no reason.
+ *
+ * @example
+ * ```ts
+ * createTerminationState(config).agents.SAC;
+ * // { lastEvaluation: null, seen: null, seenCount: 0, validEvaluations: 0, plateauWindow: [],
+ * //   successStreak: 0, plateauPatience: 0, bestMetric: null, bestEvaluationId: null }
+ * ```
+ */
+export function createTerminationState(config: TerminationConfig): TerminationState {
+  const agents: Record<string, AgentTerminationState> = {};
+  for (const name of config.agentNames) agents[name] = initialAgentState;
+  return { config, agents, terminationReason: null };
+}
+
+/**
+ * `state` with `reason` recorded, unless a reason is already set: the first
+ * terminal reason wins and sticks.
+ *
+ * @example
+ * ```ts
+ * withTerminationReason(withTerminationReason(state, 'success'), 'failed').terminationReason;
+ * // 'success'
+ * ```
+ */
+export function withTerminationReason(
+  state: TerminationState,
+  reason: TerminationReason,
+): TerminationState {
+  if (state.terminationReason !== null) return state;
+  return { ...state, terminationReason: reason };
+}
+
+/**
+ * Record an external cancellation (`cancelled`), unless a reason is already set.
+ *
+ * @example
+ * ```ts
+ * markCancelled(createTerminationState(config)).terminationReason; // 'cancelled'
+ * ```
+ */
+export function markCancelled(state: TerminationState): TerminationState {
+  return withTerminationReason(state, 'cancelled');
+}
+
+/**
+ * Record an external framework failure (`failed`), unless a reason is already set.
+ *
+ * @example
+ * ```ts
+ * markFailed(createTerminationState(config)).terminationReason; // 'failed'
+ * ```
+ */
+export function markFailed(state: TerminationState): TerminationState {
+  return withTerminationReason(state, 'failed');
+}
