@@ -1,0 +1,109 @@
+import type { Database } from 'better-sqlite3';
+import { StoreSchemaError } from './storeErrors.js';
+
+/**
+ * The store's schema, one migration per version. Migration `i` takes a file at
+ * `user_version` i to i + 1; never edit a shipped migration, append a new one.
+ */
+export const storeMigrations: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY,
+    uid TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    run_file TEXT NOT NULL,
+    run_file_path TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed', 'cancelled')),
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT,
+    summary TEXT
+  ) STRICT;
+  CREATE INDEX runs_by_start ON runs (started_at, run_id);
+
+  CREATE TABLE phases (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    phase_index INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('train', 'test')),
+    status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'cancelled')),
+    termination_reason TEXT,
+    episodes INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    PRIMARY KEY (run_id, phase_index)
+  ) STRICT;
+
+  CREATE TABLE episodes (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('train', 'test')),
+    evaluation INTEGER NOT NULL CHECK (evaluation IN (0, 1)),
+    episode_return REAL NOT NULL,
+    steps INTEGER NOT NULL,
+    returns_by_agent TEXT NOT NULL,
+    done_reason TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, episode),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  ) STRICT;
+
+  CREATE TABLE checkpoints (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    checkpoint_index INTEGER NOT NULL,
+    after_episode INTEGER NOT NULL,
+    outcomes TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('accepted', 'ignored', 'rejected')),
+    decision TEXT NOT NULL,
+    error TEXT,
+    PRIMARY KEY (run_id, phase_index, checkpoint_index),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  ) STRICT;
+
+  CREATE TABLE meta_decisions (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    start_request INTEGER NOT NULL,
+    first_episode INTEGER NOT NULL,
+    environment_uid TEXT NOT NULL,
+    agent_name TEXT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, start_request),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  ) STRICT;
+
+  CREATE TABLE snapshots (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, episode),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  ) STRICT;
+  `,
+];
+
+/**
+ * Bring the file's schema up to date, in one transaction, and return the
+ * version it had before. A file from a newer arena is refused, not touched.
+ *
+ * @example
+ * ```ts
+ * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 1)
+ * ```
+ */
+export function migrateStore(db: Database, path: string): number {
+  // IMMEDIATE: two processes opening a new file at once migrate it one after the other.
+  const migrate = db.transaction((): number => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > storeMigrations.length) {
+      throw new StoreSchemaError(path, version, storeMigrations.length);
+    }
+    for (const migration of storeMigrations.slice(version)) db.exec(migration);
+    db.pragma(`user_version = ${storeMigrations.length}`);
+    return version;
+  });
+  return migrate.immediate();
+}
