@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { JudgeConfigurationError } from '../domain/judge/errors.js';
+
+const nonEmpty = z.string().trim().min(1);
+
+const modelProfileSchema = z.strictObject({
+  /** `openai` (any OpenAI-compatible server) or `replay` (recorded responses). */
+  provider: z.enum(['openai', 'replay']),
+  /** The provider identity used in results and self-evaluation checks (e.g. `ollama`). */
+  provider_name: nonEmpty.optional(),
+  model: nonEmpty,
+  base_url: z.url().optional(),
+  /** The environment variable holding the API key; omit for local servers. */
+  api_key_env: nonEmpty.optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+  /** For `replay`: a JSONL file, relative to the config file. */
+  replay_file: nonEmpty.optional(),
+});
+
+const priceSchema = z.strictObject({
+  input_per_million: z.number().finite().nonnegative(),
+  output_per_million: z.number().finite().nonnegative(),
+});
+
+const judgeProfileSchema = z
+  .strictObject({
+    model: nonEmpty.optional(),
+    agent: nonEmpty.optional(),
+    judge_version: nonEmpty.default('1'),
+    timeout_seconds: z.number().positive().default(60),
+    max_attempts: z.number().int().min(1).max(100).default(2),
+    allow_self_evaluation: z.boolean().default(false),
+    max_input_tokens: z.number().int().positive().optional(),
+    max_cost_usd: z.number().positive().optional(),
+    allowed_tools: z.array(nonEmpty).default([]),
+    tool_policy: z.enum(['evaluation_safe', 'read_only']).default('evaluation_safe'),
+    backoff: z
+      .strictObject({
+        initial_ms: z.number().positive(),
+        max_ms: z.number().positive(),
+        multiplier: z.number().min(1).default(2),
+        jitter: z.number().min(0).max(1).default(0.2),
+      })
+      .optional(),
+    seed: z.number().int().nonnegative().default(0),
+  })
+  .refine((judge) => (judge.model === undefined) !== (judge.agent === undefined), {
+    message: 'a judge references exactly one of model or agent',
+  });
+
+/** The judge config file: models, prices, judges, agents, the rubric and the gates. */
+export const judgeConfigSchema = z
+  .strictObject({
+    /** The judge `arena judge` uses; default: the only judge. */
+    judge: nonEmpty.optional(),
+    rubric: z.strictObject({ version: nonEmpty, text: nonEmpty }),
+    models: z.record(z.string(), modelProfileSchema).default({}),
+    /** USD per 1M tokens, by model name. */
+    prices: z.record(z.string(), priceSchema).default({}),
+    judges: z.record(z.string(), judgeProfileSchema),
+    agents: z
+      .record(
+        z.string(),
+        z.strictObject({ max_tool_rounds: z.number().int().min(1).max(1000).optional() }),
+      )
+      .default({}),
+    gates: z
+      .strictObject({
+        min_pass_rate: z.number().min(0).max(1).optional(),
+        min_mean_score: z.number().finite().optional(),
+        max_errors: z.number().int().nonnegative().optional(),
+      })
+      .default({}),
+  })
+  .superRefine((config, issues) => {
+    for (const [name, judge] of Object.entries(config.judges)) {
+      if (judge.model !== undefined && !(judge.model in config.models)) {
+        issues.addIssue({
+          code: 'custom',
+          path: ['judges', name, 'model'],
+          message: `unknown model profile '${judge.model}' (known: ${Object.keys(config.models).join(', ') || 'none'})`,
+        });
+      }
+    }
+    if (config.judge !== undefined && !(config.judge in config.judges)) {
+      issues.addIssue({
+        code: 'custom',
+        path: ['judge'],
+        message: `unknown judge '${config.judge}'`,
+      });
+    }
+  });
+
+export type JudgeConfig = z.output<typeof judgeConfigSchema>;
+export type ModelProfile = z.output<typeof modelProfileSchema>;
+export type JudgeProfile = z.output<typeof judgeProfileSchema>;
+
+/** A parsed judge config and the directory its relative paths start from. */
+export interface LoadedJudgeConfig {
+  readonly config: JudgeConfig;
+  readonly baseDir: string;
+}
+
+/**
+ * Validate a judge config object; every error names its path and what was expected.
+ *
+ * @example
+ * ```ts
+ * parseJudgeConfig({ rubric: { version: '1', text: 'r' }, judges: { j: { model: 'm', timeout_seconds: 0 } } });
+ * // throws JudgeConfigurationError('judge config: judges.j.timeout_seconds: Too small: expected number to be >0; ...')
+ * ```
+ */
+export function parseJudgeConfig(value: unknown, source = 'judge config'): JudgeConfig {
+  const result = judgeConfigSchema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new JudgeConfigurationError(`${source}: ${issues}`);
+  }
+  return result.data;
+}
+
+/**
+ * Read and validate a YAML (or JSON) judge config file.
+ *
+ * @example
+ * ```ts
+ * const { config } = loadJudgeConfig('examples/judge/replay.yaml');
+ * Object.keys(config.judges); // ['strict']
+ * ```
+ */
+export function loadJudgeConfig(file: string): LoadedJudgeConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new JudgeConfigurationError(`cannot read judge config ${file}`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (error) {
+    throw new JudgeConfigurationError(`${file}: not valid YAML (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  return { config: parseJudgeConfig(value, file), baseDir: path.dirname(path.resolve(file)) };
+}
+
+/**
+ * The judge profile to use: the named one, else `config.judge`, else the only one.
+ */
+export function selectJudgeName(config: JudgeConfig, name?: string): string {
+  const chosen = name ?? config.judge;
+  if (chosen !== undefined) {
+    if (!(chosen in config.judges))
+      throw new JudgeConfigurationError(`unknown judge profile: ${chosen}`);
+    return chosen;
+  }
+  const names = Object.keys(config.judges);
+  if (names.length !== 1) {
+    throw new JudgeConfigurationError(
+      `judge config has ${names.length} judges: name one with 'judge:'`,
+    );
+  }
+  return names[0]!;
+}

@@ -1,0 +1,61 @@
+import { ArenaError } from '../shared/errors.js';
+
+/**
+ * A judge configuration violates identity, safety or resource policy (empty
+ * names, a non-positive timeout, an unsafe tool, a clock without a zone...).
+ *
+ * @example
+ * ```ts
+ * new JudgeConfigurationError('timeoutMs must be positive, got 0').code; // 'JUDGE_CONFIGURATION'
+ * ```
+ */
+export class JudgeConfigurationError extends ArenaError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('JUDGE_CONFIGURATION', message, options);
+  }
+}
+
+/**
+ * A judge returned content that does not match the strict result schema, or
+ * judge input that cannot be written as finite JSON. The message never holds
+ * the raw model output.
+ *
+ * @example
+ * ```ts
+ * new JudgeResponseError('judge response failed validation').name; // 'JudgeResponseError'
+ * ```
+ */
+export class JudgeResponseError extends ArenaError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('JUDGE_RESPONSE', message, options);
+  }
+}
+
+/**
+ * One attempt ran past the per-attempt timeout; the call was aborted.
+ *
+ * @example
+ * ```ts
+ * new JudgeTimeoutError(1000).message; // 'judge attempt timed out after 1000 ms'
+ * ```
+ */
+export class JudgeTimeoutError extends ArenaError {
+  constructor(timeoutMs: number) {
+    super('JUDGE_TIMEOUT', `judge attempt timed out after ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * The judgement was cancelled: the call in flight was aborted and there is no
+ * result. A cancellation is never turned into a verdict.
+ *
+ * @example
+ * ```ts
+ * new JudgeCancelledError('case-1').message; // 'judgement of case case-1 was cancelled'
+ * ```
+ */
+export class JudgeCancelledError extends ArenaError {
+  constructor(caseId: string) {
+    super('JUDGE_CANCELLED', `judgement of case ${caseId} was cancelled`);
+  }
+}

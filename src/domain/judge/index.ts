@@ -1,0 +1,48 @@
+export { type AnsweredAttempt, errorTypeOf, readAnsweredAttempt } from './attempt.js';
+export type { JudgeContext, SubjectObservation } from './context.js';
+export {
+  JudgeCancelledError,
+  JudgeConfigurationError,
+  JudgeResponseError,
+  JudgeTimeoutError,
+} from './errors.js';
+export {
+  JUDGE_RESPONSE_FORMAT_NAME,
+  type JudgePayload,
+  judgePayloadJsonSchema,
+  judgePayloadSchema,
+  parseJudgePayload,
+} from './payload.js';
+export {
+  type ChatMessage,
+  candidateMessage,
+  judgeInputJson,
+  judgeMessages,
+  PROMPT_TEMPLATE_VERSION,
+  promptSha256,
+  systemMessage,
+} from './prompt.js';
+export {
+  awareUtcTimestamp,
+  type ClockReading,
+  type ContentReference,
+  evidenceReference,
+  type JudgeResult,
+  type JudgeStatus,
+} from './result.js';
+export {
+  type BackoffSettings,
+  type JudgeSettings,
+  type JudgeSettingsInput,
+  judgeSettings,
+  retryDelayMs,
+} from './settings.js';
+export {
+  addUsage,
+  costFromPrice,
+  type ModelPrice,
+  normaliseUsage,
+  type ReportedUsage,
+  responseCost,
+  type TokenUsage,
+} from './usage.js';

@@ -1,0 +1,147 @@
+import OpenAI from 'openai';
+import type { ModelPrice } from '../domain/judge/usage.js';
+import { costFromPrice } from '../domain/judge/usage.js';
+import {
+  type ModelProvider,
+  ModelProviderError,
+  type ModelRequest,
+  type ModelResponse,
+  ProviderAbortedError,
+  ProviderConnectionError,
+  ProviderHttpError,
+  ProviderProtocolError,
+  ProviderRateLimitError,
+} from './modelProvider.js';
+
+/** How to reach an OpenAI-compatible chat-completions server. */
+export interface OpenAIProviderOptions {
+  /** e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1` (Ollama). */
+  readonly baseURL: string;
+  readonly model: string;
+  /** The API key; local servers that need none may omit it. */
+  readonly apiKey?: string | null;
+  /** The provider's identity in results and self-evaluation checks; default `openai`. */
+  readonly providerName?: string;
+  /** USD per 1M tokens; without it, responses carry no cost. */
+  readonly price?: ModelPrice | null;
+  readonly maxOutputTokens?: number | null;
+  /** The SDK's own client timeout; each call also gets the judge's timeout. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A `ModelProvider` over the official `openai` SDK, for OpenAI, Ollama, vLLM,
+ * LM Studio and llama.cpp's server. Deterministic and strict: temperature 0,
+ * the SDK's retries off (the judge owns retries), a strict `json_schema`
+ * response format, and the judge's AbortSignal passed to the request.
+ *
+ * @example
+ * ```ts
+ * const provider = createOpenAIProvider({ baseURL: 'http://localhost:11434/v1', model: 'llama3.1' });
+ * provider.name; // 'openai'
+ * ```
+ */
+export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvider {
+  const client = new OpenAI({
+    baseURL: options.baseURL,
+    // The SDK refuses to start without a key; local servers ignore it.
+    apiKey: options.apiKey ?? 'not-needed',
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? 600_000,
+  });
+  const price = options.price ?? null;
+  return {
+    name: options.providerName ?? 'openai',
+    model: options.model,
+    async invoke(request: ModelRequest): Promise<ModelResponse> {
+      let completion: OpenAI.Chat.Completions.ChatCompletion;
+      try {
+        completion = await client.chat.completions.create(
+          {
+            model: options.model,
+            messages: request.messages.map((message) => ({
+              role: message.role,
+              content: message.content,
+            })),
+            temperature: request.temperature,
+            ...(options.maxOutputTokens ? { max_completion_tokens: options.maxOutputTokens } : {}),
+            response_format: {
+              type: 'json_schema',
+              json_schema: {
+                name: request.responseSchema.name,
+                strict: request.responseSchema.strict,
+                schema: { ...request.responseSchema.schema },
+              },
+            },
+          },
+          { signal: request.signal, timeout: request.timeoutMs, maxRetries: 0 },
+        );
+      } catch (error) {
+        throw providerErrorFrom(error, request.signal);
+      }
+      return responseFrom(completion, price);
+    },
+  };
+}
+
+function responseFrom(
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+  price: ModelPrice | null,
+): ModelResponse {
+  const content = (completion as Partial<typeof completion>).choices?.[0]?.message?.content;
+  if (typeof content !== 'string') {
+    throw new ProviderProtocolError('chat completion has no choices[0].message.content string');
+  }
+  const usage = completion.usage;
+  if (!usage) return { content, usage: null, costUsd: null };
+  const reported = {
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+    totalTokens: usage.total_tokens,
+  };
+  return { content, usage: reported, costUsd: price ? costFromPrice(reported, price) : null };
+}
+
+/** Map an SDK error to an arena provider error whose class name is the error type. */
+function providerErrorFrom(error: unknown, signal: AbortSignal): ModelProviderError {
+  if (error instanceof ModelProviderError) return error;
+  if (signal.aborted || error instanceof OpenAI.APIUserAbortError)
+    return new ProviderAbortedError();
+  if (error instanceof OpenAI.APIConnectionError) {
+    return new ProviderConnectionError(`cannot reach the model server: ${error.message}`, {
+      cause: error,
+    });
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const retryAfterMs = retryAfterFrom(error.headers);
+    const message = `model server answered HTTP ${error.status}`;
+    if (error.status === 429)
+      return new ProviderRateLimitError(message, { retryAfterMs, cause: error });
+    return new ProviderHttpError(message, { status: error.status, retryAfterMs, cause: error });
+  }
+  const detail = error instanceof Error ? error.name : typeof error;
+  return new ProviderProtocolError(`unexpected answer from the model server (${detail})`, {
+    cause: error,
+  });
+}
+
+/**
+ * The retry-after hint of a response in ms: `retry-after-ms`, else
+ * `retry-after` as seconds or an HTTP date.
+ */
+export function retryAfterFrom(
+  headers: Headers | undefined,
+  now: number = Date.now(),
+): number | null {
+  if (!headers) return null;
+  const milliseconds = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
+  const raw = headers.get('retry-after');
+  if (raw === null) return null;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
