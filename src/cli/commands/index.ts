@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
+import { registerSchemaCommand } from './schema.js';
+import { registerValidateCommand } from './validate.js';
 
 /** Every `arena` subcommand, registered in one place. */
 export function registerCommands(program: Command): void {
+  registerValidateCommand(program);
+  registerSchemaCommand(program);
   void program;
 }

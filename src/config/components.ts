@@ -1,0 +1,177 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ArenaError } from '../domain/shared/errors.js';
+import type { ConfigIssue } from './configIssue.js';
+import { RunFileError } from './runFileError.js';
+import type { ComponentRef, RunSpec } from './runSpec.js';
+
+const BUILTIN_PREFIX = 'arena:';
+
+/** Where components are looked up. */
+export interface ComponentResolution {
+  /** Folder `./path.js:Export` is relative to: the run file's folder (`RunSpec.baseDir`). */
+  readonly baseDir: string;
+  /** Built-in components, keyed by their full name (`arena:GridEnvironment`). */
+  readonly builtins: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * A component name that does not resolve. Names the YAML path of the
+ * component and what was tried.
+ *
+ * @example
+ * ```ts
+ * // error.message:
+ * // schedule[0].train.agents[0].brain: unknown built-in "arena:Nope" (known built-ins: arena:GridEnvironment)
+ * ```
+ */
+export class ComponentResolutionError extends ArenaError {
+  /** YAML path of the component, e.g. `schedule[0].train.agents[0].brain`. */
+  readonly yamlPath: string;
+  /** The component name as written. */
+  readonly componentName: string;
+  /** What was tried and why it failed, without the path. */
+  readonly reason: string;
+
+  constructor(ref: ComponentRef, reason: string, options?: { cause?: unknown }) {
+    super('COMPONENT_RESOLUTION', `${ref.yamlPath}: ${reason}`, options);
+    this.yamlPath = ref.yamlPath;
+    this.componentName = ref.name;
+    this.reason = reason;
+  }
+}
+
+/**
+ * Find the value a component name stands for.
+ *
+ * - `arena:Name` is looked up in `builtins`.
+ * - `./path.js:ExportName` (or `../path.js:ExportName`) is imported from
+ *   `baseDir` (the run file's folder) and its named export is returned.
+ *
+ * @throws {ComponentResolutionError} for an unknown built-in (listing the known
+ * ones), a missing file, a module that fails to load, or a missing export
+ * (listing the module's exports).
+ * @example
+ * ```ts
+ * await resolveComponent(
+ *   { name: './my-env.js:MyEnvironment', params: {}, yamlPath: 'schedule[0].train.environments[0].environment' },
+ *   { baseDir: '/experiments', builtins: new Map() },
+ * );
+ * // the MyEnvironment export of /experiments/my-env.js
+ * ```
+ */
+export async function resolveComponent(
+  ref: ComponentRef,
+  { baseDir, builtins }: ComponentResolution,
+): Promise<unknown> {
+  if (ref.name.startsWith(BUILTIN_PREFIX)) return resolveBuiltin(ref, builtins);
+  const separator = ref.name.lastIndexOf(':');
+  const modulePath = ref.name.slice(0, separator);
+  const exportName = ref.name.slice(separator + 1);
+  if (separator <= 0 || exportName === '' || !/^\.\.?\//.test(modulePath)) {
+    throw new ComponentResolutionError(
+      ref,
+      `expected arena:BuiltinName or ./path.js:ExportName, got ${JSON.stringify(ref.name)}`,
+    );
+  }
+  const file = path.resolve(baseDir, modulePath);
+  try {
+    await access(file);
+  } catch (error) {
+    throw new ComponentResolutionError(
+      ref,
+      `module file not found: ${file} (${modulePath} relative to ${baseDir})`,
+      { cause: error },
+    );
+  }
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ComponentResolutionError(ref, `module ${file} failed to load: ${reason}`, {
+      cause: error,
+    });
+  }
+  if (!(exportName in module) || module[exportName] === undefined) {
+    const exports = Object.keys(module).sort();
+    const known = exports.length > 0 ? exports.join(', ') : 'none';
+    throw new ComponentResolutionError(
+      ref,
+      `module ${file} has no export ${JSON.stringify(exportName)} (its exports: ${known})`,
+    );
+  }
+  return module[exportName];
+}
+
+function resolveBuiltin(ref: ComponentRef, builtins: ReadonlyMap<string, unknown>): unknown {
+  const component = builtins.get(ref.name);
+  if (component !== undefined) return component;
+  const known = [...builtins.keys()].sort();
+  const list = known.length > 0 ? known.join(', ') : 'none are registered';
+  throw new ComponentResolutionError(
+    ref,
+    `unknown built-in ${JSON.stringify(ref.name)} (known built-ins: ${list})`,
+  );
+}
+
+/**
+ * Every component a run spec names, once per YAML path (a phase that inherits
+ * an agent names the same component as the phase it inherits from).
+ *
+ * @example
+ * ```ts
+ * componentRefsOf(spec).map((ref) => ref.yamlPath);
+ * // ['schedule[0].train.environments[0].environment', 'schedule[0].train.agents[0].brain', ...]
+ * ```
+ */
+export function componentRefsOf(spec: RunSpec): ComponentRef[] {
+  const refs = new Map<string, ComponentRef>();
+  const add = (ref: ComponentRef) => {
+    if (!refs.has(ref.yamlPath)) refs.set(ref.yamlPath, ref);
+  };
+  for (const phase of spec.phases) {
+    for (const environment of phase.environments) add(environment.component);
+    for (const agent of phase.agents) {
+      add(agent.brain);
+      add(agent.muscle);
+      add(agent.objective);
+    }
+    for (const condition of phase.simulation.conditions) add(condition);
+  }
+  if (spec.runCondition) add(spec.runCondition);
+  return [...refs.values()];
+}
+
+/**
+ * Resolve every component of a run spec, reporting every failure at once.
+ * Returns the resolved values keyed by YAML path.
+ *
+ * @throws {RunFileError} with one issue per component that does not resolve.
+ * @example
+ * ```ts
+ * const components = await resolveRunComponents(spec, { builtins: builtinComponents });
+ * components.get('schedule[0].train.agents[0].brain'); // the brain's factory
+ * ```
+ */
+export async function resolveRunComponents(
+  spec: RunSpec,
+  { builtins }: Pick<ComponentResolution, 'builtins'>,
+): Promise<ReadonlyMap<string, unknown>> {
+  const refs = componentRefsOf(spec);
+  const settled = await Promise.allSettled(
+    refs.map((ref) => resolveComponent(ref, { baseDir: spec.baseDir, builtins })),
+  );
+  const resolved = new Map<string, unknown>();
+  const issues: ConfigIssue[] = [];
+  settled.forEach((result, index) => {
+    const ref = refs[index] as ComponentRef;
+    if (result.status === 'fulfilled') resolved.set(ref.yamlPath, result.value);
+    else if (result.reason instanceof ComponentResolutionError) {
+      issues.push({ path: ref.yamlPath, message: result.reason.reason, location: null });
+    } else throw result.reason;
+  });
+  if (issues.length > 0) throw new RunFileError(spec.sourcePath, issues);
+  return resolved;
+}

@@ -1,0 +1,39 @@
+import { ArenaError } from '../domain/shared/errors.js';
+import { type ConfigIssue, formatIssue } from './configIssue.js';
+
+/**
+ * A run file that cannot be used. It holds every problem found in the file at
+ * once (`issues`), each naming its YAML path and what was expected; the
+ * message lists them one per line.
+ *
+ * @example
+ * ```ts
+ * try { parseRunFile(text, { sourcePath: 'run.yaml' }); }
+ * catch (error) { if (error instanceof RunFileError) console.log(error.message); }
+ * // run.yaml: invalid run file, 1 problem:
+ * //   schedule[0].train.phase_config.episdoes: unknown key (expected one of: mode, worker, episodes, evaluate_every, max_steps) (line 14, column 9)
+ * ```
+ */
+export class RunFileError extends ArenaError {
+  /** Every problem in the file, in document order of discovery. */
+  readonly issues: readonly ConfigIssue[];
+  /** The file the issues are about. */
+  readonly sourcePath: string;
+
+  constructor(sourcePath: string, issues: readonly ConfigIssue[], options?: { cause?: unknown }) {
+    super('RUN_FILE', describeIssues(sourcePath, 'invalid run file', issues), options);
+    this.issues = issues;
+    this.sourcePath = sourcePath;
+  }
+}
+
+/** `<source>: <what>, N problems:` followed by one indented line per issue. */
+export function describeIssues(
+  source: string,
+  what: string,
+  issues: readonly ConfigIssue[],
+): string {
+  const count = `${issues.length} problem${issues.length === 1 ? '' : 's'}`;
+  const lines = issues.map((issue) => `  ${formatIssue(issue)}`);
+  return [`${source}: ${what}, ${count}:`, ...lines].join('\n');
+}

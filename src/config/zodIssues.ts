@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import type { PathSegment } from './configIssue.js';
+
+/** A problem found at a path, before it is given a line and column. */
+export interface PathIssue {
+  readonly segments: readonly PathSegment[];
+  readonly message: string;
+}
+
+/**
+ * Describe a value from a YAML file in a few words, for "got ..." messages.
+ *
+ * @example
+ * ```ts
+ * describeValue(true); // 'boolean true'
+ * describeValue([]);   // 'an empty list'
+ * ```
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return `boolean ${value}`;
+  if (typeof value === 'number') return `number ${value}`;
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+    return `string ${JSON.stringify(shown)}`;
+  }
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
+  return 'a mapping';
+}
+
+/**
+ * A zod error function that says what was expected and what the file held:
+ * `required: expected <description>` for a missing key, else
+ * `expected <description>, got <value>`.
+ *
+ * @example
+ * ```ts
+ * z.number().int({ error: expecting('a non-negative integer') }).safeParse(1.5);
+ * // issue message: 'expected a non-negative integer, got number 1.5'
+ * ```
+ */
+export function expecting(description: string): (issue: { readonly input?: unknown }) => string {
+  return (issue) =>
+    issue.input === undefined
+      ? `required: expected ${description}`
+      : `expected ${description}, got ${describeValue(issue.input)}`;
+}
+
+/**
+ * Turn a zod error into path issues under `prefix`. An unknown-keys issue
+ * becomes one issue per key, listing the keys the schema accepts there.
+ */
+export function issuesFromZod(
+  error: z.ZodError,
+  schema: z.ZodType,
+  prefix: readonly PathSegment[] = [],
+): PathIssue[] {
+  const issues: PathIssue[] = [];
+  for (const issue of error.issues) {
+    const segments = [...prefix, ...(issue.path as PathSegment[])];
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeys(schema, issue.path as PathSegment[]);
+      const hint = known.length > 0 ? ` (expected one of: ${known.join(', ')})` : '';
+      for (const key of issue.keys) {
+        issues.push({ segments: [...segments, key], message: `unknown key${hint}` });
+      }
+    } else if (issue.code === 'invalid_union') {
+      issues.push({
+        segments,
+        message:
+          'expected plain data (strings, finite numbers, booleans, null, lists and mappings)',
+      });
+    } else {
+      issues.push({ segments, message: issue.message });
+    }
+  }
+  return issues;
+}
+
+/** The keys an object schema accepts at `path` inside `schema`, or `[]`. */
+function knownKeys(schema: z.ZodType, path: readonly PathSegment[]): string[] {
+  let current: z.ZodType | undefined = unwrap(schema);
+  for (const segment of path) {
+    if (current === undefined) return [];
+    current = unwrap(childSchema(current, segment));
+  }
+  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
+}
+
+function childSchema(schema: z.ZodType, segment: PathSegment): z.ZodType | undefined {
+  if (schema instanceof z.ZodObject && typeof segment === 'string') {
+    return (schema.shape as Record<string, z.ZodType>)[segment];
+  }
+  if (schema instanceof z.ZodArray) return schema.element as z.ZodType;
+  if (schema instanceof z.ZodRecord) return schema.valueType as z.ZodType;
+  if (schema instanceof z.ZodTuple && typeof segment === 'number') {
+    const { items, rest } = schema.def;
+    return (items[segment] ?? rest ?? undefined) as z.ZodType | undefined;
+  }
+  return undefined;
+}
+
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let current = schema;
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodDefault ||
+    current instanceof z.ZodNullable
+  ) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return current;
+}
