@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { registerSchemaCommand } from './schema.js';
+import { registerTerminationCommand } from './termination.js';
 import { registerValidateCommand } from './validate.js';
 
 /** Every `arena` subcommand, registered in one place. */
 export function registerCommands(program: Command): void {
   registerValidateCommand(program);
   registerSchemaCommand(program);
+  registerTerminationCommand(program);
   void program;
 }
