@@ -1,0 +1,134 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the server answers to one request. */
+export interface ScriptedReply {
+  /** HTTP status; default 200. */
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The message content of a 200 chat completion. */
+  readonly content?: string;
+  /** Raw body instead of a chat completion (e.g. malformed JSON). */
+  readonly rawBody?: string;
+  /** `usage` of the completion, in the wire format. */
+  readonly usage?: Readonly<Record<string, unknown>>;
+  /** Wait this long before answering. */
+  readonly delayMs?: number;
+}
+
+/** A request the server received (parsed JSON body). */
+export interface ReceivedRequest {
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: Record<string, unknown>;
+}
+
+export interface ChatServer {
+  /** e.g. `http://127.0.0.1:43123/v1` */
+  readonly baseURL: string;
+  readonly requests: ReceivedRequest[];
+  /** Requests whose connection closed before the answer was sent. */
+  readonly aborted: () => number;
+  /** The most requests in flight at once so far. */
+  readonly maxInFlight: () => number;
+  close(): Promise<void>;
+}
+
+/**
+ * A real chat-completions HTTP server on 127.0.0.1 (random port) that answers
+ * from a script: `reply(request, index)` decides each answer.
+ *
+ * @example
+ * ```ts
+ * const server = await startChatServer(() => ({ content: '{"status":"skipped"}', delayMs: 50 }));
+ * // point createOpenAIProvider({ baseURL: server.baseURL, ... }) at it
+ * await server.close();
+ * ```
+ */
+export async function startChatServer(
+  reply: (request: ReceivedRequest, index: number) => ScriptedReply,
+): Promise<ChatServer> {
+  const requests: ReceivedRequest[] = [];
+  let aborted = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      } catch {
+        body = {};
+      }
+      const received = { path: request.url ?? '', headers: request.headers, body };
+      const index = requests.push(received) - 1;
+      const scripted = reply(received, index);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      let finished = false;
+      const timer = setTimeout(() => {
+        finished = true;
+        inFlight--;
+        answer(response, scripted, body);
+      }, scripted.delayMs ?? 0);
+      response.on('close', () => {
+        if (!finished) {
+          clearTimeout(timer);
+          finished = true;
+          inFlight--;
+          aborted++;
+        }
+      });
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    aborted: () => aborted,
+    maxInFlight: () => maxInFlight,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function answer(
+  response: ServerResponse,
+  scripted: ScriptedReply,
+  body: Record<string, unknown>,
+): void {
+  const status = scripted.status ?? 200;
+  const headers = { 'content-type': 'application/json', ...scripted.headers };
+  if (scripted.rawBody !== undefined) {
+    response.writeHead(status, headers).end(scripted.rawBody);
+    return;
+  }
+  if (status !== 200) {
+    response
+      .writeHead(status, headers)
+      .end(JSON.stringify({ error: { message: `scripted ${status}`, type: 'scripted' } }));
+    return;
+  }
+  const completion = {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: 1_767_225_600,
+    model: String(body.model ?? 'unknown'),
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: scripted.content ?? '' },
+        finish_reason: 'stop',
+      },
+    ],
+    ...(scripted.usage ? { usage: scripted.usage } : {}),
+  };
+  response.writeHead(status, headers).end(JSON.stringify(completion));
+}

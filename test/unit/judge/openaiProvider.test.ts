@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createModelJudge } from '../../../src/actors/judges.js';
+import { createOpenAIProvider, retryAfterFrom } from '../../../src/ports/openaiProvider.js';
+import { type ChatServer, type ScriptedReply, startChatServer } from '../../support/chatServer.js';
+import { baseSettings, PASSED, subject } from './fixtures.js';
+
+let server: ChatServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function judgeAgainst(
+  replies: ScriptedReply[],
+  options: { timeoutMs?: number; maxAttempts?: number } = {},
+) {
+  server = await startChatServer((_, index) => replies[index] ?? { status: 500 });
+  const provider = createOpenAIProvider({
+    baseURL: server.baseURL,
+    model: 'judge-model',
+    apiKey: 'test-key',
+    price: { inputPerMillion: 1, outputPerMillion: 2 },
+  });
+  const judge = createModelJudge({ ...baseSettings, provider, ...options });
+  return judge.evaluate(subject());
+}
+
+describe('OpenAI-compatible provider against a real chat-completions server', () => {
+  it('sends a strict json_schema request with temperature 0 and maps usage and cost', async () => {
+    const result = await judgeAgainst([
+      {
+        content: PASSED,
+        usage: {
+          prompt_tokens: 1000,
+          completion_tokens: 500,
+          total_tokens: 1500,
+          completion_tokens_details: { reasoning_tokens: 200 },
+          prompt_tokens_details: { cached_tokens: 300 },
+        },
+      },
+    ]);
+    expect(result).toMatchObject({ status: 'passed', score: 1 });
+    expect(result.usage).toEqual({
+      inputTokens: 1000,
+      outputTokens: 500,
+      reasoningTokens: 200,
+      cacheReadTokens: 300,
+      cacheWriteTokens: 0,
+      totalTokens: 1500,
+    });
+    expect(result.costUsd).toBeCloseTo(0.002);
+    const request = server!.requests[0]!;
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe('Bearer test-key');
+    expect(request.body).toMatchObject({
+      model: 'judge-model',
+      temperature: 0,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'arena_judge_result', strict: true },
+      },
+    });
+  });
+
+  it('aborts a slow response at the timeout and retries', async () => {
+    const result = await judgeAgainst([{ content: PASSED, delayMs: 2000 }, { content: PASSED }], {
+      timeoutMs: 150,
+    });
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server!.aborted()).toBe(1);
+  });
+
+  it('reports a timeout when every attempt is slow', async () => {
+    const slow = { content: PASSED, delayMs: 2000 };
+    const result = await judgeAgainst([slow, slow], { timeoutMs: 100 });
+    expect(result).toMatchObject({ status: 'error', errorType: 'JudgeTimeoutError' });
+  });
+
+  it('maps a 429 to ProviderRateLimitError and a 500 to ProviderHttpError', async () => {
+    const result = await judgeAgainst([
+      { status: 429, headers: { 'retry-after': '1' } },
+      { status: 500 },
+    ]);
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderHttpError',
+      attemptCount: 2,
+    });
+    const rateLimited = await judgeAgainst([{ status: 429, headers: { 'retry-after-ms': '5' } }], {
+      maxAttempts: 1,
+    });
+    expect(rateLimited.errorType).toBe('ProviderRateLimitError');
+  });
+
+  it('carries retry-after into the error so the backoff can honour it', async () => {
+    server = await startChatServer(() => ({ status: 429, headers: { 'retry-after': '2' } }));
+    const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'm' });
+    const error = await provider
+      .invoke({
+        messages: [],
+        responseSchema: { name: 'x', strict: true, schema: {} },
+        temperature: 0,
+        timeoutMs: 5000,
+        metadata: {},
+        signal: new AbortController().signal,
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      name: 'ProviderRateLimitError',
+      retryAfterMs: 2000,
+      status: 429,
+    });
+  });
+
+  it('treats malformed JSON bodies and malformed content as failed attempts', async () => {
+    const result = await judgeAgainst([
+      { rawBody: '{"choices": [' },
+      { content: '{"status": "passed", ' },
+    ]);
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'JudgeResponseError',
+      attemptCount: 2,
+    });
+    const protocol = await judgeAgainst([{ rawBody: '{"choices": [' }], { maxAttempts: 1 });
+    expect(protocol.errorType).toBe('ProviderProtocolError');
+  });
+
+  it('parses retry-after as ms, seconds or an HTTP date', () => {
+    expect(retryAfterFrom(new Headers({ 'retry-after-ms': '250' }))).toBe(250);
+    expect(retryAfterFrom(new Headers({ 'retry-after': '1.5' }))).toBe(1500);
+    expect(
+      retryAfterFrom(
+        new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }),
+        Date.parse('2026-01-01T00:00:00Z'),
+      ),
+    ).toBe(10_000);
+    expect(retryAfterFrom(new Headers())).toBeNull();
+  });
+});
