@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerRunsCommands } from './runs.js';
 import { registerSchemaCommand } from './schema.js';
 import { registerTerminationCommand } from './termination.js';
 import { registerValidateCommand } from './validate.js';
@@ -8,5 +9,6 @@ export function registerCommands(program: Command): void {
   registerValidateCommand(program);
   registerSchemaCommand(program);
   registerTerminationCommand(program);
+  registerRunsCommands(program);
   void program;
 }

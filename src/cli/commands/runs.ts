@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import type { RunStore } from '../../ports/store.js';
+import { RunNotFoundError } from '../../ports/storeErrors.js';
+import { openStore, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import { CliError, ExitCode } from '../errors.js';
+import { listRunOverviews, reportRun } from './runsReport.js';
+import { formatRunReport, formatRunTable } from './runsText.js';
+
+interface StoreCommandOptions {
+  store?: string;
+  json?: boolean;
+  limit?: string;
+}
+
+const storeHelp = 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)';
+
+/**
+ * Register `arena runs` (list the stored runs) and `arena show <run-id>`
+ * (summarise one run).
+ *
+ * @example
+ * ```ts
+ * registerRunsCommands(program);
+ * // $ arena runs --store sqlite:.arena/arena.db
+ * // RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION
+ * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success
+ * ```
+ */
+export function registerRunsCommands(program: Command): void {
+  program
+    .command('runs')
+    .description('list the runs in the store, newest first')
+    .option('--store <uri>', storeHelp)
+    .option('--limit <count>', 'how many runs to list', '50')
+    .option('--json', 'print JSON instead of a table')
+    .action((_options: StoreCommandOptions, command: Command) => {
+      const options = command.optsWithGlobals<StoreCommandOptions>();
+      const limit = parseLimit(options.limit ?? '50');
+      withStore(options.store, (store, location) => {
+        const runs = listRunOverviews(store, limit);
+        if (options.json) printLine(JSON.stringify(runs, null, 2));
+        else if (runs.length === 0) printLine(`no runs in ${location.path}`);
+        else printLine(formatRunTable(runs));
+      });
+    });
+
+  program
+    .command('show')
+    .description('summarise one run: phases, episodes, checkpoints, meta decisions, snapshots')
+    .argument('<run-id>', 'the run to show, as `arena runs` lists it')
+    .option('--store <uri>', storeHelp)
+    .option('--json', 'print JSON instead of text')
+    .action((runId: string, _options: StoreCommandOptions, command: Command) => {
+      const options = command.optsWithGlobals<StoreCommandOptions>();
+      withStore(options.store, (store) => {
+        const report = reportRun(store, runId);
+        printLine(options.json ? JSON.stringify(report, null, 2) : formatRunReport(report));
+      });
+    });
+}
+
+/** Open the store, run `work`, close it; an unknown run id becomes one line and exit 2. */
+function withStore(
+  uri: string | undefined,
+  work: (store: RunStore, location: StoreLocation) => void,
+): void {
+  const location = parseStoreUri(uri);
+  const store = openStore(location);
+  try {
+    work(store, location);
+  } catch (error) {
+    if (error instanceof RunNotFoundError) {
+      throw new CliError(
+        `no run '${error.runId}' in ${location.path} (arena runs lists the runs)`,
+        ExitCode.badInput,
+        { cause: error },
+      );
+    }
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+function parseLimit(text: string): number {
+  const limit = Number(text);
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new CliError(`--limit must be a positive integer, got '${text}'`, ExitCode.badInput);
+  }
+  return limit;
+}
+
+function printLine(text: string): void {
+  process.stdout.write(`${text}\n`);
+}

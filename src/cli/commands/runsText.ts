@@ -1,0 +1,155 @@
+import { canonicalJson } from '../../domain/shared/canonicalJson.js';
+import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
+import type { CheckpointReport, MetaDecisionReport, RunListing, RunReport } from './runsReport.js';
+
+/**
+ * The `arena runs` table, columns padded to their widest cell.
+ *
+ * @example
+ * ```ts
+ * formatRunTable(listRunOverviews(store, 50));
+ * // RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION
+ * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success
+ * ```
+ */
+export function formatRunTable(runs: readonly RunListing[]): string {
+  const header = ['RUN ID', 'UID', 'STATUS', 'STARTED', 'PHASES', 'EPISODES', 'TERMINATION'];
+  const rows = runs.map((run) => [
+    run.runId,
+    run.uid,
+    run.status,
+    formatTime(run.startedAt),
+    String(run.phases),
+    String(run.episodes),
+    run.terminationReason ?? '-',
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/**
+ * The `arena show` summary of one run.
+ *
+ * @example
+ * ```ts
+ * formatRunReport(reportRun(store, runId));
+ * // run grid-demo-20261129T200702-3fa2
+ * //   ...
+ * // phases
+ * //   0 train (train): done, success; 4 training episodes, mean return 4.5; 2 evaluation episodes, mean return 2
+ * // checkpoints
+ * //   phase 0 #0 after episode 3: accepted, CONTINUE; operator reward=0.5
+ * // meta decisions
+ * //   phase 0, start request 1: planner on grid
+ * //     grid.definition.load: 0.427 → 0.5
+ * // snapshots 2
+ * ```
+ */
+export function formatRunReport(report: RunReport): string {
+  const { run } = report;
+  const lines = [
+    `run ${run.runId}`,
+    `  uid       ${run.uid}`,
+    `  seed      ${run.seed}`,
+    `  run file  ${run.runFilePath}`,
+    `  status    ${run.status}`,
+    `  started   ${formatTime(run.startedAt)}`,
+    `  ended     ${run.endedAt === null ? '-' : formatTime(run.endedAt)}`,
+  ];
+  if (run.error !== null) lines.push(`  error     ${run.error}`);
+  lines.push('phases');
+  if (report.phases.length === 0) lines.push('  none');
+  for (const phase of report.phases) {
+    const episodes = [
+      episodeCount(phase.trainingEpisodes, 'training', phase.meanReturn),
+      episodeCount(phase.evaluationEpisodes, 'evaluation', phase.evaluationMeanReturn),
+    ];
+    lines.push(
+      `  ${phase.phaseIndex} ${phase.name} (${phase.mode}): ${phase.status}, ${phase.terminationReason ?? 'no termination reason'}; ${episodes.join('; ')}`,
+    );
+  }
+  lines.push('checkpoints');
+  if (report.checkpoints.length === 0) lines.push('  none');
+  for (const checkpoint of report.checkpoints) lines.push(`  ${checkpointLine(checkpoint)}`);
+  lines.push('meta decisions');
+  if (report.metaDecisions.length === 0) lines.push('  none');
+  for (const decision of report.metaDecisions) lines.push(...metaDecisionLines(decision));
+  lines.push(`snapshots ${report.snapshots}`);
+  return lines.join('\n');
+}
+
+function episodeCount(count: number, kind: string, meanReturn: number | null): string {
+  const noun = count === 1 ? 'episode' : 'episodes';
+  return meanReturn === null
+    ? `${count} ${kind} ${noun}`
+    : `${count} ${kind} ${noun}, mean return ${formatNumber(meanReturn)}`;
+}
+
+function checkpointLine(checkpoint: CheckpointReport): string {
+  const where = `phase ${checkpoint.phaseIndex} #${checkpoint.checkpointIndex} after episode ${checkpoint.afterEpisode}`;
+  const decision = [checkpoint.status, checkpoint.control, checkpoint.reason]
+    .filter((part) => part !== null)
+    .join(', ');
+  const metrics =
+    checkpoint.metrics === null
+      ? formatJson(checkpoint.outcomes)
+      : checkpoint.metrics
+          .map(({ agentName, metrics }) => `${agentName} ${formatMetrics(metrics)}`)
+          .join('; ');
+  const error = checkpoint.error === null ? '' : `; error: ${errorText(checkpoint.error)}`;
+  return `${where}: ${decision}; ${metrics}${error}`;
+}
+
+function metaDecisionLines(decision: MetaDecisionReport): string[] {
+  const head = `  phase ${decision.phaseIndex}, start request ${decision.startRequest}: ${decision.agentName} on ${decision.environmentUid}`;
+  if (decision.changes === null) return [head, `    ${formatJson(decision.record)}`];
+  if (decision.changes.length === 0) return [head, '    no selectors'];
+  return [
+    head,
+    ...decision.changes.map(
+      (change) =>
+        `    ${change.uid}: ${formatValue(change.baseline)} → ${formatValue(change.candidate)}`,
+    ),
+  ];
+}
+
+function formatMetrics(metrics: JsonValue): string {
+  if (!isPlainObject(metrics)) return formatJson(metrics);
+  return Object.entries(metrics)
+    .map(([name, value]) => `${name}=${formatValue(value)}`)
+    .join(' ');
+}
+
+function errorText(error: JsonValue): string {
+  if (typeof error === 'string') return error;
+  if (isPlainObject(error) && typeof error.message === 'string') return error.message;
+  return formatJson(error);
+}
+
+function formatValue(value: JsonValue | undefined): string {
+  if (typeof value === 'number') return formatNumber(value);
+  return value === undefined ? '-' : formatJson(value);
+}
+
+/** Up to 6 significant digits, without trailing zeros: 4.5, 0.333333, 1200000. */
+function formatNumber(value: number): string {
+  return Number.isFinite(value) ? String(Number(value.toPrecision(6))) : String(value);
+}
+
+function formatJson(value: JsonValue): string {
+  return canonicalJson(value, { nonFinite: 'tag' });
+}
+
+/** `2026-11-29T20:07:02.000Z` → `2026-11-29T20:07:02Z`. */
+function formatTime(iso: string): string {
+  return iso.replace(/\.\d{3}Z$/, 'Z');
+}

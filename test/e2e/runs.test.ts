@@ -1,0 +1,155 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/ports/sqliteStore.js';
+import { runArena } from '../support/cli.js';
+import {
+  fillSampleRun,
+  sampleClock,
+  sampleEpisode,
+  sampleRunFile,
+} from '../unit/store/sampleRun.js';
+
+let folder: string;
+let storeFile: string;
+let storeUri: string;
+const finished = 'grid-demo-20261129T200702-3fa2';
+const running = 'plain-20261130T080000-00ff';
+
+beforeAll(() => {
+  folder = mkdtempSync(path.join(tmpdir(), 'arena-runs-e2e-'));
+  storeFile = path.join(folder, 'runs', 'arena.db');
+  storeUri = `sqlite:${storeFile}`;
+  mkdirSync(path.dirname(storeFile));
+  const store = openSqliteStore(storeFile, { clock: sampleClock() });
+  fillSampleRun(store, finished);
+  store.createRun({
+    runId: running,
+    uid: 'plain',
+    seed: 7,
+    runFile: sampleRunFile,
+    runFilePath: 'plain.yaml',
+    startedAt: '2026-11-30T08:00:00.000Z',
+  });
+  store.startPhase({ runId: running, phaseIndex: 0, name: 'warmup', mode: 'train' });
+  store.recordEpisode(sampleEpisode(running, 0, 1, { episodeReturn: -1 }));
+  store.close();
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('arena runs', () => {
+  it('lists the runs newest first as a table', async () => {
+    const { code, stdout, stderr } = await runArena(['runs', '--store', storeUri]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      [
+        'RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION',
+        'plain-20261130T080000-00ff      plain      running    2026-11-30T08:00:00Z  1       1         -',
+        'grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the same listing as JSON, up to --limit runs', async () => {
+    const { code, stdout } = await runArena([
+      'runs',
+      '--store',
+      storeUri,
+      '--json',
+      '--limit',
+      '1',
+    ]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([
+      {
+        runId: running,
+        uid: 'plain',
+        status: 'running',
+        startedAt: '2026-11-30T08:00:00.000Z',
+        phases: 1,
+        episodes: 1,
+        terminationReason: null,
+      },
+    ]);
+  });
+
+  it('uses .arena/arena.db in the current directory when --store is not given', async () => {
+    const cwd = path.join(folder, 'fresh');
+    mkdirSync(cwd);
+    const { code, stdout } = await runArena(['runs'], { cwd });
+    expect(code).toBe(0);
+    expect(stdout).toBe(`no runs in ${path.join(cwd, '.arena', 'arena.db')}\n`);
+    expect(existsSync(path.join(cwd, '.arena', 'arena.db'))).toBe(true);
+  });
+
+  it('refuses a --store that is not sqlite:PATH with exit 2', async () => {
+    const { code, stderr } = await runArena(['runs', '--store', 'postgres://db/arena']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      "arena: StoreUriError: --store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got 'postgres://db/arena'\n",
+    );
+  });
+});
+
+describe('arena show', () => {
+  it('summarises phases, checkpoints, meta decisions and snapshots', async () => {
+    const { code, stdout, stderr } = await runArena(['show', finished, '--store', storeUri]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      [
+        `run ${finished}`,
+        '  uid       grid-demo',
+        '  seed      42',
+        '  run file  run.yaml',
+        '  status    succeeded',
+        '  started   2026-11-29T20:07:02Z',
+        '  ended     2026-11-29T20:07:02Z',
+        'phases',
+        '  0 train (train): done, success; 4 training episodes, mean return 4.5; 2 evaluation episodes, mean return 2',
+        'checkpoints',
+        '  phase 0 #0 after episode 3: accepted, CONTINUE; operator reward=0.5',
+        '  phase 0 #1 after episode 6: accepted, CONTINUE; operator reward=1.5',
+        'meta decisions',
+        '  phase 0, start request 1: planner on grid',
+        '    grid.definition.load: 0.427 → 0.5',
+        '    grid.definition.pv: 0.913 → 1',
+        'snapshots 2',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the summary as JSON with --json', async () => {
+    const { code, stdout } = await runArena(['show', running, '--store', storeUri, '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.run).toMatchObject({ runId: running, status: 'running', seed: 7 });
+    expect(report.phases).toEqual([
+      {
+        phaseIndex: 0,
+        name: 'warmup',
+        mode: 'train',
+        status: 'running',
+        terminationReason: null,
+        trainingEpisodes: 1,
+        meanReturn: -1,
+        evaluationEpisodes: 0,
+        evaluationMeanReturn: null,
+      },
+    ]);
+    expect(report.snapshots).toBe(0);
+  });
+
+  it('reports an unknown run id in one line with exit 2', async () => {
+    const { code, stdout, stderr } = await runArena(['show', 'no-such-run', '--store', storeUri]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `arena: no run 'no-such-run' in ${storeFile} (arena runs lists the runs)\n`,
+    );
+  });
+});
