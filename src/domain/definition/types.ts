@@ -102,6 +102,29 @@ export interface ValidatedCandidate {
   };
 }
 
+/**
+ * A `selector_manifest` entry, normalised: it replaces the discovered
+ * selector at `pointer` (or declares one there) with a custom alias, space or
+ * normalisation. Omitted fields keep the discovered defaults.
+ */
+export interface SelectorManifestEntry {
+  readonly pointer: string;
+  readonly alias?: string;
+  readonly space?: Space;
+  readonly normalisation?: Normalisation;
+}
+
+/**
+ * The environment's `definition` block, validated and normalised: regular
+ * expression sources matched against a leaf's key or its full pointer
+ * (exclusion wins; no `include` means include everything), and the manifest.
+ */
+export interface DiscoveryOptions {
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  readonly selectorManifest: readonly SelectorManifestEntry[];
+}
+
 /** What an environment proposes, config-only, from its scenario definition. */
 export interface ProposedDefinition {
   readonly environmentUid: string;
@@ -115,4 +138,9 @@ export interface ProposedDefinition {
   readonly keyOrder: KeyOrder;
   readonly selectors: readonly Selector[];
   readonly interface: DefinitionInterface;
+  /**
+   * The narrowing and overrides discovery used, so a provider re-derives the
+   * interface of a candidate exactly as the proposal did. Absent: none.
+   */
+  readonly discovery?: DiscoveryOptions;
 }
