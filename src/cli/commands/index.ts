@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerJudgeCommand } from './judge.js';
 import { registerRunsCommands } from './runs.js';
 import { registerSchemaCommand } from './schema.js';
 import { registerTerminationCommand } from './termination.js';
@@ -10,5 +11,6 @@ export function registerCommands(program: Command): void {
   registerSchemaCommand(program);
   registerTerminationCommand(program);
   registerRunsCommands(program);
+  registerJudgeCommand(program);
   void program;
 }

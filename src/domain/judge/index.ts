@@ -1,4 +1,10 @@
 export { type AnsweredAttempt, errorTypeOf, readAnsweredAttempt } from './attempt.js';
+export {
+  type CaseLineOutcome,
+  judgeCaseLineSchema,
+  type MalformedCaseLine,
+  parseCaseLine,
+} from './cases.js';
 export type { JudgeContext, SubjectObservation } from './context.js';
 export {
   JudgeCancelledError,
@@ -37,6 +43,12 @@ export {
   judgeSettings,
   retryDelayMs,
 } from './settings.js';
+export {
+  failedGates,
+  type JudgeGates,
+  type JudgeSummary,
+  summarizeJudgeResults,
+} from './summary.js';
 export {
   addUsage,
   costFromPrice,

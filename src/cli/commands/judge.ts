@@ -1,0 +1,176 @@
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import type { Command } from 'commander';
+import type { Subscription } from 'rxjs';
+import { judgeMany } from '../../actors/judgeMany.js';
+import { modelJudgeFromConfig } from '../../actors/judges.js';
+import { loadJudgeConfig } from '../../config/judgeConfig.js';
+import { type MalformedCaseLine, parseCaseLine } from '../../domain/judge/cases.js';
+import type { JudgeContext } from '../../domain/judge/context.js';
+import type { JudgeResult } from '../../domain/judge/result.js';
+import {
+  failedGates,
+  type JudgeSummary,
+  summarizeJudgeResults,
+} from '../../domain/judge/summary.js';
+import { sha256Hex } from '../../domain/shared/canonicalJson.js';
+import { CliError, ExitCode } from '../errors.js';
+import { createProgressBar } from '../progress.js';
+
+interface JudgeCommandOptions {
+  config: string;
+  out?: string;
+  json?: boolean;
+  concurrency: string;
+  judge?: string;
+  runId?: string;
+}
+
+/**
+ * Register `arena judge <cases.jsonl> --config <judge.yaml>`.
+ *
+ * Results go to `--out` as JSON lines (or to stdout when there is no `--out`);
+ * the summary goes to stdout with `--out`, else to stderr (`--json`: one JSON
+ * object). Exit code: 0 all gates pass, 1 a gate failed, 2 a config or input
+ * error (a malformed case line is reported with its number and the other
+ * cases are still judged).
+ *
+ * @example
+ * ```sh
+ * arena judge examples/judge/cases.jsonl --config examples/judge/replay.yaml --out results.jsonl
+ * # judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0
+ * # mean score 0.6333, pass rate 0.6667, tokens 1028 (in 865, out 163), cost $0.000000
+ * # gates: pass
+ * ```
+ */
+export function registerJudgeCommand(program: Command): void {
+  program
+    .command('judge')
+    .description('judge every case of a JSON lines file with a judge from a config file')
+    .argument('<cases>', 'JSON lines file: {"case_id", "input", "candidate_output", ...} per line')
+    .requiredOption('--config <file>', 'judge config (YAML): models, judges, rubric, gates')
+    .option('--out <file>', 'write results as JSON lines to this file')
+    .option('--json', 'print the summary as one JSON object')
+    .option('--concurrency <n>', 'judgements in flight at once', '8')
+    .option('--judge <name>', "judge profile to use (default: the config's judge)")
+    .option(
+      '--run-id <id>',
+      'evaluation run id for cases without one (default: derived from the cases file)',
+    )
+    .action((casesPath: string, options: JudgeCommandOptions) =>
+      runJudgeCommand(casesPath, options),
+    );
+}
+
+async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
+  const concurrency = Number(options.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new CliError(`--concurrency must be a positive integer, got '${options.concurrency}'`);
+  }
+  const { config, baseDir } = loadJudgeConfig(options.config);
+  const judge = modelJudgeFromConfig(config, {
+    baseDir,
+    ...(options.judge ? { name: options.judge } : {}),
+  });
+  const { cases, malformed } = readCases(casesPath, options.runId);
+  for (const problem of malformed) {
+    process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
+  }
+  const results = await judgeAll(cases, judge, concurrency, options.out);
+  const summary = summarizeJudgeResults(results);
+  const gates = failedGates(summary, {
+    ...(config.gates.min_pass_rate !== undefined
+      ? { minPassRate: config.gates.min_pass_rate }
+      : {}),
+    ...(config.gates.min_mean_score !== undefined
+      ? { minMeanScore: config.gates.min_mean_score }
+      : {}),
+    ...(config.gates.max_errors !== undefined ? { maxErrors: config.gates.max_errors } : {}),
+  });
+  const report = options.json
+    ? `${JSON.stringify({ judge: judge.settings.name, summary, malformedLines: malformed.length, failedGates: gates })}\n`
+    : formatSummary(judge.settings.name, summary, malformed.length, gates);
+  (options.out ? process.stdout : process.stderr).write(report);
+  if (malformed.length > 0) process.exitCode = ExitCode.badInput;
+  else if (gates.length > 0) process.exitCode = ExitCode.failed;
+}
+
+function readCases(
+  casesPath: string,
+  runId: string | undefined,
+): { cases: JudgeContext[]; malformed: MalformedCaseLine[] } {
+  let text: string;
+  try {
+    text = readFileSync(casesPath, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause: error });
+  }
+  const defaultRunId = runId ?? `judge-${sha256Hex(text).slice(0, 12)}`;
+  const cases: JudgeContext[] = [];
+  const malformed: MalformedCaseLine[] = [];
+  text.split('\n').forEach((line, index) => {
+    const outcome = parseCaseLine(line, index + 1, defaultRunId);
+    if (outcome.kind === 'case') cases.push(outcome.context);
+    else if (outcome.kind === 'malformed') malformed.push(outcome.problem);
+  });
+  return { cases, malformed };
+}
+
+/** Judge every case, writing each result as it finishes; Ctrl-C cancels what is in flight. */
+function judgeAll(
+  cases: JudgeContext[],
+  judge: ReturnType<typeof modelJudgeFromConfig>,
+  concurrency: number,
+  outPath: string | undefined,
+): Promise<JudgeResult[]> {
+  const out: WriteStream | NodeJS.WriteStream = outPath
+    ? createWriteStream(outPath)
+    : process.stdout;
+  const bar = createProgressBar({ total: cases.length, label: 'judging', stream: process.stderr });
+  const results: JudgeResult[] = [];
+  let errors = 0;
+  return new Promise<JudgeResult[]>((resolve, reject) => {
+    let subscription: Subscription | undefined;
+    const onInterrupt = (): void => {
+      subscription?.unsubscribe();
+      bar.finish();
+      reject(new CliError('interrupted: judgements in flight were cancelled', ExitCode.cancelled));
+    };
+    process.once('SIGINT', onInterrupt);
+    const finish = (error?: unknown): void => {
+      process.removeListener('SIGINT', onInterrupt);
+      bar.finish();
+      const done = (): void => (error === undefined ? resolve(results) : reject(error));
+      if (out === process.stdout) done();
+      else (out as WriteStream).end(done);
+    };
+    subscription = judgeMany(cases, judge, { concurrency }).subscribe({
+      next: (result) => {
+        results.push(result);
+        if (result.status === 'error') errors++;
+        out.write(`${JSON.stringify(result)}\n`);
+        bar.update(results.length, errors > 0 ? `${errors} errors` : '');
+      },
+      error: (error: unknown) => finish(error),
+      complete: () => finish(),
+    });
+  });
+}
+
+function formatSummary(
+  judgeName: string,
+  summary: JudgeSummary,
+  malformed: number,
+  gates: string[],
+): string {
+  const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
+    .map((status) => `${status} ${summary.byStatus[status]}`)
+    .join(', ');
+  const ratio = (value: number | null): string =>
+    value === null ? 'n/a' : String(Number(value.toFixed(4)));
+  const lines = [
+    `judged ${summary.total} cases with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
+    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

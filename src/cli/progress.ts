@@ -1,0 +1,74 @@
+/** A one-line progress bar on a terminal; a no-op elsewhere. */
+export interface ProgressBar {
+  /** Redraw with `done` of `total` finished and an optional note (e.g. "3 errors"). */
+  update(done: number, extra?: string): void;
+  /** Clear the line (the caller prints its own summary). */
+  finish(): void;
+}
+
+export interface ProgressBarOptions {
+  readonly total: number;
+  readonly label: string;
+  /** Usually `process.stderr`; nothing is drawn unless it is a TTY. */
+  readonly stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Redraw at most this often; default 100 ms (the last update always draws). */
+  readonly minIntervalMs?: number;
+}
+
+/**
+ * A small, dependency-free progress bar for long CLI commands. It draws on
+ * `stream` only when that stream is a TTY, so piped output and CI logs stay clean.
+ *
+ * @example
+ * ```ts
+ * const bar = createProgressBar({ total: 200, label: 'judging', stream: process.stderr });
+ * bar.update(50, '2 errors'); // judging [#######.....................]  50/200  25%  2 errors
+ * bar.finish();
+ * ```
+ */
+export function createProgressBar(options: ProgressBarOptions): ProgressBar {
+  const { stream, total, label } = options;
+  if (stream.isTTY !== true) return { update: () => undefined, finish: () => undefined };
+  const minIntervalMs = options.minIntervalMs ?? 100;
+  let lastDrawMs = Number.NEGATIVE_INFINITY;
+  return {
+    update(done, extra = '') {
+      const now = performance.now();
+      if (done < total && now - lastDrawMs < minIntervalMs) return;
+      lastDrawMs = now;
+      stream.write(
+        `\r\x1b[2K${formatProgressLine(done, total, label, extra, stream.columns ?? 80)}`,
+      );
+    },
+    finish() {
+      stream.write('\r\x1b[2K');
+    },
+  };
+}
+
+/**
+ * The text of one progress line, fitted to `columns`.
+ *
+ * @example
+ * ```ts
+ * formatProgressLine(1, 4, 'judging', '', 40); // 'judging [#####...............]   1/4  25%'
+ * ```
+ */
+export function formatProgressLine(
+  done: number,
+  total: number,
+  label: string,
+  extra: string,
+  columns: number,
+): string {
+  const fraction = total > 0 ? Math.min(1, done / total) : 1;
+  const width = String(total).length;
+  const counts = `${String(done).padStart(width)}/${total} ${String(Math.round(fraction * 100)).padStart(3)}%`;
+  const suffix = extra ? `  ${extra}` : '';
+  const barWidth = Math.max(10, columns - label.length - counts.length - suffix.length - 6);
+  const filled = Math.round(fraction * barWidth);
+  return `${label} [${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${counts}${suffix}`.slice(
+    0,
+    Math.max(1, columns - 1),
+  );
+}

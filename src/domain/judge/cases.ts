@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import type { JsonValue } from '../shared/json.js';
+import type { JudgeContext } from './context.js';
+
+const json: z.ZodType<JsonValue> = z.json();
+
+/** One line of a cases JSONL file, in snake_case as users write it. */
+export const judgeCaseLineSchema = z.strictObject({
+  case_id: z.string().trim().min(1),
+  subject_id: z.string().trim().min(1).optional(),
+  evaluation_run_id: z.string().trim().min(1).optional(),
+  input: json,
+  candidate_output: json,
+  expected_output: json.optional(),
+  reference_contexts: z.array(json).optional(),
+  expected_tool_calls: z.array(json).optional(),
+  observation: z
+    .strictObject({
+      model: z.string().nullable().optional(),
+      provider: z.string().nullable().optional(),
+      agent_name: z.string().nullable().optional(),
+      details: z.record(z.string(), json).optional(),
+    })
+    .default({}),
+});
+
+/** A case line that could not be used, with its 1-based line number. */
+export interface MalformedCaseLine {
+  readonly line: number;
+  readonly message: string;
+}
+
+/** The outcome of reading one line: a context, a problem, or nothing (blank line). */
+export type CaseLineOutcome =
+  | { readonly kind: 'case'; readonly context: JudgeContext }
+  | { readonly kind: 'malformed'; readonly problem: MalformedCaseLine }
+  | { readonly kind: 'blank' };
+
+/**
+ * Read one line of a cases file into a `JudgeContext`. `subject_id` defaults to
+ * the case id, `evaluation_run_id` to `defaultRunId`.
+ *
+ * @example
+ * ```ts
+ * parseCaseLine('{"case_id":"c1","input":"2+2","candidate_output":"4"}', 1, 'run').kind; // 'case'
+ * parseCaseLine('{"case_id":""}', 2, 'run');
+ * // { kind: 'malformed', problem: { line: 2, message: 'case_id: Too small: expected string to have >=1 characters; input: Invalid input...' } }
+ * ```
+ */
+export function parseCaseLine(text: string, line: number, defaultRunId: string): CaseLineOutcome {
+  if (text.trim() === '') return { kind: 'blank' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'malformed', problem: { line, message: 'not valid JSON' } };
+  }
+  const parsed = judgeCaseLineSchema.safeParse(value);
+  if (!parsed.success) {
+    const message = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`)
+      .join('; ');
+    return { kind: 'malformed', problem: { line, message } };
+  }
+  const data = parsed.data;
+  return {
+    kind: 'case',
+    context: {
+      evaluationRunId: data.evaluation_run_id ?? defaultRunId,
+      caseId: data.case_id,
+      subjectId: data.subject_id ?? data.case_id,
+      input: data.input,
+      candidateOutput: data.candidate_output,
+      ...(data.expected_output !== undefined ? { expectedOutput: data.expected_output } : {}),
+      ...(data.reference_contexts ? { referenceContexts: data.reference_contexts } : {}),
+      ...(data.expected_tool_calls ? { expectedToolCalls: data.expected_tool_calls } : {}),
+      observation: {
+        model: data.observation.model ?? null,
+        provider: data.observation.provider ?? null,
+        agentName: data.observation.agent_name ?? null,
+        ...(data.observation.details ? { details: data.observation.details } : {}),
+      },
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runArena } from '../support/cli.js';
+
+const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
+const scratch = () => mkdtempSync(path.join(tmpdir(), 'arena-judge-'));
+
+describe('arena judge', () => {
+  it('judges the shipped example offline with the replay provider and passes its gates', async () => {
+    const out = path.join(scratch(), 'results.jsonl');
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      example('replay.yaml'),
+      '--out',
+      out,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0',
+    );
+    expect(run.stdout).toContain('gates: pass');
+    const results = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(results.map((result) => result.caseId).sort()).toEqual([
+      'arith-1',
+      'arith-2',
+      'capital-1',
+      'injection-1',
+    ]);
+    expect(JSON.stringify(results)).not.toContain('7 * 6 is 42');
+  });
+
+  it('prints results as JSON lines and a JSON summary', async () => {
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      example('replay.yaml'),
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(4);
+    const report = JSON.parse(run.stderr);
+    expect(report.summary.byStatus).toEqual({ passed: 2, failed: 1, skipped: 1, error: 0 });
+    expect(report.failedGates).toEqual([]);
+  });
+
+  it('reports a malformed case line with its number, judges the others, and exits 2', async () => {
+    const dir = scratch();
+    const lines = readFileSync(example('cases.jsonl'), 'utf8').trim().split('\n');
+    const cases = path.join(dir, 'cases.jsonl');
+    writeFileSync(
+      cases,
+      [lines[0], '{"case_id": "broken"', lines[1], '{"case_id":"x"}'].join('\n'),
+    );
+    const out = path.join(dir, 'results.jsonl');
+    const run = await runArena(['judge', cases, '--config', example('replay.yaml'), '--out', out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('line 2: not valid JSON');
+    expect(run.stderr).toMatch(/line 4: input: /);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('exits 1 when a gate fails', async () => {
+    const dir = scratch();
+    const config = readFileSync(example('replay.yaml'), 'utf8')
+      .replace('min_pass_rate: 0.5', 'min_pass_rate: 0.9')
+      .replace('replay_file: replay.jsonl', `replay_file: ${example('replay.jsonl')}`);
+    writeFileSync(path.join(dir, 'strict.yaml'), config);
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      path.join(dir, 'strict.yaml'),
+      '--out',
+      path.join(dir, 'results.jsonl'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('gates: FAILED: pass rate 0.6667 is below min_pass_rate 0.9');
+  });
+
+  it('exits 2 with the YAML path of a bad config', async () => {
+    const dir = scratch();
+    const config = readFileSync(example('replay.yaml'), 'utf8').replace(
+      'max_attempts: 2',
+      'max_attempts: 0',
+    );
+    writeFileSync(path.join(dir, 'bad.yaml'), config);
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      path.join(dir, 'bad.yaml'),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('judges.strict.max_attempts');
+  });
+});
