@@ -37,12 +37,23 @@ export interface Judge {
   evaluate(context: JudgeContext, options?: { signal?: AbortSignal }): Promise<JudgeResult>;
 }
 
+/** Sets and clears the machine's timers (the shape of xstate's actor `clock` option). */
+export interface TimerClock {
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
 /** What every judge takes besides its evaluator. */
 export interface JudgeOptions extends JudgeSettingsInput {
   /** Default: the system clocks. */
   readonly clock?: JudgeClock;
   /** Seed of the backoff jitter; default 0. */
   readonly seed?: number;
+  /**
+   * Where the machine's timeouts and backoff delays are scheduled; default real
+   * timers. Tests pass xstate's `SimulatedClock` (and a matching `clock`).
+   */
+  readonly timers?: TimerClock;
 }
 
 type InvokeEvaluator = (input: ProviderCallInput, signal: AbortSignal) => Promise<ModelResponse>;
@@ -89,6 +100,7 @@ function createJudge(
             clock,
             random: rng.next,
           },
+          ...(options.timers ? { clock: options.timers } : {}),
         });
         const cancel = (): void => actor.send({ type: 'cancel' });
         const settle = (): void => signal?.removeEventListener('abort', cancel);

@@ -1,0 +1,140 @@
+import { resolveComponent } from '../config/components.js';
+import type { ComponentRef, PhaseSpec, RunSpec } from '../config/runSpec.js';
+import { ArenaError } from '../domain/shared/errors.js';
+import { deriveSeed } from '../domain/shared/random.js';
+import type { Brain, Muscle, Objective } from '../ports/agent.js';
+import type { Environment } from '../ports/environment.js';
+import type { Logger } from '../ports/logger.js';
+import { AgentRuntime } from './agentRuntime.js';
+import { PhaseWorld, type WorldAgent } from './world.js';
+
+/** A component resolved, but is not what its place in the run file needs. */
+export class ComponentContractError extends ArenaError {
+  constructor(ref: ComponentRef, message: string) {
+    super('COMPONENT_CONTRACT', `${ref.yamlPath} (${ref.name}): ${message}`);
+  }
+}
+
+function isClass(value: unknown): value is new (init: unknown) => unknown {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
+}
+
+/**
+ * Make a component from what its name resolved to: a class is constructed
+ * with `new`, a function is called; either receives `init`.
+ */
+export function instantiate(value: unknown, init: unknown, ref: ComponentRef): unknown {
+  try {
+    if (isClass(value)) return new value(init);
+    if (typeof value === 'function') return (value as (init: unknown) => unknown)(init);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ComponentContractError(ref, `failed to construct: ${reason}`);
+  }
+  throw new ComponentContractError(
+    ref,
+    `expected a class or a factory function, got ${typeof value}`,
+  );
+}
+
+function requireMethods<T>(
+  value: unknown,
+  methods: readonly string[],
+  ref: ComponentRef,
+  kind: string,
+): T {
+  const missing = methods.filter(
+    (method) => typeof (value as Record<string, unknown> | null)?.[method] !== 'function',
+  );
+  if (missing.length > 0) {
+    throw new ComponentContractError(ref, `is not a ${kind}: it lacks ${missing.join(', ')}()`);
+  }
+  return value as T;
+}
+
+export interface BuildWorldOptions {
+  readonly builtins: ReadonlyMap<string, unknown>;
+  readonly logger: Logger;
+}
+
+/**
+ * Resolve and construct one phase's environments and agents, and wire them
+ * into a `PhaseWorld` by the phase's lifecycle script. Nothing is started.
+ * Seeds are derived from the run's seed, the phase and the component name.
+ */
+export async function buildPhaseWorld(
+  spec: RunSpec,
+  phase: PhaseSpec,
+  options: BuildWorldOptions,
+): Promise<PhaseWorld> {
+  const resolution = { baseDir: spec.baseDir, builtins: options.builtins };
+  const environments = new Map<string, Environment>();
+  for (const environment of phase.environments) {
+    const factory = await resolveComponent(environment.component, resolution);
+    const instance = instantiate(
+      factory,
+      {
+        uid: environment.uid,
+        params: structuredClone(environment.params),
+        keyOrder: environment.keyOrder,
+        seed: deriveSeed(spec.seed, `${phase.name}/environment/${environment.uid}`),
+        logger: options.logger.child({ environment: environment.uid }),
+      },
+      environment.component,
+    );
+    environments.set(
+      environment.uid,
+      requireMethods<Environment>(
+        instance,
+        ['proposeDefinition', 'start', 'step', 'reset', 'close'],
+        environment.component,
+        'environment',
+      ),
+    );
+  }
+  const agents = new Map<string, WorldAgent>();
+  for (const agent of phase.agents) {
+    const init = (ref: ComponentRef, role: string) => ({
+      name: agent.name,
+      params: structuredClone(ref.params),
+      seed: deriveSeed(spec.seed, `agent/${agent.name}/${role}`),
+      logger: options.logger.child({ agent: agent.name }),
+    });
+    const brain = requireMethods<Brain>(
+      instantiate(
+        await resolveComponent(agent.brain, resolution),
+        init(agent.brain, 'brain'),
+        agent.brain,
+      ),
+      ['setup', 'act', 'observe', 'endEpisode', 'evaluateRollouts'],
+      agent.brain,
+      'brain',
+    );
+    const muscle = requireMethods<Muscle>(
+      instantiate(
+        await resolveComponent(agent.muscle, resolution),
+        init(agent.muscle, 'muscle'),
+        agent.muscle,
+      ),
+      ['act'],
+      agent.muscle,
+      'muscle',
+    );
+    const objective = requireMethods<Objective>(
+      instantiate(
+        await resolveComponent(agent.objective, resolution),
+        { params: structuredClone(agent.objective.params) },
+        agent.objective,
+      ),
+      ['evaluate'],
+      agent.objective,
+      'objective',
+    );
+    agents.set(agent.name, {
+      runtime: new AgentRuntime(agent.name, brain, muscle, objective),
+      sensors: agent.sensors,
+      actuators: agent.actuators,
+    });
+  }
+  return new PhaseWorld({ environments, agents, script: phase.simulation.script });
+}

@@ -1,0 +1,601 @@
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { PhaseSpec, RunSpec } from '../config/runSpec.js';
+import { ArenaError } from '../domain/shared/errors.js';
+import type { JsonObject, JsonValue } from '../domain/shared/json.js';
+import { parseTerminationConfig } from '../domain/termination/config.js';
+import { validatePhaseConfiguration } from '../domain/termination/phase.js';
+import type { MetaAgentInterface, MetaDecisionRecord } from '../machines/metaTurn.js';
+import type {
+  CheckpointVerdict,
+  ControllerEmitted,
+  ControllerOutput,
+  EpisodeSummary,
+} from '../machines/simulationController.js';
+import { type Logger, silentLogger } from '../ports/logger.js';
+import type { RunStatus, RunStore, SnapshotRecord } from '../ports/store.js';
+import { createStoreWriter, type StoreWriter } from '../ports/storeWriter.js';
+import { buildPhaseWorld } from './components.js';
+import {
+  controllerInputFor,
+  restoreMetaAgent,
+  wireSimulationController,
+} from './controllerActors.js';
+import type { PhaseWorld } from './world.js';
+
+/** The run file's termination condition or phases do not fit together. */
+export class RunConfigError extends ArenaError {
+  constructor(message: string) {
+    super('RUN_CONFIG', message);
+  }
+}
+
+/** What happened, as it happens: for progress bars and logs. */
+export type RunEvent =
+  | { type: 'run.started'; runId: string; uid: string; phases: readonly string[]; resumed: boolean }
+  | {
+      type: 'phase.started';
+      phaseIndex: number;
+      name: string;
+      mode: string;
+      episodes: number | null;
+    }
+  | { type: 'meta.decided'; phaseIndex: number; decision: MetaDecisionRecord }
+  | { type: 'episode.completed'; phaseIndex: number; summary: EpisodeSummary }
+  | { type: 'checkpoint.completed'; phaseIndex: number; verdict: CheckpointVerdict }
+  | {
+      type: 'phase.finished';
+      phaseIndex: number;
+      status: PhaseOutcomeStatus;
+      reason: string | null;
+      episodes: number;
+    }
+  | { type: 'run.finished'; summary: RunSummary };
+
+type PhaseOutcomeStatus = 'done' | 'failed' | 'cancelled';
+
+/** A phase as the closing summary tells it. */
+export interface PhaseSummary {
+  readonly index: number;
+  readonly name: string;
+  readonly mode: string;
+  readonly status: PhaseOutcomeStatus;
+  readonly reason: string | null;
+  /** Training or test episodes (evaluation episodes not counted). */
+  readonly episodes: number;
+  readonly evaluationEpisodes: number;
+  readonly meanReturn: number | null;
+  readonly checkpoints: readonly {
+    readonly index: number;
+    readonly afterEpisode: number;
+    readonly status: string;
+    readonly metrics: Readonly<Record<string, Readonly<Record<string, number>>>>;
+    readonly control: string | null;
+    readonly reason: string | null;
+  }[];
+  readonly metaDecision: MetaDecisionRecord | null;
+  readonly error: string | null;
+}
+
+export interface RunSummary {
+  readonly runId: string;
+  readonly uid: string;
+  readonly seed: number;
+  readonly status: Exclude<RunStatus, 'running'>;
+  readonly error: string | null;
+  readonly phases: readonly PhaseSummary[];
+}
+
+export interface RunExperimentOptions {
+  readonly store: RunStore;
+  /** Built-in components (`arena:Name` -> class or factory). */
+  readonly builtins: ReadonlyMap<string, unknown>;
+  /** The run file's text, stored with the run. */
+  readonly runFileText: string;
+  readonly logger?: Logger;
+  /** Aborting it cancels the run: the controller stops, the store is flushed. */
+  readonly signal?: AbortSignal;
+  /** Continue this stored run from its last episode barrier. */
+  readonly resumeRunId?: string;
+  /** XState's `inspect` option, passed to every actor of the run (e.g. the Stately inspector). */
+  readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Store batching; defaults to 256 writes or 50 ms. */
+  readonly batching?: { readonly maxBatch: number; readonly maxDelayMs: number };
+}
+
+/** What a resume point holds. */
+interface BarrierState {
+  readonly kind: 'barrier';
+  readonly controller: JsonValue;
+  readonly world: JsonObject;
+  readonly worldParams: Readonly<Record<string, JsonObject>>;
+  readonly metaAgentInterface: MetaAgentInterface | null;
+  readonly carried: Readonly<Record<string, JsonValue>>;
+}
+
+interface PhaseStartState {
+  readonly kind: 'phase-start';
+  readonly carried: Readonly<Record<string, JsonValue>>;
+}
+
+type ResumeState = BarrierState | PhaseStartState;
+
+const EVALUATION_CONDITION = /(^|[:.])AgentEvaluationObjectiveTerminationCondition$/;
+const MAX_EPISODES_CONDITION = /(^|[:.])MaxEpisodesTerminationCondition$/;
+
+/**
+ * The evaluation-aware rules of a run (`{ agents }`), or `null` when the run
+ * uses a plain episode cap. Every phase is checked against them here, before
+ * anything is created, and each error names its YAML path.
+ */
+export function terminationRulesOf(spec: RunSpec): JsonObject | null {
+  const condition = spec.runCondition;
+  let rules: JsonObject | null = null;
+  if (condition !== null) {
+    if (EVALUATION_CONDITION.test(condition.name)) {
+      try {
+        parseTerminationConfig(condition.params);
+      } catch (error) {
+        throw new RunConfigError(`${condition.yamlPath}.params: ${(error as Error).message}`);
+      }
+      rules = { agents: (condition.params.agents ?? condition.params) as JsonObject };
+    } else if (!MAX_EPISODES_CONDITION.test(condition.name)) {
+      throw new RunConfigError(
+        `${condition.yamlPath}.name: unknown termination condition "${condition.name}" ` +
+          '(expected arena:AgentEvaluationObjectiveTerminationCondition or arena:MaxEpisodesTerminationCondition)',
+      );
+    }
+  }
+  for (const phase of spec.phases) {
+    const config = phase.phaseConfig;
+    if (rules !== null) {
+      try {
+        validatePhaseConfiguration({
+          mode: config.mode,
+          worker: config.worker,
+          episodes: config.episodes,
+          evaluate_every: config.evaluateEvery,
+        });
+      } catch (error) {
+        throw new RunConfigError(`${phase.yamlPath}.phase_config: ${(error as Error).message}`);
+      }
+    } else if (config.episodes === null) {
+      throw new RunConfigError(
+        `${phase.yamlPath}.phase_config.episodes: a cap-free phase needs ` +
+          'run_config.condition: arena:AgentEvaluationObjectiveTerminationCondition with rules that can stop it',
+      );
+    }
+    if (config.worker !== 1) {
+      throw new RunConfigError(
+        `${phase.yamlPath}.phase_config.worker: arena runs one worker, got ${config.worker}`,
+      );
+    }
+  }
+  return rules;
+}
+
+/**
+ * Run a run file's schedule, phase by phase, recording everything in the
+ * store. Resolves with the closing summary; a failed or cancelled run
+ * resolves too (with that status), so the store is always left consistent.
+ *
+ * @example
+ * ```ts
+ * const spec = await loadRunFile('examples/hosting-capacity.yaml');
+ * const summary = await runExperiment(spec, { store, builtins: builtinComponents, runFileText });
+ * summary.phases[0].reason; // 'success'
+ * ```
+ */
+export async function runExperiment(
+  spec: RunSpec,
+  options: RunExperimentOptions,
+): Promise<RunSummary> {
+  const rules = terminationRulesOf(spec);
+  const logger = options.logger ?? silentLogger();
+  const { store } = options;
+  const emit = (event: RunEvent) => options.onEvent?.(event);
+
+  let runId: string;
+  let resume: SnapshotRecord | null = null;
+  if (options.resumeRunId !== undefined) {
+    const run = store.getRun(options.resumeRunId);
+    runId = run.runId;
+    resume = store.latestSnapshot(runId);
+    const point = resume ?? { phaseIndex: 0, episode: 0 };
+    store.truncateAfter(runId, { phaseIndex: point.phaseIndex, episode: point.episode });
+  } else {
+    runId = store.createRun({
+      uid: spec.uid,
+      seed: spec.seed,
+      runFile: options.runFileText,
+      runFilePath: spec.sourcePath,
+    }).runId;
+  }
+  const writer = createStoreWriter(store, options.batching ?? { maxBatch: 256, maxDelayMs: 50 });
+  const writeFailure = writer.error$.subscribe((error) =>
+    logger.error({ err: error }, 'the run store failed to write a batch'),
+  );
+  emit({
+    type: 'run.started',
+    runId,
+    uid: spec.uid,
+    phases: spec.phases.map((phase) => phase.name),
+    resumed: resume !== null,
+  });
+
+  const summaries: PhaseSummary[] = [];
+  const firstPhase = resume?.phaseIndex ?? 0;
+  let carried: Readonly<Record<string, JsonValue>> =
+    (resume?.state as ResumeState | undefined)?.carried ?? {};
+  let status: RunSummary['status'] = 'succeeded';
+  let runError: string | null = null;
+  try {
+    for (const phase of spec.phases.slice(firstPhase)) {
+      const resumeState =
+        resume !== null && resume.phaseIndex === phase.index
+          ? (resume.state as unknown as ResumeState)
+          : null;
+      const outcome = await runPhase({
+        spec,
+        phase,
+        runId,
+        rules,
+        carried,
+        resumeState,
+        writer,
+        store,
+        logger: logger.child({ phase: phase.name }),
+        options,
+        emit,
+      });
+      summaries.push(outcome.summary);
+      carried = outcome.carried;
+      if (outcome.summary.status !== 'done') {
+        status = outcome.summary.status === 'cancelled' ? 'cancelled' : 'failed';
+        runError = outcome.summary.error;
+        break;
+      }
+    }
+  } catch (error) {
+    status = 'failed';
+    runError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    logger.error({ err: error }, 'the run failed');
+  }
+  const summary: RunSummary = {
+    runId,
+    uid: spec.uid,
+    seed: spec.seed,
+    status,
+    error: runError,
+    phases: summaries,
+  };
+  writer.write({
+    kind: 'finishRun',
+    runId,
+    outcome: { status, error: runError, summary: summary as unknown as JsonValue },
+  });
+  writer.close();
+  writeFailure.unsubscribe();
+  emit({ type: 'run.finished', summary });
+  return summary;
+}
+
+interface PhaseRun {
+  readonly spec: RunSpec;
+  readonly phase: PhaseSpec;
+  readonly runId: string;
+  readonly rules: JsonObject | null;
+  readonly carried: Readonly<Record<string, JsonValue>>;
+  readonly resumeState: ResumeState | null;
+  readonly writer: StoreWriter;
+  readonly store: RunStore;
+  readonly logger: Logger;
+  readonly options: RunExperimentOptions;
+  readonly emit: (event: RunEvent) => void;
+}
+
+const PAUSED = { simulating: { episodeBarrier: 'paused' } } as const;
+
+async function runPhase(run: PhaseRun): Promise<{
+  summary: PhaseSummary;
+  carried: Readonly<Record<string, JsonValue>>;
+}> {
+  const { phase, runId, writer, store, emit, logger } = run;
+  const resumingAtBarrier = run.resumeState?.kind === 'barrier';
+  if (run.resumeState === null) {
+    writer.write({
+      kind: 'startPhase',
+      phase: { runId, phaseIndex: phase.index, name: phase.name, mode: phase.phaseConfig.mode },
+    });
+    writer.flush();
+    store.saveSnapshot({
+      runId,
+      phaseIndex: phase.index,
+      episode: 0,
+      state: { kind: 'phase-start', carried: run.carried } as unknown as JsonValue,
+    });
+  }
+  emit({
+    type: 'phase.started',
+    phaseIndex: phase.index,
+    name: phase.name,
+    mode: phase.phaseConfig.mode,
+    episodes: phase.phaseConfig.episodes,
+  });
+
+  const tracker = new PhaseTracker(phase);
+  let world: PhaseWorld | null = null;
+  let output: ControllerOutput | null = null;
+  let failure: string | null = null;
+  try {
+    world = await buildPhaseWorld(run.spec, phase, {
+      builtins: run.options.builtins,
+      logger,
+    });
+    for (const [name, state] of Object.entries(run.carried)) {
+      if (phase.agents.some((agent) => agent.name === name)) world.agent(name).carryState(state);
+    }
+    const input = await controllerInputFor(world, {
+      phase: {
+        name: phase.name,
+        index: phase.index,
+        mode: phase.phaseConfig.mode,
+        episodes: phase.phaseConfig.episodes,
+        evaluateEvery: phase.phaseConfig.evaluateEvery,
+        maxSteps: phase.phaseConfig.maxSteps,
+      },
+      environmentConfigurations: Object.fromEntries(
+        phase.environments.map((environment) => [environment.uid, environment.params]),
+      ),
+      termination: run.rules,
+      pauseAtBarrier: true,
+      requestedAt: new Date().toISOString(),
+      environmentUids: phase.environments.map((environment) => environment.uid),
+    });
+    if (run.resumeState?.kind === 'barrier') {
+      const saved = run.resumeState;
+      await world.setUp(saved.worldParams);
+      if (input.script.metaAgent !== null && saved.metaAgentInterface !== null) {
+        await restoreMetaAgent(world, input.script.metaAgent, saved.metaAgentInterface);
+      }
+      world.loadState(saved.world);
+    }
+    output = await driveController(run, world, input, tracker, resumingAtBarrier);
+  } catch (error) {
+    failure = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    logger.error({ err: error }, 'the phase failed');
+  }
+
+  const carried =
+    world !== null ? ((world.saveState().agents ?? {}) as Record<string, JsonValue>) : run.carried;
+  if (world !== null) {
+    try {
+      await world.close();
+    } catch (error) {
+      logger.warn({ err: error }, 'an environment failed to close');
+    }
+  }
+  const status: PhaseOutcomeStatus =
+    failure !== null
+      ? 'failed'
+      : output?.status === 'stopped'
+        ? 'done'
+        : (output?.status ?? 'failed');
+  const reason = failure !== null ? 'failed' : (output?.reason ?? null);
+  const error =
+    failure ??
+    (output?.error
+      ? `${output.error.name}: ${output.error.message} (at ${output.error.step})`
+      : null);
+  writer.write({
+    kind: 'finishPhase',
+    runId,
+    phaseIndex: phase.index,
+    outcome: {
+      status,
+      terminationReason: reason,
+      episodes: output?.ordinal ?? tracker.ordinal,
+    },
+  });
+  writer.flush();
+  emit({
+    type: 'phase.finished',
+    phaseIndex: phase.index,
+    status,
+    reason,
+    episodes: output?.episodes ?? tracker.episodes,
+  });
+  return { summary: tracker.summary(status, reason, error), carried };
+}
+
+/** Keeps what the summary needs as the controller's events arrive. */
+class PhaseTracker {
+  episodes = 0;
+  ordinal = 0;
+  evaluationEpisodes = 0;
+  private returnSum = 0;
+  readonly checkpoints: PhaseSummary['checkpoints'][number][] = [];
+  metaDecision: MetaDecisionRecord | null = null;
+
+  constructor(private readonly phase: PhaseSpec) {}
+
+  episode(summary: EpisodeSummary): void {
+    this.ordinal = summary.ordinal;
+    if (summary.evaluation) {
+      this.evaluationEpisodes++;
+      return;
+    }
+    this.episodes++;
+    this.returnSum += totalReturn(summary);
+  }
+
+  checkpoint(verdict: CheckpointVerdict): void {
+    const metrics: Record<string, Record<string, number>> = {};
+    for (const outcome of verdict.outcomes) metrics[outcome.agentName] = { ...outcome.metrics };
+    const decision = verdict.decision as { control?: string; reason?: string | null } | null;
+    this.checkpoints.push({
+      index: verdict.index,
+      afterEpisode: verdict.afterEpisode,
+      status: verdict.status,
+      metrics,
+      control: decision?.control ?? null,
+      reason: decision?.reason ?? null,
+    });
+  }
+
+  summary(status: PhaseOutcomeStatus, reason: string | null, error: string | null): PhaseSummary {
+    return {
+      index: this.phase.index,
+      name: this.phase.name,
+      mode: this.phase.phaseConfig.mode,
+      status,
+      reason,
+      episodes: this.episodes,
+      evaluationEpisodes: this.evaluationEpisodes,
+      meanReturn: this.episodes > 0 ? this.returnSum / this.episodes : null,
+      checkpoints: this.checkpoints,
+      metaDecision: this.metaDecision,
+      error,
+    };
+  }
+}
+
+function totalReturn(summary: EpisodeSummary): number {
+  let total = 0;
+  for (const value of Object.values(summary.returnsByAgent)) total += value;
+  return total;
+}
+
+/**
+ * Start (or restore) the controller actor, turn its emitted events into store
+ * writes, persist a resume point at every barrier, and resolve with its output.
+ */
+function driveController(
+  run: PhaseRun,
+  world: PhaseWorld,
+  input: Awaited<ReturnType<typeof controllerInputFor>>,
+  tracker: PhaseTracker,
+  resumingAtBarrier: boolean,
+): Promise<ControllerOutput> {
+  const { phase, runId, writer, store, emit } = run;
+  const machine = wireSimulationController(world);
+  const saved = run.resumeState?.kind === 'barrier' ? run.resumeState : null;
+  const actor = createActor(machine, {
+    input,
+    ...(saved !== null ? { snapshot: saved.controller as never } : {}),
+    ...(run.options.inspect !== undefined ? { inspect: run.options.inspect } : {}),
+  });
+
+  actor.on('*', (event: ControllerEmitted) => {
+    switch (event.type) {
+      case 'meta.decided': {
+        const decision = event.decision.decision as MetaDecisionRecord;
+        tracker.metaDecision = decision;
+        writer.write({
+          kind: 'metaDecision',
+          record: {
+            runId,
+            phaseIndex: phase.index,
+            startRequest: decision.startRequest,
+            firstEpisode: tracker.ordinal + 1,
+            environmentUid: decision.environmentUid,
+            agentName: decision.agentName,
+            record: decision as unknown as JsonValue,
+          },
+        });
+        emit({ type: 'meta.decided', phaseIndex: phase.index, decision });
+        return;
+      }
+      case 'episode.completed': {
+        tracker.episode(event.summary);
+        writer.write({
+          kind: 'episode',
+          record: {
+            runId,
+            phaseIndex: phase.index,
+            episode: event.summary.ordinal,
+            mode: event.summary.mode,
+            evaluation: event.summary.evaluation,
+            episodeReturn: totalReturn(event.summary),
+            steps: event.summary.steps,
+            returnsByAgent: event.summary.returnsByAgent as JsonValue,
+            doneReason: event.summary.environmentDone ? 'environment_done' : 'max_steps',
+          },
+        });
+        emit({ type: 'episode.completed', phaseIndex: phase.index, summary: event.summary });
+        return;
+      }
+      case 'checkpoint.completed': {
+        tracker.checkpoint(event.verdict);
+        writer.write({
+          kind: 'checkpoint',
+          record: {
+            runId,
+            phaseIndex: phase.index,
+            checkpointIndex: event.verdict.index,
+            afterEpisode: event.verdict.afterEpisode,
+            outcomes: event.verdict.outcomes as unknown as JsonValue,
+            status: event.verdict.status === 'pending' ? 'ignored' : event.verdict.status,
+            decision: (event.verdict.decision ?? {}) as JsonValue,
+            error: event.verdict.error as JsonValue,
+          },
+        });
+        emit({ type: 'checkpoint.completed', phaseIndex: phase.index, verdict: event.verdict });
+        return;
+      }
+      default:
+        return;
+    }
+  });
+
+  return new Promise<ControllerOutput>((resolve, reject) => {
+    let persistedOrdinal = -1;
+    const onAbort = () => actor.send({ type: 'cancel' });
+    run.options.signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = () => run.options.signal?.removeEventListener('abort', onAbort);
+    actor.subscribe({
+      next: (snapshot) => {
+        if (snapshot.status === 'done') {
+          finish();
+          resolve(snapshot.output as ControllerOutput);
+          return;
+        }
+        if (snapshot.matches(PAUSED) && snapshot.context.ordinal !== persistedOrdinal) {
+          persistedOrdinal = snapshot.context.ordinal;
+          // Persist only here: a quiet point, no provider or episode promise in flight.
+          queueMicrotask(() => {
+            try {
+              writer.flush();
+              const state: BarrierState = {
+                kind: 'barrier',
+                controller: actor.getPersistedSnapshot() as unknown as JsonValue,
+                world: world.saveState(),
+                worldParams: snapshot.context.worldParams,
+                metaAgentInterface: snapshot.context.metaDecision?.agentInterface ?? null,
+                carried: run.carried,
+              };
+              store.saveSnapshot({
+                runId,
+                phaseIndex: phase.index,
+                episode: snapshot.context.ordinal,
+                state: state as unknown as JsonValue,
+              });
+              actor.send({ type: 'continue' });
+            } catch (error) {
+              finish();
+              actor.stop();
+              reject(error);
+            }
+          });
+        }
+      },
+      error: (error) => {
+        finish();
+        reject(error);
+      },
+    });
+    actor.start();
+    if (run.options.signal?.aborted) actor.send({ type: 'cancel' });
+    actor.send({ type: resumingAtBarrier ? 'continue' : 'start' });
+  });
+}

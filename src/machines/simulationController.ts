@@ -1,0 +1,662 @@
+import { defer, EMPTY, Observable } from 'rxjs';
+import {
+  assign,
+  emit,
+  enqueueActions,
+  fromEventObservable,
+  fromPromise,
+  sendTo,
+  setup,
+} from 'xstate';
+import { ArenaError } from '../domain/shared/errors.js';
+import type { JsonObject } from '../domain/shared/json.js';
+import type { Mode } from '../ports/agent.js';
+import { evaluationTerminationMachine } from './evaluationTermination.js';
+import { type MetaTurnOutput, metaTurnMachine } from './metaTurn.js';
+
+/**
+ * The scripted simulation controller: one worker's run of one phase.
+ *
+ * idle -> simulating (starting -> metaTurn? -> settingUp -> running ->
+ * episodeBarrier -> restarting -> running ...) -> stopped | failed | cancelled.
+ *
+ * The machine holds only plain JSON; the live environments and agents are
+ * reached through the actors it invokes, which `createControllerActors()`
+ * (in `actors/`) supplies with `machine.provide({ actors })`. The evaluation
+ * termination machine is spawned as the child `termination`: checkpoints and
+ * episode ends go to it with `sendTo`, and its emitted `flow` and checkpoint
+ * events come back through an RxJS observable (`terminationEvents`).
+ */
+
+/** The phase this controller runs. */
+export interface ControllerPhase {
+  readonly name: string;
+  readonly index: number;
+  readonly mode: Mode;
+  /** The episode cap, or `null` for cap-free training (evaluation rules stop it). */
+  readonly episodes: number | null;
+  /** Run an evaluation episode every this many training episodes (`null`: never). */
+  readonly evaluateEvery: number | null;
+  readonly maxSteps: number;
+}
+
+/** What the controller needs of the lifecycle script. */
+export interface ControllerScript {
+  readonly profile: 'meta' | 'generic';
+  readonly metaAgent: string | null;
+  readonly operatingAgent: string | null;
+  /** The environment whose definition the meta agent patches (meta profile). */
+  readonly definitionEnvironment: string | null;
+  /** Agents that act in `loop`, in script order; they report evaluation results. */
+  readonly loopAgents: readonly string[];
+}
+
+export interface ControllerInput {
+  readonly phase: ControllerPhase;
+  readonly script: ControllerScript;
+  /** The phase's stored environment configurations (never written back). */
+  readonly environmentConfigurations: Readonly<Record<string, JsonObject>>;
+  /** Evaluation-aware termination rules (`{ agents: {...} }`), or `null` for a plain episode cap. */
+  readonly termination: JsonObject | null;
+  /** Wait for a `continue` event at each episode barrier (a runner persists there). */
+  readonly pauseAtBarrier?: boolean;
+  /** ISO 8601 instant of the start request, for the meta decision record (default: the epoch). */
+  readonly requestedAt?: string;
+}
+
+/** One episode's summary as the controller keeps it. */
+export interface EpisodeSummary {
+  /** 1-based position among every episode of the phase, training and evaluation alike. */
+  readonly ordinal: number;
+  readonly episode: number;
+  readonly mode: Mode;
+  readonly evaluation: boolean;
+  readonly steps: number;
+  readonly returnsByAgent: Readonly<Record<string, number>>;
+  readonly environmentDone: boolean;
+}
+
+/** One evaluation outcome, as the termination machine takes it. */
+export interface CheckpointOutcome {
+  readonly agentName: string;
+  readonly evaluationId: string;
+  readonly evaluationEpisode: number;
+  readonly checkpointId?: string | null;
+  readonly checkpointHash?: string | null;
+  readonly metrics: Readonly<Record<string, number>>;
+}
+
+export type FlowControl = 'CONTINUE' | 'RESTART' | 'STOP_PHASE';
+
+/** What became of one checkpoint in the termination machine. */
+export interface CheckpointVerdict {
+  readonly index: number;
+  readonly afterEpisode: number;
+  readonly outcomes: readonly CheckpointOutcome[];
+  readonly status: 'pending' | 'accepted' | 'ignored' | 'rejected';
+  readonly decision: JsonObject | null;
+  readonly error: JsonObject | null;
+}
+
+export interface SerializedError {
+  readonly name: string;
+  readonly code: string | null;
+  readonly message: string;
+  /** The controller or meta-turn step that failed. */
+  readonly step: string;
+}
+
+export interface ControllerContext {
+  readonly phase: ControllerPhase;
+  readonly script: ControllerScript;
+  readonly environmentConfigurations: Readonly<Record<string, JsonObject>>;
+  readonly termination: JsonObject | null;
+  readonly pauseAtBarrier: boolean;
+  readonly requestedAt: string;
+  /** Start requests handled; each one runs the meta turn once (meta profile). */
+  readonly startRequests: number;
+  /** The request-scoped environment configuration override of the meta turn. */
+  readonly override: Readonly<Record<string, JsonObject>>;
+  /** The configurations the world was started from (kept to resume a run). */
+  readonly worldParams: Readonly<Record<string, JsonObject>>;
+  readonly metaDecision: MetaTurnOutput | null;
+  /** Completed (non-evaluation) episodes of this phase. */
+  readonly episodes: number;
+  /** Completed episodes of this phase, evaluation episodes included. */
+  readonly ordinal: number;
+  readonly lastEpisode: EpisodeSummary | null;
+  readonly checkpoints: number;
+  readonly lastCheckpoint: CheckpointVerdict | null;
+  readonly lastFlow: { readonly control: FlowControl; readonly reason: string | null } | null;
+  /** The termination reason (`success`, `plateau`, `max_episodes`, `cancelled`, `failed`). */
+  readonly reason: string | null;
+  readonly error: SerializedError | null;
+  readonly status: 'active' | 'stopped' | 'failed' | 'cancelled';
+}
+
+export type ControllerEvent =
+  | { type: 'start' }
+  | { type: 'continue' }
+  | { type: 'cancel' }
+  | { type: 'termination.flow'; control: FlowControl; reason: string | null }
+  | {
+      type: 'termination.checkpoint';
+      status: 'accepted' | 'ignored' | 'rejected';
+      decision: JsonObject | null;
+      error: JsonObject | null;
+    };
+
+/** Emitted for observers (the run store, progress bars). */
+export type ControllerEmitted =
+  | { type: 'meta.decided'; decision: MetaTurnOutput }
+  | { type: 'episode.completed'; phase: ControllerPhase; summary: EpisodeSummary }
+  | { type: 'checkpoint.completed'; phase: ControllerPhase; verdict: CheckpointVerdict }
+  | { type: 'barrier.reached'; phase: ControllerPhase; episodes: number; ordinal: number };
+
+export interface ControllerOutput {
+  readonly status: 'stopped' | 'failed' | 'cancelled';
+  readonly reason: string | null;
+  readonly episodes: number;
+  readonly ordinal: number;
+  readonly checkpoints: number;
+  readonly metaDecision: MetaTurnOutput | null;
+  readonly error: SerializedError | null;
+}
+
+/** An actor the controller invokes was used without being provided. */
+export class ControllerWiringError extends ArenaError {
+  constructor(actor: string) {
+    super(
+      'CONTROLLER_WIRING',
+      `the controller's "${actor}" actor reaches the live world; create the controller with ` +
+        'createSimulationController() or provide it with machine.provide({ actors })',
+    );
+  }
+}
+
+export interface EpisodeInput {
+  readonly phase: string;
+  readonly episode: number;
+  readonly mode: Mode;
+  readonly evaluation: boolean;
+  readonly maxSteps: number;
+}
+
+export interface EvaluationInput {
+  readonly episode: EpisodeInput;
+  readonly checkpointIndex: number;
+  readonly agents: readonly string[];
+}
+
+function unwired<TOutput, TInput>(name: string) {
+  return fromPromise<TOutput, TInput>(async () => {
+    throw new ControllerWiringError(name);
+  });
+}
+
+function serialize(error: unknown, step: string): SerializedError {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      name: error.name,
+      code: typeof code === 'string' ? code : null,
+      message: error.message,
+      step,
+    };
+  }
+  return { name: 'Error', code: null, message: String(error), step };
+}
+
+/** The termination child's emitted events, as controller events, via RxJS. */
+const terminationEvents = fromEventObservable<ControllerEvent, void>(({ system }) =>
+  defer(() => {
+    const child = system.get('termination') as
+      | { on: (type: string, handler: (event: never) => void) => { unsubscribe(): void } }
+      | undefined;
+    if (child === undefined) return EMPTY;
+    return new Observable<ControllerEvent>((subscriber) => {
+      const subscriptions = [
+        child.on('flow', (event: { control: FlowControl; reason: string | null }) =>
+          subscriber.next({
+            type: 'termination.flow',
+            control: event.control,
+            reason: event.reason,
+          }),
+        ),
+        child.on('checkpoint.accepted', (event: { decision: JsonObject }) =>
+          subscriber.next({
+            type: 'termination.checkpoint',
+            status: 'accepted',
+            decision: event.decision,
+            error: null,
+          }),
+        ),
+        child.on('checkpoint.ignored', (event: { reason: string }) =>
+          subscriber.next({
+            type: 'termination.checkpoint',
+            status: 'ignored',
+            decision: { reason: event.reason },
+            error: null,
+          }),
+        ),
+        child.on('checkpoint.rejected', (event: { error: JsonObject }) =>
+          subscriber.next({
+            type: 'termination.checkpoint',
+            status: 'rejected',
+            decision: null,
+            error: event.error,
+          }),
+        ),
+      ];
+      return () => {
+        for (const subscription of subscriptions) subscription.unsubscribe();
+      };
+    });
+  }),
+);
+
+function episodeInput(context: ControllerContext, evaluation: boolean): EpisodeInput {
+  return {
+    phase: context.phase.name,
+    episode: evaluation ? context.episodes : context.episodes + 1,
+    mode: context.phase.mode,
+    evaluation,
+    maxSteps: context.phase.maxSteps,
+  };
+}
+
+export const simulationControllerMachine = setup({
+  types: {
+    input: {} as ControllerInput,
+    context: {} as ControllerContext,
+    events: {} as ControllerEvent,
+    emitted: {} as ControllerEmitted,
+    output: {} as ControllerOutput,
+  },
+  actors: {
+    metaTurn: metaTurnMachine,
+    evaluationTermination: evaluationTerminationMachine,
+    terminationEvents,
+    setUpWorld: unwired<void, { params: Readonly<Record<string, JsonObject>> }>('setUpWorld'),
+    runEpisode: unwired<
+      { steps: number; returnsByAgent: Record<string, number>; environmentDone: boolean },
+      EpisodeInput
+    >('runEpisode'),
+    endEpisode: unwired<void, { episode: EpisodeInput; summary: EpisodeSummary }>('endEpisode'),
+    runEvaluation: unwired<
+      { summary: EpisodeSummary; outcomes: CheckpointOutcome[] },
+      EvaluationInput
+    >('runEvaluation'),
+    resetWorld: unwired<void, void>('resetWorld'),
+  },
+  guards: {
+    isMetaProfile: ({ context }) => context.script.profile === 'meta',
+    metaTurnSucceeded: ({ event }) =>
+      (event as unknown as { output: MetaTurnOutput }).output.status === 'done',
+    evaluationDue: ({ context }) =>
+      context.phase.mode === 'train' &&
+      context.phase.evaluateEvery !== null &&
+      context.episodes % context.phase.evaluateEvery === 0,
+    hasTermination: ({ context }) => context.termination !== null,
+    episodeCapReached: ({ context }) =>
+      context.phase.episodes !== null && context.episodes >= context.phase.episodes,
+    flowStopsPhase: ({ event }) =>
+      event.type === 'termination.flow' && event.control === 'STOP_PHASE',
+    pausesAtBarrier: ({ context }) => context.pauseAtBarrier,
+  },
+  actions: {
+    countStartRequest: assign({
+      startRequests: ({ context }) => context.startRequests + 1,
+      override: () => ({}),
+    }),
+    spawnTermination: enqueueActions(({ context, enqueue }) => {
+      if (context.termination === null) return;
+      enqueue.spawnChild('evaluationTermination', {
+        id: 'termination',
+        systemId: 'termination',
+        input: {
+          agents: context.termination.agents as JsonObject,
+          phase: {
+            mode: context.phase.mode,
+            episodes: context.phase.episodes,
+            evaluate_every: context.phase.evaluateEvery,
+            worker: 1,
+          },
+        } as never,
+      });
+    }),
+    assignMetaDecision: enqueueActions(({ enqueue, event }) => {
+      const decision = (event as unknown as { output: MetaTurnOutput }).output;
+      enqueue.assign({
+        metaDecision: decision,
+        override: decision.override === null ? {} : { ...decision.override },
+      });
+      enqueue.emit({ type: 'meta.decided', decision });
+    }),
+    assignMetaFailure: assign({
+      metaDecision: ({ event }) => (event as unknown as { output: MetaTurnOutput }).output,
+      error: ({ event }) => {
+        const output = (event as unknown as { output: MetaTurnOutput }).output;
+        return {
+          name: output.error?.name ?? 'MetaTurnError',
+          code: output.error?.code ?? null,
+          message: `meta turn failed at ${output.failedStep}: ${output.error?.message ?? ''}`,
+          step: `metaTurn.${output.failedStep ?? 'unknown'}`,
+        };
+      },
+      reason: () => 'failed',
+    }),
+    assignWorldParams: assign({
+      worldParams: ({ context }) => ({ ...context.environmentConfigurations, ...context.override }),
+    }),
+    assignEpisode: enqueueActions(({ context, enqueue, event }) => {
+      const output = (
+        event as unknown as {
+          output: {
+            steps: number;
+            returnsByAgent: Record<string, number>;
+            environmentDone: boolean;
+          };
+        }
+      ).output;
+      const summary: EpisodeSummary = {
+        ordinal: context.ordinal + 1,
+        episode: context.episodes + 1,
+        mode: context.phase.mode,
+        evaluation: false,
+        steps: output.steps,
+        returnsByAgent: output.returnsByAgent,
+        environmentDone: output.environmentDone,
+      };
+      enqueue.assign({
+        episodes: context.episodes + 1,
+        ordinal: context.ordinal + 1,
+        lastEpisode: summary,
+      });
+    }),
+    emitEpisodeCompleted: emit(({ context }) => ({
+      type: 'episode.completed' as const,
+      phase: context.phase,
+      summary: context.lastEpisode as EpisodeSummary,
+    })),
+    assignCheckpoint: enqueueActions(({ context, enqueue, event }) => {
+      const output = (
+        event as unknown as { output: { summary: EpisodeSummary; outcomes: CheckpointOutcome[] } }
+      ).output;
+      const summary: EpisodeSummary = { ...output.summary, ordinal: context.ordinal + 1 };
+      enqueue.emit({ type: 'episode.completed', phase: context.phase, summary });
+      enqueue.assign({
+        ordinal: context.ordinal + 1,
+        checkpoints: context.checkpoints + 1,
+        lastCheckpoint: {
+          index: context.checkpoints,
+          afterEpisode: context.ordinal + 1,
+          outcomes: output.outcomes,
+          status: 'pending',
+          decision: null,
+          error: null,
+        },
+      });
+    }),
+    sendCheckpoint: sendTo('termination', ({ context }) => ({
+      type: 'evaluation.checkpoint',
+      outcomes: context.lastCheckpoint?.outcomes ?? [],
+    })),
+    recordCheckpointVerdict: assign({
+      lastCheckpoint: ({ context, event }) => {
+        if (event.type !== 'termination.checkpoint' || context.lastCheckpoint === null) {
+          return context.lastCheckpoint;
+        }
+        return {
+          ...context.lastCheckpoint,
+          status: event.status,
+          decision: event.decision,
+          error: event.error,
+        };
+      },
+    }),
+    emitCheckpointCompleted: emit(({ context }) => ({
+      type: 'checkpoint.completed' as const,
+      phase: context.phase,
+      verdict: context.lastCheckpoint as CheckpointVerdict,
+    })),
+    sendEpisodeEnded: sendTo('termination', ({ context }) => ({
+      type: 'episode.ended',
+      mode: context.phase.mode,
+      completedEpisodes: context.episodes,
+      environmentDone: context.lastEpisode?.environmentDone ?? false,
+    })),
+    assignFlow: assign({
+      lastFlow: ({ context, event }) =>
+        event.type === 'termination.flow'
+          ? { control: event.control, reason: event.reason }
+          : context.lastFlow,
+      reason: ({ context, event }) =>
+        event.type === 'termination.flow' && event.control === 'STOP_PHASE'
+          ? event.reason
+          : context.reason,
+    }),
+    assignMaxEpisodes: assign({
+      reason: () => 'max_episodes',
+      lastFlow: () => ({ control: 'STOP_PHASE' as const, reason: 'max_episodes' }),
+    }),
+    emitBarrierReached: emit(({ context }) => ({
+      type: 'barrier.reached' as const,
+      phase: context.phase,
+      episodes: context.episodes,
+      ordinal: context.ordinal,
+    })),
+    clearOverrideAndAccumulator: assign({ override: () => ({}), lastEpisode: () => null }),
+    markStopped: assign({ status: 'stopped' as const }),
+    markFailed: assign({ status: 'failed' as const }),
+    markCancelled: assign({ status: 'cancelled' as const }),
+    recordCancel: enqueueActions(({ context, enqueue }) => {
+      if (context.termination !== null) enqueue.sendTo('termination', { type: 'cancel' });
+      enqueue.assign({ reason: 'cancelled' });
+    }),
+    recordFailure: enqueueActions(({ context, enqueue, event }) => {
+      // `xstate.error.actor.<id>`: the id names the invoked actor that failed.
+      const step = event.type.replace(/^xstate\.error\.actor\./, '');
+      if (context.termination !== null) enqueue.sendTo('termination', { type: 'fail' });
+      enqueue.assign({
+        reason: 'failed',
+        error: serialize((event as unknown as { error: unknown }).error, step),
+      });
+    }),
+  },
+}).createMachine({
+  id: 'simulationController',
+  context: ({ input }) => ({
+    phase: input.phase,
+    script: input.script,
+    environmentConfigurations: input.environmentConfigurations,
+    termination: input.termination,
+    pauseAtBarrier: input.pauseAtBarrier ?? false,
+    requestedAt: input.requestedAt ?? new Date(0).toISOString(),
+    startRequests: 0,
+    override: {},
+    worldParams: {},
+    metaDecision: null,
+    episodes: 0,
+    ordinal: 0,
+    lastEpisode: null,
+    checkpoints: 0,
+    lastCheckpoint: null,
+    lastFlow: null,
+    reason: null,
+    error: null,
+    status: 'active',
+  }),
+  initial: 'idle',
+  states: {
+    idle: {
+      on: { start: 'simulating', cancel: { target: 'cancelled', actions: 'recordCancel' } },
+    },
+    simulating: {
+      entry: 'spawnTermination',
+      invoke: { id: 'terminationEvents', src: 'terminationEvents' },
+      on: {
+        cancel: { target: 'cancelled', actions: 'recordCancel' },
+        'termination.checkpoint': { actions: 'recordCheckpointVerdict' },
+      },
+      initial: 'starting',
+      states: {
+        starting: {
+          entry: 'countStartRequest',
+          always: [{ guard: 'isMetaProfile', target: 'metaTurn' }, { target: 'settingUp' }],
+        },
+        metaTurn: {
+          invoke: {
+            id: 'metaTurn',
+            src: 'metaTurn',
+            input: ({ context }) => ({
+              environmentUid: context.script.definitionEnvironment ?? '',
+              environmentConfigurations: structuredClone(context.environmentConfigurations),
+              metaAgent: context.script.metaAgent ?? '',
+              phase: context.phase.name,
+              startRequest: context.startRequests,
+              decidedAt: context.requestedAt,
+            }),
+            onDone: [
+              {
+                guard: 'metaTurnSucceeded',
+                target: 'settingUp',
+                actions: 'assignMetaDecision',
+              },
+              { target: '#simulationController.failed', actions: 'assignMetaFailure' },
+            ],
+            onError: { target: '#simulationController.failed', actions: 'recordFailure' },
+          },
+        },
+        settingUp: {
+          entry: 'assignWorldParams',
+          invoke: {
+            id: 'setUpWorld',
+            src: 'setUpWorld',
+            input: ({ context }) => ({ params: context.worldParams }),
+            onDone: 'running',
+            onError: { target: '#simulationController.failed', actions: 'recordFailure' },
+          },
+        },
+        running: {
+          invoke: {
+            id: 'runEpisode',
+            src: 'runEpisode',
+            input: ({ context }) => episodeInput(context, false),
+            onDone: { target: 'episodeBarrier', actions: 'assignEpisode' },
+            onError: { target: '#simulationController.failed', actions: 'recordFailure' },
+          },
+        },
+        episodeBarrier: {
+          initial: 'handingOffReturn',
+          states: {
+            handingOffReturn: {
+              invoke: {
+                id: 'endEpisode',
+                src: 'endEpisode',
+                input: ({ context }) => ({
+                  episode: { ...episodeInput(context, false), episode: context.episodes },
+                  summary: context.lastEpisode as EpisodeSummary,
+                }),
+                onDone: [
+                  { guard: 'evaluationDue', target: 'evaluating', actions: 'emitEpisodeCompleted' },
+                  { target: 'decidingEpisodeFlow', actions: 'emitEpisodeCompleted' },
+                ],
+                onError: { target: '#simulationController.failed', actions: 'recordFailure' },
+              },
+            },
+            evaluating: {
+              invoke: {
+                id: 'runEvaluation',
+                src: 'runEvaluation',
+                input: ({ context }) => ({
+                  episode: episodeInput(context, true),
+                  checkpointIndex: context.checkpoints,
+                  agents: context.script.loopAgents,
+                }),
+                onDone: [
+                  { guard: 'hasTermination', target: 'checkpointing', actions: 'assignCheckpoint' },
+                  { target: 'decidingEpisodeFlow', actions: 'assignCheckpoint' },
+                ],
+                onError: { target: '#simulationController.failed', actions: 'recordFailure' },
+              },
+            },
+            checkpointing: {
+              entry: 'sendCheckpoint',
+              on: {
+                'termination.flow': [
+                  {
+                    guard: 'flowStopsPhase',
+                    target: '#simulationController.stopped',
+                    actions: ['assignFlow', 'emitCheckpointCompleted'],
+                  },
+                  {
+                    target: 'decidingEpisodeFlow',
+                    actions: ['assignFlow', 'emitCheckpointCompleted'],
+                  },
+                ],
+              },
+            },
+            decidingEpisodeFlow: {
+              always: [
+                { guard: 'hasTermination', target: 'awaitingEpisodeFlow' },
+                {
+                  guard: 'episodeCapReached',
+                  target: '#simulationController.stopped',
+                  actions: 'assignMaxEpisodes',
+                },
+                { target: 'resting' },
+              ],
+            },
+            awaitingEpisodeFlow: {
+              entry: 'sendEpisodeEnded',
+              on: {
+                'termination.flow': [
+                  {
+                    guard: 'flowStopsPhase',
+                    target: '#simulationController.stopped',
+                    actions: 'assignFlow',
+                  },
+                  { target: 'resting', actions: 'assignFlow' },
+                ],
+              },
+            },
+            resting: {
+              entry: 'emitBarrierReached',
+              always: [
+                { guard: 'pausesAtBarrier', target: 'paused' },
+                { target: '#simulationController.simulating.restarting' },
+              ],
+            },
+            paused: {
+              on: { continue: '#simulationController.simulating.restarting' },
+            },
+          },
+        },
+        restarting: {
+          entry: 'clearOverrideAndAccumulator',
+          invoke: {
+            id: 'resetWorld',
+            src: 'resetWorld',
+            onDone: 'running',
+            onError: { target: '#simulationController.failed', actions: 'recordFailure' },
+          },
+        },
+      },
+    },
+    stopped: { type: 'final', entry: 'markStopped' },
+    failed: { type: 'final', entry: 'markFailed' },
+    cancelled: { type: 'final', entry: 'markCancelled' },
+  },
+  output: ({ context }) => {
+    return {
+      status: context.status === 'active' ? 'stopped' : context.status,
+      reason: context.reason,
+      episodes: context.episodes,
+      ordinal: context.ordinal,
+      checkpoints: context.checkpoints,
+      metaDecision: context.metaDecision,
+      error: context.error,
+    };
+  },
+});
