@@ -247,15 +247,18 @@ function lifecycleScriptOf(
   const rawScript = isPlainObject(phase)
     ? valueAt(phase, ['simulation', 'params', 'script'])
     : undefined;
-  // A script with a structural problem was already reported by the schema.
-  if (!lifecycleScriptSchema.safeParse(rawScript).success || !isPlainObject(phase)) return null;
+  const agents = declaredNames(isPlainObject(phase) ? phase.agents : undefined, ['name']);
+  const environments = declaredNames(isPlainObject(phase) ? phase.environments : undefined, [
+    'environment',
+    'uid',
+  ]);
+  // Structural problems in the script or the lists it names were already reported by the schema.
+  if (!lifecycleScriptSchema.safeParse(rawScript).success || !agents || !environments) return null;
   const scriptPath = [...phasePath(context, context.index), 'simulation', 'params', 'script'];
   try {
     return parseLifecycleScript(rawScript, {
-      agents: namesIn(phase.agents, ['name']).filter((name) => name !== undefined),
-      environments: namesIn(phase.environments, ['environment', 'uid']).filter(
-        (uid) => uid !== undefined,
-      ),
+      agents,
+      environments,
       yamlPath: formatYamlPath(scriptPath),
     });
   } catch (error) {
@@ -265,6 +268,13 @@ function lifecycleScriptOf(
     }
     return null;
   }
+}
+
+/** The names in a non-empty raw list whose every item has one, else `null`. */
+function declaredNames(list: unknown, keys: readonly string[]): string[] | null {
+  const names = namesIn(list, keys);
+  if (names.length === 0 || names.some((name) => name === undefined)) return null;
+  return names as string[];
 }
 
 function valueAt(value: unknown, keys: readonly string[]): unknown {
