@@ -1,11 +1,86 @@
+import type { BrainFactory, MuscleFactory, ObjectiveFactory } from '../ports/agent.js';
+import type { EnvironmentFactory } from '../ports/environment.js';
+import { ConstantBrain } from './brains/constantBrain.js';
+import { CrossEntropyBrain } from './brains/crossEntropyBrain.js';
+import { DefaultMuscle } from './brains/defaultMuscle.js';
+import { MetaBanditBrain } from './brains/metaBanditBrain.js';
+import { GridObjective, SumObjective } from './brains/objectives.js';
+import { RandomBrain } from './brains/randomBrain.js';
+import { GridEnvironment } from './grid/gridEnvironment.js';
+
+export {
+  BrainParamsError,
+  BrainStateError,
+  MuscleProposalError,
+  ObjectiveRewardError,
+} from './brains/errors.js';
+export { EvaluationLedger, isEvaluating } from './brains/evaluationLedger.js';
+export { LinearPolicy } from './brains/linearPolicy.js';
+export { META_RETURN_REWARD } from './brains/metaBanditBrain.js';
+export { GRID_OBJECTIVE_WEIGHTS } from './brains/objectives.js';
+export { sampleSpace, spaceFrame } from './brains/spaceMath.js';
+export { type DirectLoopParts, runDirectEpisode } from './directLoop.js';
+export { GRID_REWARDS } from './grid/channels.js';
+export {
+  GridActionError,
+  GridLifecycleError,
+  GridScenarioError,
+  GridTopologyError,
+} from './grid/errors.js';
+export { buildFeeder, type Feeder, generatedFeederLines, type LineSpec } from './grid/feeder.js';
+export {
+  createPowerFlowResult,
+  type PowerFlowResult,
+  solveLinDistFlow,
+} from './grid/linDistFlow.js';
+export { LOAD_PROFILE_NAMES, loadProfile, profileAt, pvProfile } from './grid/profiles.js';
+export { GRID_DEFAULTS, type GridModel, parseGridParams } from './grid/scenario.js';
+export {
+  ConstantBrain,
+  CrossEntropyBrain,
+  DefaultMuscle,
+  GridEnvironment,
+  GridObjective,
+  MetaBanditBrain,
+  RandomBrain,
+  SumObjective,
+};
+
+const environments: Record<string, EnvironmentFactory> = {
+  'arena:GridEnvironment': (init) => new GridEnvironment(init),
+};
+const brains: Record<string, BrainFactory> = {
+  'arena:RandomBrain': (init) => new RandomBrain(init),
+  'arena:ConstantBrain': (init) => new ConstantBrain(init),
+  'arena:CrossEntropyBrain': (init) => new CrossEntropyBrain(init),
+  'arena:MetaBanditBrain': (init) => new MetaBanditBrain(init),
+};
+const muscles: Record<string, MuscleFactory> = {
+  'arena:DefaultMuscle': (init) => new DefaultMuscle(init),
+};
+const objectives: Record<string, ObjectiveFactory> = {
+  'arena:SumObjective': (init) => new SumObjective(init),
+  'arena:GridObjective': (init) => new GridObjective(init),
+};
+
 /**
  * The components that ship with arena, keyed by their run-file name
- * (`arena:GridEnvironment`). Run files name them as `arena:Name`;
- * `resolveComponent` looks them up here.
+ * (`arena:GridEnvironment`), each a factory of the matching port type
+ * (`EnvironmentFactory`, `BrainFactory`, `MuscleFactory`, `ObjectiveFactory`).
+ * Run files name them as `arena:Name`; `resolveComponent` looks them up here.
  *
  * @example
  * ```ts
- * builtinComponents.has('arena:GridEnvironment');
+ * builtinComponents.has('arena:GridEnvironment'); // true
+ * [...builtinComponents.keys()];
+ * // ['arena:GridEnvironment', 'arena:RandomBrain', 'arena:ConstantBrain',
+ * //  'arena:CrossEntropyBrain', 'arena:MetaBanditBrain', 'arena:DefaultMuscle',
+ * //  'arena:SumObjective', 'arena:GridObjective']
  * ```
  */
-export const builtinComponents: ReadonlyMap<string, unknown> = new Map();
+export const builtinComponents: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+  ...Object.entries(environments),
+  ...Object.entries(brains),
+  ...Object.entries(muscles),
+  ...Object.entries(objectives),
+]);
