@@ -160,6 +160,9 @@ export interface SnapshotRecord {
   readonly state: JsonValue;
 }
 
+/** What `saveSnapshot` needs; `createdAt` defaults to the store's clock. */
+export type NewSnapshot = Omit<SnapshotRecord, 'createdAt'> & { readonly createdAt?: string };
+
 /** Where a resumed run starts again: just after this episode of this phase. */
 export interface ResumePoint {
   readonly phaseIndex: number;
@@ -189,7 +192,7 @@ export interface RunStore {
   recordCheckpoint(record: CheckpointRecord): void;
   recordMetaDecision(record: MetaDecisionRecord): void;
   /** Save a resume point; saving again at the same barrier replaces it. */
-  saveSnapshot(snapshot: Omit<SnapshotRecord, 'createdAt'> & { createdAt?: string }): void;
+  saveSnapshot(snapshot: NewSnapshot): void;
   /** The newest resume point, or `null` when the run has none. */
   latestSnapshot(runId: string): SnapshotRecord | null;
   snapshotCount(runId: string): number;

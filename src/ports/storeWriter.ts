@@ -4,6 +4,7 @@ import type {
   EpisodeRecord,
   MetaDecisionRecord,
   NewPhase,
+  NewSnapshot,
   PhaseOutcome,
   RunOutcome,
   RunStore,
@@ -22,6 +23,7 @@ export type StoreWriteCommand =
   | { readonly kind: 'episode'; readonly record: EpisodeRecord }
   | { readonly kind: 'checkpoint'; readonly record: CheckpointRecord }
   | { readonly kind: 'metaDecision'; readonly record: MetaDecisionRecord }
+  | { readonly kind: 'snapshot'; readonly snapshot: NewSnapshot }
   | { readonly kind: 'finishRun'; readonly runId: string; readonly outcome: RunOutcome };
 
 /** How a writer batches. */
@@ -53,8 +55,10 @@ export interface StoreWriter {
 /**
  * A writer that batches commands for the store and applies each batch in ONE
  * transaction: when `maxBatch` commands are queued, when the oldest queued
- * command has waited `maxDelayMs`, or when `flush()` is called (the runner
- * flushes at each episode barrier before saving a snapshot, and on exit).
+ * command has waited `maxDelayMs`, or when `flush()` is called. At an episode
+ * barrier the runner writes the barrier's snapshot as the last command and
+ * flushes, so the snapshot and every record before it commit together; it
+ * also flushes on exit and on Ctrl-C.
  *
  * A failed batch is rolled back whole and never swallowed: `flush()` throws
  * it, a timer-driven failure is emitted on `error$`, and from then on every
@@ -146,6 +150,9 @@ function applyCommand(store: RunStore, command: StoreWriteCommand): void {
       return;
     case 'metaDecision':
       store.recordMetaDecision(command.record);
+      return;
+    case 'snapshot':
+      store.saveSnapshot(command.snapshot);
       return;
     case 'finishRun':
       store.finishRun(command.runId, command.outcome);

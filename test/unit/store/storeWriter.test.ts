@@ -96,6 +96,21 @@ describe('store writer', () => {
     writer.close();
   });
 
+  it('commits a barrier snapshot together with the records before it', () => {
+    store.startPhase({ runId, phaseIndex: 0, name: 'train', mode: 'train' });
+    const writer = createStoreWriter(store, { maxBatch: 100, maxDelayMs: 10_000 });
+    writer.write(episode(1));
+    writer.write({
+      kind: 'snapshot',
+      snapshot: { runId, phaseIndex: 0, episode: 1, state: { rng: 7 } },
+    });
+    expect(store.latestSnapshot(runId)).toBeNull();
+    writer.flush();
+    expect(transactions).toBe(1);
+    expect(store.latestSnapshot(runId)).toMatchObject({ episode: 1, state: { rng: 7 } });
+    writer.close();
+  });
+
   it('writes a full batch at once, in one transaction', () => {
     store.startPhase({ runId, phaseIndex: 0, name: 'train', mode: 'train' });
     const writer = createStoreWriter(store, { maxBatch: 3, maxDelayMs: 10_000 });
