@@ -33,7 +33,7 @@ export function createScenarioState(input: {
   definition: JsonObject;
   fingerprint?: DescriptorFingerprint | null;
 }): ScenarioState {
-  requireName(input.environmentUid, 'environmentUid');
+  requireName(input.environmentUid, 'ScenarioState.environmentUid');
   if (!isPlainObject(input.definition)) {
     throw new ScenarioContractError('ScenarioState.definition: expected a scenario mapping');
   }
