@@ -20,7 +20,13 @@ export function inheritPhase(inherited: unknown, declared: unknown): unknown {
   if (!isPlainObject(inherited) || !isPlainObject(declared)) return declared;
   const merged: Record<string, unknown> = { ...inherited };
   for (const [key, value] of Object.entries(declared)) {
-    merged[key] = key in inherited ? inheritPhase(inherited[key], value) : value;
+    // defineProperty, not assignment: a YAML key named __proto__ stays a plain key.
+    Object.defineProperty(merged, key, {
+      value: Object.hasOwn(inherited, key) ? inheritPhase(inherited[key], value) : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return merged;
 }
@@ -49,7 +55,7 @@ export function declaringPhase(
 export function declares(body: unknown, path: readonly string[]): boolean {
   let current = body;
   for (const key of path) {
-    if (!isPlainObject(current) || !(key in current)) return false;
+    if (!isPlainObject(current) || !Object.hasOwn(current, key)) return false;
     current = current[key];
   }
   return true;
