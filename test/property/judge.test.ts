@@ -80,7 +80,6 @@ describe('judge machine under any interleaving of responses, timeouts and a canc
                   if (request.signal.aborted) throw request.signal.reason;
                   if (value.kind === 'error')
                     throw new ProviderHttpError('scripted', { status: 500 });
-                  if (value.kind === 'hang') throw new Error('unreachable');
                   const usage = {
                     inputTokens: value.inputTokens,
                     outputTokens: value.outputTokens,
