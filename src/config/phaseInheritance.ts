@@ -51,7 +51,15 @@ export function declaringPhase(
   return 0;
 }
 
-/** Whether `body` holds a value at the mapping-key `path`. */
+/**
+ * Whether `body` holds a value (its own, even `null`) at the mapping-key `path`.
+ *
+ * @example
+ * ```ts
+ * declares({ phase_config: { episodes: null } }, ['phase_config', 'episodes']); // true
+ * declares({ phase_config: {} }, ['phase_config', 'episodes']);                 // false
+ * ```
+ */
 export function declares(body: unknown, path: readonly string[]): boolean {
   let current = body;
   for (const key of path) {

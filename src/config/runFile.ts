@@ -36,9 +36,23 @@ export interface ParseRunFileOptions {
  * ```
  */
 export async function loadRunFile(filePath: string): Promise<RunSpec> {
-  let text: string;
+  return parseRunFile(await readRunFileText(filePath), { sourcePath: filePath });
+}
+
+/**
+ * Read a run file's text.
+ *
+ * @throws {RunFileError} with one issue when the file cannot be read.
+ * @example
+ * ```ts
+ * await readRunFileText('absent.yaml');
+ * // RunFileError: absent.yaml: invalid run file, 1 problem:
+ * //   cannot read the run file (no such file): Error: ENOENT: no such file or directory, open 'absent.yaml'
+ * ```
+ */
+export async function readRunFileText(filePath: string): Promise<string> {
   try {
-    text = await readFile(filePath, 'utf8');
+    return await readFile(filePath, 'utf8');
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
@@ -54,7 +68,6 @@ export async function loadRunFile(filePath: string): Promise<RunSpec> {
       { cause: error },
     );
   }
-  return parseRunFile(text, { sourcePath: filePath });
 }
 
 /**

@@ -27,7 +27,15 @@ export class RunFileError extends ArenaError {
   }
 }
 
-/** `<source>: <what>, N problems:` followed by one indented line per issue. */
+/**
+ * `<source>: <what>, N problems:` followed by one indented line per issue.
+ *
+ * @example
+ * ```ts
+ * describeIssues('run.yaml', 'invalid run file', [{ path: 'seed', message: 'expected a non-negative integer, got number -1', location: null }]);
+ * // 'run.yaml: invalid run file, 1 problem:\n  seed: expected a non-negative integer, got number -1'
+ * ```
+ */
 export function describeIssues(
   source: string,
   what: string,

@@ -1,11 +1,14 @@
 import { resolveRunComponents } from './components.js';
-import { loadRunFile } from './runFile.js';
+import { parseYamlPath } from './configIssue.js';
+import { parseRunFile, readRunFileText } from './runFile.js';
+import { RunFileError } from './runFileError.js';
 import type { RunSpec } from './runSpec.js';
+import { readYamlSource } from './yamlSource.js';
 
 /**
  * Check a run file without running it: load and validate it, then resolve
  * every component it names (so a missing `./my-env.js` or an unknown
- * `arena:` built-in is reported too).
+ * `arena:` built-in is reported too, with its line and column).
  *
  * @throws {RunFileError} listing every problem: first those of the file
  * itself; when the file is valid, every component that does not resolve.
@@ -19,8 +22,19 @@ export async function validateRunFile(
   filePath: string,
   options: { readonly builtins: ReadonlyMap<string, unknown> },
 ): Promise<RunSpec> {
-  const spec = await loadRunFile(filePath);
-  await resolveRunComponents(spec, options);
+  const text = await readRunFileText(filePath);
+  const spec = parseRunFile(text, { sourcePath: filePath });
+  try {
+    await resolveRunComponents(spec, options);
+  } catch (error) {
+    if (!(error instanceof RunFileError)) throw error;
+    const source = readYamlSource(text);
+    const located = error.issues.map((issue) => ({
+      ...issue,
+      location: issue.location ?? source.locate(parseYamlPath(issue.path) ?? []),
+    }));
+    throw new RunFileError(filePath, located, { cause: error });
+  }
   return spec;
 }
 

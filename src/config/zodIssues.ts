@@ -50,6 +50,14 @@ export function expecting(description: string): (issue: { readonly input?: unkno
 /**
  * Turn a zod error into path issues under `prefix`. An unknown-keys issue
  * becomes one issue per key, listing the keys the schema accepts there.
+ *
+ * @example
+ * ```ts
+ * const schema = z.strictObject({ mode: z.string() });
+ * const result = schema.safeParse({ mode: 'train', mdoe: 'x' });
+ * if (!result.success) issuesFromZod(result.error, schema, ['phase_config']);
+ * // [{ segments: ['phase_config', 'mdoe'], message: 'unknown key (expected one of: mode)' }]
+ * ```
  */
 export function issuesFromZod(
   error: z.ZodError,

@@ -38,11 +38,19 @@ describe('arena validate', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('invalid run file, 2 problems:');
     expect(run.stderr).toContain(
-      `  schedule[0].train.environments[0].environment: module file not found: ${fixture('my-env.js')}`,
+      `  schedule[0].train.environments[0].environment: module file not found: ${fixture('my-env.js')} (./my-env.js relative to ${fixture('')}) (line 7, column 24)`,
     );
     expect(run.stderr).toContain(
       '  schedule[0].train.agents[0].brain: unknown built-in "arena:NoSuchBrain" (known built-ins: ',
     );
+  });
+
+  it('summarises phases whose profiles differ per phase', async () => {
+    const run = await runArena(['validate', fixture('generic-then-meta.yaml')]);
+    expect(run.stdout).toBe(
+      'ok: mixed-profiles, 2 phases (warmup, meta), profile warmup: generic, meta: meta\n',
+    );
+    expect(run.code).toBe(0);
   });
 
   it('exits 2 and says so for a file that does not exist', async () => {

@@ -576,6 +576,12 @@ describe('parseRunFile: each problem names its path and what was expected', () =
     ]);
   });
 
+  it('reports an empty document', () => {
+    expect(issuesOf('').map((issue) => [issue.path, issue.message])).toEqual([
+      ['', 'expected a run file mapping with uid, seed, version, schedule, got null'],
+    ]);
+  });
+
   it('locates a missing key at its parent mapping', () => {
     const text = 'uid: a\nseed: 1\nversion: 1\nschedule:\n  - train:\n      agents: []\n';
     const issue = issuesOf(text).find((found) => found.path === 'schedule[0].train.environments');
