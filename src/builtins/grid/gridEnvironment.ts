@@ -131,7 +131,8 @@ export class GridEnvironment implements Environment {
     if (running.done) {
       throw new GridLifecycleError(`${this.uid}: step after done; call reset() first`);
     }
-    for (const [actuatorUid, value] of Object.entries(actions)) {
+    for (const actuatorUid in actions) {
+      const value = actions[actuatorUid];
       const target = running.actionTargets.get(actuatorUid);
       if (target === undefined) {
         throw new GridActionError(

@@ -31,8 +31,8 @@ export class GridWorld {
   readonly curtailment: Float64Array;
   /** Reactive power injected per PV unit, MVAr (negative absorbs). */
   readonly reactiveMvar: Float64Array;
-  private readonly loadNoise: Float64Array;
-  private readonly pvNoise: Float64Array;
+  /** Active power per load in this interval (profile and noise applied), MW. */
+  private readonly loadMw: Float64Array;
   private readonly netLoadMw: Float64Array;
   private readonly netLoadMvar: Float64Array;
   private readonly loadTanPhi: number;
@@ -44,8 +44,7 @@ export class GridWorld {
     this.availableMw = new Float64Array(model.pvUnits.length);
     this.curtailment = new Float64Array(model.pvUnits.length);
     this.reactiveMvar = new Float64Array(model.pvUnits.length);
-    this.loadNoise = new Float64Array(model.loads.length);
-    this.pvNoise = new Float64Array(model.pvUnits.length);
+    this.loadMw = new Float64Array(model.loads.length);
     this.netLoadMw = new Float64Array(buses);
     this.netLoadMvar = new Float64Array(buses);
     const powerFactor = model.loadPowerFactor;
@@ -73,7 +72,7 @@ export class GridWorld {
     netLoadMvar.fill(0);
     for (let index = 0; index < model.loads.length; index++) {
       const load = model.loads[index]!;
-      const mw = load.peakMw * profileAt(load.profile, this.time) * this.loadNoise[index]!;
+      const mw = this.loadMw[index]!;
       netLoadMw[load.bus] = netLoadMw[load.bus]! + mw;
       netLoadMvar[load.bus] = netLoadMvar[load.bus]! + mw * this.loadTanPhi;
     }
@@ -96,7 +95,9 @@ export class GridWorld {
   /** Loading of the upstream line of tree bus `bus`, as a fraction of its rating. */
   lineLoading(bus: number): number {
     const { flowMw, flowMvar } = this.powerFlow;
-    return Math.hypot(flowMw[bus]!, flowMvar[bus]!) / this.model.feeder.maxMva[bus]!;
+    const mw = flowMw[bus]!;
+    const mvar = flowMvar[bus]!;
+    return Math.sqrt(mw * mw + mvar * mvar) / this.model.feeder.maxMva[bus]!;
   }
 
   /** The outcome of the current interval under the current set points (call after `solve`). */
@@ -133,14 +134,16 @@ export class GridWorld {
   private drawConditions(rng: Rng): void {
     const { model } = this;
     const std = model.noiseStd;
-    for (let index = 0; index < this.loadNoise.length; index++) {
-      this.loadNoise[index] = Math.max(0, 1 + std * rng.normal());
+    for (let index = 0; index < this.loadMw.length; index++) {
+      const load = model.loads[index]!;
+      const noise = Math.max(0, 1 + std * rng.normal());
+      this.loadMw[index] = load.peakMw * profileAt(load.profile, this.time) * noise;
     }
     const shape = profileAt(GRID_PV_PROFILE, this.time);
-    for (let index = 0; index < this.pvNoise.length; index++) {
-      this.pvNoise[index] = Math.max(0, 1 + std * rng.normal());
+    for (let index = 0; index < this.availableMw.length; index++) {
+      const noise = Math.max(0, 1 + std * rng.normal());
       const peak = model.pvUnits[index]!.peakMw;
-      this.availableMw[index] = Math.min(peak, peak * shape * this.pvNoise[index]!);
+      this.availableMw[index] = Math.min(peak, peak * shape * noise);
     }
   }
 }
