@@ -9,6 +9,7 @@ import {
   parseYamlPath,
 } from './configIssue.js';
 import { declares, declaringPhase, inheritPhase } from './phaseInheritance.js';
+import { declaredNames, duplicateNames } from './phaseNames.js';
 import { RunFileError } from './runFileError.js';
 import { type CompletePhaseDocument, completePhaseSchema, runFileSchema } from './runFileSchema.js';
 import type { ComponentRef, EnvironmentSpec, PhaseSpec, RunSpec } from './runSpec.js';
@@ -141,7 +142,8 @@ function buildPhases(
 ): PhaseSpec[] {
   const declared: DeclaredPhase[] = [];
   for (const [index, entry] of rawSchedule.entries()) {
-    if (!isPlainObject(entry)) return [];
+    // A malformed entry was reported by the schema; later phases cannot inherit past it.
+    if (!isPlainObject(entry)) break;
     const names = Object.keys(entry);
     const [name] = names;
     if (names.length !== 1 || name === undefined) {
@@ -149,7 +151,7 @@ function buildPhases(
         segments: ['schedule', index],
         message: `expected a mapping with one key, the phase name; got ${names.length} keys${names.length > 0 ? `: ${names.join(', ')}` : ''}`,
       });
-      return [];
+      break;
     }
     const earlier = declared.findIndex((phase) => phase.name === name);
     if (earlier >= 0) {
@@ -181,50 +183,6 @@ function buildPhases(
     }
   }
   return phases;
-}
-
-/** Duplicate environment UIDs and agent names in the lists a phase itself declares. */
-function duplicateNames(body: unknown, prefix: readonly PathSegment[]): PathIssue[] {
-  if (!isPlainObject(body)) return [];
-  return [
-    ...duplicatesIn(
-      body.environments,
-      [...prefix, 'environments'],
-      ['environment', 'uid'],
-      'environment uid',
-    ),
-    ...duplicatesIn(body.agents, [...prefix, 'agents'], ['name'], 'agent name'),
-  ];
-}
-
-function duplicatesIn(
-  list: unknown,
-  listPath: readonly PathSegment[],
-  keys: readonly string[],
-  what: string,
-): PathIssue[] {
-  const names = namesIn(list, keys);
-  const issues: PathIssue[] = [];
-  names.forEach((name, position) => {
-    const first = names.indexOf(name);
-    if (name !== undefined && first !== position) {
-      issues.push({
-        segments: [...listPath, position, ...keys],
-        message: `duplicate ${what} ${JSON.stringify(name)} (also at index ${first}): expected unique ${what}s`,
-      });
-    }
-  });
-  return issues;
-}
-
-/** The string at `keys` inside each item of a raw list (`undefined` where there is none). */
-function namesIn(list: unknown, keys: readonly string[]): (string | undefined)[] {
-  if (!Array.isArray(list)) return [];
-  return list.map((item) => {
-    let current: unknown = item;
-    for (const key of keys) current = isPlainObject(current) ? current[key] : undefined;
-    return typeof current === 'string' ? current : undefined;
-  });
 }
 
 interface PhaseContext {
@@ -281,13 +239,6 @@ function lifecycleScriptOf(
     }
     return null;
   }
-}
-
-/** The names in a non-empty raw list whose every item has one, else `null`. */
-function declaredNames(list: unknown, keys: readonly string[]): string[] | null {
-  const names = namesIn(list, keys);
-  if (names.length === 0 || names.some((name) => name === undefined)) return null;
-  return names as string[];
 }
 
 function valueAt(value: unknown, keys: readonly string[]): unknown {

@@ -252,6 +252,17 @@ describe('parseRunFile: every problem at once', () => {
     );
   });
 
+  it('still checks the phases before a malformed phase entry', () => {
+    const run = validRun();
+    trainPhase(run).agents[1].name = 'meta_agent';
+    run.schedule[1] = 'test';
+    expect(pathsOf(issuesOf(run))).toEqual([
+      'schedule[0].train.agents[1].name',
+      'schedule[0].train.simulation.params.script.loop[0].agents[0]',
+      'schedule[1]',
+    ]);
+  });
+
   it('has code RUN_FILE and name RunFileError', () => {
     const run = validRun();
     run.seed = -1;
