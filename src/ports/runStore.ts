@@ -5,6 +5,7 @@
  */
 
 export { createMemoryStore } from './memoryStore.js';
+export { rewindToLatestSnapshot } from './rewindRun.js';
 export { createRunIdGenerator, type RunIdGenerator } from './runId.js';
 export { migrateStore, storeMigrations } from './sqliteSchema.js';
 export { openSqliteStore, type StoreOptions } from './sqliteStore.js';
@@ -32,6 +33,7 @@ export { decodeStoredJson, encodeStoredJson } from './storedJson.js';
 export {
   DuplicateRecordError,
   InvalidRecordError,
+  NothingToResumeError,
   PhaseNotFoundError,
   RunNotFoundError,
   StoreSchemaError,

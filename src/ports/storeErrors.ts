@@ -79,3 +79,12 @@ export class StoreSchemaError extends ArenaError {
     );
   }
 }
+
+/** `--resume` of a run that cannot go on: it succeeded, or it has no snapshot yet. */
+export class NothingToResumeError extends ArenaError {
+  readonly runId: string;
+  constructor(runId: string, why: string) {
+    super('NOTHING_TO_RESUME', `run '${runId}' cannot be resumed: ${why}`);
+    this.runId = runId;
+  }
+}
