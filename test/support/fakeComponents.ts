@@ -2,6 +2,7 @@ import { subKeyOrder } from '../../src/domain/definition/keyOrder.js';
 import { proposeDefinition } from '../../src/domain/definition/proposeDefinition.js';
 import type { KeyOrder, ProposedDefinition } from '../../src/domain/definition/types.js';
 import type { JsonObject, JsonValue } from '../../src/domain/shared/json.js';
+import { createRng, type Rng } from '../../src/domain/shared/random.js';
 import type {
   AgentInterface,
   Brain,
@@ -37,14 +38,22 @@ export class LineEnvironment implements Environment {
   private target = 0;
   private horizon = 0;
   private resets = 0;
+  private noise = 0;
+  private readonly seed: number;
+  private rng: Rng;
   startedWith: JsonObject | null = null;
   static log: CallLog = [];
   static rewardOverride: ((step: number) => number) | null = null;
+  /** Throw (a simulated crash) at this global step count, counted across instances. */
+  static crashAtStep: number | null = null;
+  static globalSteps = 0;
 
   constructor(init: EnvironmentInit) {
     this.uid = init.uid;
     this.params = init.params;
     this.keyOrder = init.keyOrder;
+    this.seed = init.seed;
+    this.rng = createRng(init.seed);
     LineEnvironment.log.push(`${this.uid}.construct`);
   }
 
@@ -64,6 +73,7 @@ export class LineEnvironment implements Environment {
     const scenario = (params.scenario ?? {}) as { target?: number };
     this.target = scenario.target ?? 0;
     this.horizon = (params.horizon as number | undefined) ?? 0;
+    this.noise = (params.noise as number | undefined) ?? 0;
     this.x = 0;
     this.steps = 0;
     return {
@@ -75,7 +85,12 @@ export class LineEnvironment implements Environment {
 
   step(actions: Readings): EnvironmentStep {
     LineEnvironment.log.push(`${this.uid}.step`);
-    this.x += actions[`${this.uid}.u`] ?? 0;
+    if (this.startedWith === null) throw new Error(`${this.uid} stepped before it was started`);
+    LineEnvironment.globalSteps++;
+    if (LineEnvironment.globalSteps === LineEnvironment.crashAtStep) {
+      throw new Error('simulated crash');
+    }
+    this.x += (actions[`${this.uid}.u`] ?? 0) + this.noise * this.rng.normal();
     this.steps++;
     const reward = LineEnvironment.rewardOverride?.(this.steps) ?? -((this.x - this.target) ** 2);
     return {
@@ -102,11 +117,13 @@ export class LineEnvironment implements Environment {
   }
 
   saveState(): JsonValue {
-    return { resets: this.resets };
+    return { resets: this.resets, rng: this.rng.state() };
   }
 
   loadState(state: JsonValue): void {
-    this.resets = (state as { resets: number }).resets;
+    const saved = state as { resets: number; rng: number };
+    this.resets = saved.resets;
+    this.rng = createRng(this.seed, saved.rng);
   }
 }
 
@@ -117,8 +134,10 @@ export class LineEnvironment implements Environment {
 export class ScriptedBrain implements Brain {
   private agentInterface: AgentInterface | null = null;
   private evaluations = 0;
-  private readonly action: number;
+  private readonly action: number | 'random';
   private readonly metrics: readonly (number | null)[];
+  private readonly seed: number;
+  private rng: Rng;
   readonly name: string;
   returns: number[] = [];
   terminal: TerminalUpdate[] = [];
@@ -127,7 +146,9 @@ export class ScriptedBrain implements Brain {
 
   constructor(init: BrainInit) {
     this.name = init.name;
-    this.action = (init.params.action as number | undefined) ?? 0.5;
+    this.action = (init.params.action as number | 'random' | undefined) ?? 0.5;
+    this.seed = init.seed;
+    this.rng = createRng(init.seed);
     this.metrics = (init.params.metrics as (number | null)[] | undefined) ?? [];
     ScriptedBrain.instances.push(this);
   }
@@ -141,9 +162,10 @@ export class ScriptedBrain implements Brain {
     this.acts++;
     const actions: Record<string, number> = {};
     for (const actuator of this.agentInterface?.actuators ?? []) {
+      const wanted = this.action === 'random' ? this.rng.uniform(-1, 1) : this.action;
       actions[actuator.uid] =
         actuator.space.type === 'Box'
-          ? Math.min(actuator.space.high, Math.max(actuator.space.low, this.action))
+          ? Math.min(actuator.space.high, Math.max(actuator.space.low, wanted))
           : (actuator.space.values[0] ?? 0);
     }
     return actions;
@@ -163,11 +185,13 @@ export class ScriptedBrain implements Brain {
   }
 
   saveState(): JsonValue {
-    return { evaluations: this.evaluations };
+    return { evaluations: this.evaluations, rng: this.rng.state() };
   }
 
   loadState(state: JsonValue): void {
-    this.evaluations = (state as { evaluations: number }).evaluations;
+    const saved = state as { evaluations: number; rng?: number };
+    this.evaluations = saved.evaluations;
+    if (saved.rng !== undefined) this.rng = createRng(this.seed, saved.rng);
   }
 }
 
@@ -192,5 +216,7 @@ export const fakeBuiltins: ReadonlyMap<string, unknown> = new Map<string, unknow
 export function resetFakes(): void {
   LineEnvironment.log = [];
   LineEnvironment.rewardOverride = null;
+  LineEnvironment.crashAtStep = null;
+  LineEnvironment.globalSteps = 0;
   ScriptedBrain.instances = [];
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerJudgeCommand } from './judge.js';
+import { registerRunCommand } from './run.js';
 import { registerRunsCommands } from './runs.js';
 import { registerSchemaCommand } from './schema.js';
 import { registerTerminationCommand } from './termination.js';
@@ -7,6 +8,7 @@ import { registerValidateCommand } from './validate.js';
 
 /** Every `arena` subcommand, registered in one place. */
 export function registerCommands(program: Command): void {
+  registerRunCommand(program);
   registerValidateCommand(program);
   registerSchemaCommand(program);
   registerTerminationCommand(program);

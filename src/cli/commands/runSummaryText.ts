@@ -1,0 +1,94 @@
+import type { PhaseSummary, RunSummary } from '../../actors/runExperiment.js';
+
+/**
+ * The closing summary of `arena run`: the meta decision (baseline -> candidate
+ * per selector), each phase's episodes, evaluation checkpoints and termination
+ * reason, and where the run is stored.
+ *
+ * @example
+ * ```ts
+ * formatRunSummary(summary, '.arena/arena.db');
+ * // run line-run-20261129T201526-e60b: succeeded (seed 7)
+ * //
+ * // phase train (train): success after 8 episodes (4 evaluation episodes), mean return -1.500
+ * //   checkpoint  after episode  status    operator.objective  decision
+ * //   0           3              accepted  0.100               CONTINUE
+ * //   ...
+ * // stored in .arena/arena.db; see it with: arena show line-run-20261129T201526-e60b
+ * ```
+ */
+export function formatRunSummary(summary: RunSummary, storePath: string): string {
+  const lines: string[] = [];
+  lines.push(`run ${summary.runId}: ${summary.status} (seed ${summary.seed})`);
+  if (summary.error !== null) lines.push(`error: ${summary.error}`);
+  for (const phase of summary.phases) {
+    lines.push('');
+    if (phase.metaDecision !== null) lines.push(...metaDecisionLines(phase));
+    lines.push(phaseLine(phase));
+    if (phase.error !== null && phase.error !== summary.error)
+      lines.push(`  error: ${phase.error}`);
+    if (phase.checkpoints.length > 0) lines.push(...checkpointTable(phase));
+  }
+  lines.push('');
+  lines.push(`stored in ${storePath}; see it with: arena show ${summary.runId}`);
+  return lines.join('\n');
+}
+
+function metaDecisionLines(phase: PhaseSummary): string[] {
+  const decision = phase.metaDecision;
+  if (decision === null) return [];
+  const uids = Object.keys(decision.baseline);
+  const width = Math.max(...uids.map((uid) => uid.length), 8);
+  return [
+    `meta decision of ${decision.agentName} on ${decision.environmentUid} (baseline -> candidate):`,
+    ...uids.map(
+      (uid) =>
+        `  ${uid.padEnd(width)}  ${formatNumber(decision.baseline[uid])} -> ${formatNumber(decision.candidate[uid])}`,
+    ),
+  ];
+}
+
+function phaseLine(phase: PhaseSummary): string {
+  const evaluations =
+    phase.evaluationEpisodes > 0 ? ` (${phase.evaluationEpisodes} evaluation episodes)` : '';
+  const mean = phase.meanReturn === null ? '' : `, mean return ${formatNumber(phase.meanReturn)}`;
+  const ending = phase.reason ?? phase.status;
+  return `phase ${phase.name} (${phase.mode}): ${ending} after ${phase.episodes} episodes${evaluations}${mean}`;
+}
+
+function checkpointTable(phase: PhaseSummary): string[] {
+  const columns = new Set<string>();
+  for (const checkpoint of phase.checkpoints) {
+    for (const [agent, metrics] of Object.entries(checkpoint.metrics)) {
+      for (const metric of Object.keys(metrics)) columns.add(`${agent}.${metric}`);
+    }
+  }
+  const metricColumns = [...columns];
+  const header = ['checkpoint', 'after episode', 'status', ...metricColumns, 'decision'];
+  const rows = phase.checkpoints.map((checkpoint) => [
+    String(checkpoint.index),
+    String(checkpoint.afterEpisode),
+    checkpoint.status,
+    ...metricColumns.map((column) => {
+      const [agent, ...metric] = column.split('.');
+      return formatNumber(checkpoint.metrics[agent as string]?.[metric.join('.')]);
+    }),
+    checkpoint.reason === null
+      ? (checkpoint.control ?? '-')
+      : `${checkpoint.control} (${checkpoint.reason})`,
+  ]);
+  const widths = header.map((title, index) =>
+    Math.max(title.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
+  const render = (row: readonly string[]) =>
+    `  ${row.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ')}`.trimEnd();
+  return [render(header), ...rows.map(render)];
+}
+
+function formatNumber(value: number | undefined): string {
+  if (value === undefined) return '-';
+  if (!Number.isFinite(value)) return String(value);
+  return Math.abs(value) >= 1000 || (value !== 0 && Math.abs(value) < 0.001)
+    ? value.toExponential(3)
+    : value.toFixed(3);
+}

@@ -1,0 +1,254 @@
+import fc from 'fast-check';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runExperiment } from '../../src/actors/runExperiment.js';
+import { parseRunFile } from '../../src/config/runFile.js';
+import { createMemoryStore } from '../../src/ports/memoryStore.js';
+import type { RunStore } from '../../src/ports/store.js';
+import { fakeBuiltins, LineEnvironment, resetFakes } from '../support/fakeComponents.js';
+
+/** A random valid run: 1-2 environments, 1-2 agents, 1-3 turn groups, optional meta turn. */
+interface RandomRun {
+  seed: number;
+  environments: number;
+  agents: number;
+  groups: { agents: number[]; environments: number[] }[];
+  episodes: number;
+  maxSteps: number;
+  evaluateEvery: number;
+  evaluationRules: boolean;
+  meta: boolean;
+  testPhase: boolean;
+}
+
+const subset = (size: number) =>
+  fc.uniqueArray(fc.integer({ min: 0, max: size - 1 }), { minLength: 1, maxLength: size });
+
+const randomRun: fc.Arbitrary<RandomRun> = fc
+  .record({ environments: fc.integer({ min: 1, max: 2 }), agents: fc.integer({ min: 1, max: 2 }) })
+  .chain(({ environments, agents }) =>
+    fc.record({
+      seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      environments: fc.constant(environments),
+      agents: fc.constant(agents),
+      groups: fc.array(fc.record({ agents: subset(agents), environments: subset(environments) }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+      episodes: fc.integer({ min: 1, max: 4 }),
+      maxSteps: fc.integer({ min: 1, max: 4 }),
+      evaluateEvery: fc.integer({ min: 1, max: 3 }),
+      evaluationRules: fc.boolean(),
+      meta: fc.boolean(),
+      testPhase: fc.boolean(),
+    }),
+  );
+
+function runFileOf(run: RandomRun): string {
+  const environments = Array.from({ length: run.environments }, (_, index) => ({
+    environment: {
+      uid: `env${index}`,
+      name: 'arena:LineEnvironment',
+      params: {
+        noise: 0.1,
+        // only env0 proposes a definition, so the meta profile has exactly one
+        ...(index === 0 ? { scenario: { target: 1 + index, gain: 2 } } : {}),
+      },
+    },
+  }));
+  const agentName = (index: number) => `agent${index}`;
+  const agents = Array.from({ length: run.agents }, (_, index) => ({
+    name: agentName(index),
+    brain: { name: 'arena:ScriptedBrain', params: { action: 'random', metrics: [0.1, 0.4, 0.9] } },
+  }));
+  let script: Record<string, unknown>;
+  if (run.meta) {
+    agents.push({
+      name: 'designer',
+      brain: { name: 'arena:ScriptedBrain', params: { action: 'random', metrics: [0] } },
+    });
+    script = {
+      episode_start: [{ agents: ['designer'], environments: ['env0'] }],
+      loop: [{ agents: [agentName(0)], environments: ['env0'] }],
+      episode_end: [],
+    };
+  } else {
+    script = {
+      loop: run.groups.map((group) => ({
+        agents: group.agents.map(agentName),
+        environments: group.environments.map((index) => `env${index}`),
+      })),
+    };
+  }
+  const loopAgents = run.meta
+    ? [agentName(0)]
+    : [...new Set(run.groups.flatMap((group) => group.agents.map(agentName)))];
+  const document: Record<string, unknown> = {
+    uid: 'random-run',
+    seed: run.seed,
+    version: 1,
+    schedule: [
+      {
+        train: {
+          environments,
+          agents,
+          simulation: { name: 'arena:ScriptedSimulationController', params: { script } },
+          phase_config: {
+            mode: 'train',
+            worker: 1,
+            episodes: run.episodes,
+            evaluate_every: run.evaluateEvery,
+            max_steps: run.maxSteps,
+          },
+        },
+      },
+      ...(run.testPhase ? [{ test: { phase_config: { mode: 'test', episodes: 1 } } }] : []),
+    ],
+  };
+  if (run.evaluationRules) {
+    document.run_config = {
+      condition: {
+        name: 'arena:AgentEvaluationObjectiveTerminationCondition',
+        params: {
+          agents: Object.fromEntries(
+            loopAgents.map((name) => [
+              name,
+              {
+                success: {
+                  metric: 'objective',
+                  threshold: 0.8,
+                  direction: 'greater_equal',
+                  consecutive: 1,
+                  min_evaluations: 1,
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return stringify(document);
+}
+
+async function execute(text: string): Promise<{ store: RunStore; runId: string; status: string }> {
+  const spec = parseRunFile(text, { sourcePath: '/virtual/random.yaml' });
+  const store = createMemoryStore();
+  const summary = await runExperiment(spec, { store, builtins: fakeBuiltins, runFileText: text });
+  return { store, runId: summary.runId, status: summary.status };
+}
+
+/** The records of a run, without ids and wall-clock times. */
+function records(store: RunStore, runId: string) {
+  const strip = <T extends object>(record: T) => {
+    const { runId: _runId, ...rest } = record as T & { runId: string };
+    return rest;
+  };
+  return {
+    phases: store.phases(runId).map(({ startedAt: _s, endedAt: _e, ...phase }) => strip(phase)),
+    episodes: store.episodes(runId).map(strip),
+    checkpoints: store.checkpoints(runId).map(strip),
+    metaDecisions: store.metaDecisions(runId).map((decision) => {
+      const { record, ...rest } = strip(decision);
+      const { record: _evidence, ...values } = record as Record<string, unknown>;
+      return { ...rest, values };
+    }),
+  };
+}
+
+beforeEach(() => resetFakes());
+
+describe('simulation controller properties', () => {
+  it('never steps an environment before it is started, and never exceeds the episode cap', async () => {
+    await fc.assert(
+      fc.asyncProperty(randomRun, async (run) => {
+        resetFakes();
+        const { store, runId, status } = await execute(runFileOf(run));
+        expect(status).toBe('succeeded');
+        const log = LineEnvironment.log;
+        for (let index = 0; index < run.environments; index++) {
+          const firstStep = log.indexOf(`env${index}.step`);
+          if (firstStep >= 0) expect(log.indexOf(`env${index}.start`)).toBeLessThan(firstStep);
+        }
+        for (const phase of store.phases(runId)) {
+          const cap = phase.name === 'train' ? run.episodes : 1;
+          const trained = store
+            .episodes(runId, phase.phaseIndex)
+            .filter((episode) => !episode.evaluation);
+          expect(trained.length).toBeLessThanOrEqual(cap);
+          expect(trained.length).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: 25, seed: 20261129 },
+    );
+  });
+
+  it('gives identical records for two runs of the same file and seed', async () => {
+    await fc.assert(
+      fc.asyncProperty(randomRun, async (run) => {
+        const text = runFileOf(run);
+        resetFakes();
+        const first = await execute(text);
+        resetFakes();
+        const second = await execute(text);
+        expect(records(second.store, second.runId)).toEqual(records(first.store, first.runId));
+      }),
+      { numRuns: 15, seed: 7 },
+    );
+  });
+
+  it('gives different returns for different seeds (randomness flows from the seed)', async () => {
+    const run: RandomRun = {
+      seed: 1,
+      environments: 1,
+      agents: 1,
+      groups: [{ agents: [0], environments: [0] }],
+      episodes: 2,
+      maxSteps: 3,
+      evaluateEvery: 5,
+      evaluationRules: false,
+      meta: false,
+      testPhase: false,
+    };
+    const first = await execute(runFileOf(run));
+    const second = await execute(runFileOf({ ...run, seed: 2 }));
+    expect(first.store.episodes(first.runId)[0]?.episodeReturn).not.toBe(
+      second.store.episodes(second.runId)[0]?.episodeReturn,
+    );
+  });
+});
+
+describe('resume', () => {
+  it('resumed after a crash at any step, a run reaches the same records as one that never stopped', async () => {
+    let crashes = 0;
+    await fc.assert(
+      fc.asyncProperty(randomRun, fc.integer({ min: 1, max: 60 }), async (run, crashAt) => {
+        const text = runFileOf({ ...run, evaluationRules: true });
+        resetFakes();
+        const reference = await execute(text);
+        resetFakes();
+        LineEnvironment.crashAtStep = crashAt;
+        const spec = parseRunFile(text, { sourcePath: '/virtual/random.yaml' });
+        const store = createMemoryStore();
+        const crashed = await runExperiment(spec, {
+          store,
+          builtins: fakeBuiltins,
+          runFileText: text,
+        });
+        if (crashed.status === 'failed') crashes++;
+        resetFakes();
+        const resumed = await runExperiment(spec, {
+          store,
+          builtins: fakeBuiltins,
+          runFileText: text,
+          resumeRunId: crashed.runId,
+        });
+        expect(resumed.status).toBe('succeeded');
+        expect(records(store, crashed.runId)).toEqual(records(reference.store, reference.runId));
+      }),
+      { numRuns: 25, seed: 99 },
+    );
+    // the property means something only if runs really crashed mid-way
+    expect(crashes).toBeGreaterThan(8);
+  });
+});
