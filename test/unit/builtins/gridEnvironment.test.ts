@@ -210,4 +210,24 @@ describe('GridEnvironment', () => {
       },
     ]);
   });
+
+  it('proposes selectors in the declaration order of its key order, not integer-first', () => {
+    const params = workedExampleParams();
+    const env = new GridEnvironment({
+      uid: 'midas',
+      params,
+      keyOrder: {
+        '': ['scenario'],
+        '/scenario': ['der_params', 'comdata_params'],
+        '/scenario/comdata_params/midasmv/active_mapping': ['4', '3'],
+      },
+      seed: 1,
+      logger: silentLogger(),
+    });
+    expect(env.proposeDefinition().selectors.map((selector) => selector.pointer)).toEqual([
+      '/der_params/midasmv/mapping/6/0/1',
+      '/comdata_params/midasmv/active_mapping/4/0/1',
+      '/comdata_params/midasmv/active_mapping/3/0/1',
+    ]);
+  });
 });
