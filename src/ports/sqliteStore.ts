@@ -345,7 +345,11 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
     truncateAfter(runId, point) {
       requireInteger('episode', point, 0);
       db.transaction(() => {
-        getPhase(runId, point.phaseIndex);
+        // Episode 0 of a phase never started is the moment before it starts: nothing to reopen.
+        if (sql.getPhase.get(runId, point.phaseIndex) === undefined) {
+          requireRun(runId);
+          if (point.episode > 0) throw new PhaseNotFoundError(runId, point.phaseIndex);
+        }
         const after = [runId, point.phaseIndex, point.phaseIndex, point.episode] as const;
         truncate.episodes.run(...after);
         truncate.checkpoints.run(...after);

@@ -208,7 +208,9 @@ export interface RunStore {
   /**
    * Make the run look as it did when the snapshot at `point` was saved: delete
    * every record written after it, reopen its phase and the run. A resumed run
-   * then writes the same records as one that never stopped.
+   * then writes the same records as one that never stopped. Episode 0 of a
+   * phase that was never started means the moment before it starts; any other
+   * point in such a phase throws `PhaseNotFoundError`.
    */
   truncateAfter(runId: string, point: ResumePoint): void;
   /** Run `work` in one transaction: all of its writes land, or none. */

@@ -329,10 +329,25 @@ describe('SQLite run store: truncateAfter', () => {
     expect(store.latestSnapshot(runId)).toMatchObject({ phaseIndex: 1, episode: 1 });
   });
 
-  it('refuses a resume point in a phase the run never started', () => {
-    expect(() => store.truncateAfter(runId, { phaseIndex: 4, episode: 0 })).toThrow(
-      PhaseNotFoundError,
+  it('refuses a resume point after an episode of a phase the run never started', () => {
+    expect(() => store.truncateAfter(runId, { phaseIndex: 4, episode: 2 })).toThrow(
+      "run 'r1' has no phase 4",
     );
+  });
+
+  it('takes episode 0 of a phase never started as the moment before it starts', () => {
+    store.recordEpisode(sampleEpisode(runId, 0, 1));
+    store.finishPhase(runId, 0, { status: 'done', terminationReason: 'max_episodes', episodes: 1 });
+    store.finishRun(runId, { status: 'cancelled' });
+    store.truncateAfter(runId, { phaseIndex: 1, episode: 0 });
+    expect(store.phases(runId)).toMatchObject([{ phaseIndex: 0, status: 'done', episodes: 1 }]);
+    expect(store.getRun(runId).status).toBe('running');
+
+    const fresh = 'fresh';
+    store.createRun({ runId: fresh, uid: 'u', seed: 1, runFile: '', runFilePath: 'f.yaml' });
+    store.finishRun(fresh, { status: 'failed', error: 'killed before its first phase' });
+    store.truncateAfter(fresh, { phaseIndex: 0, episode: 0 });
+    expect(store.getRun(fresh)).toMatchObject({ status: 'running', error: null });
   });
 });
 
