@@ -12,6 +12,7 @@ import type {
   EpisodeSummary,
 } from '../machines/simulationController.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
+import { rewindToLatestSnapshot } from '../ports/rewindRun.js';
 import type { RunStatus, RunStore, SnapshotRecord } from '../ports/store.js';
 import { createStoreWriter, type StoreWriter } from '../ports/storeWriter.js';
 import { buildPhaseWorld } from './components.js';
@@ -198,11 +199,8 @@ export async function runExperiment(
   let runId: string;
   let resume: SnapshotRecord | null = null;
   if (options.resumeRunId !== undefined) {
-    const run = store.getRun(options.resumeRunId);
-    runId = run.runId;
-    resume = store.latestSnapshot(runId);
-    const point = resume ?? { phaseIndex: 0, episode: 0 };
-    store.truncateAfter(runId, { phaseIndex: point.phaseIndex, episode: point.episode });
+    resume = rewindToLatestSnapshot(store, options.resumeRunId);
+    runId = resume.runId;
   } else {
     runId = store.createRun({
       uid: spec.uid,
@@ -300,20 +298,23 @@ async function runPhase(run: PhaseRun): Promise<{
   summary: PhaseSummary;
   carried: Readonly<Record<string, JsonValue>>;
 }> {
-  const { phase, runId, writer, store, emit, logger } = run;
+  const { phase, runId, writer, emit, logger } = run;
   const resumingAtBarrier = run.resumeState?.kind === 'barrier';
   if (run.resumeState === null) {
     writer.write({
       kind: 'startPhase',
       phase: { runId, phaseIndex: phase.index, name: phase.name, mode: phase.phaseConfig.mode },
     });
-    writer.flush();
-    store.saveSnapshot({
-      runId,
-      phaseIndex: phase.index,
-      episode: 0,
-      state: { kind: 'phase-start', carried: run.carried } as unknown as JsonValue,
+    writer.write({
+      kind: 'snapshot',
+      snapshot: {
+        runId,
+        phaseIndex: phase.index,
+        episode: 0,
+        state: { kind: 'phase-start', carried: run.carried } as unknown as JsonValue,
+      },
     });
+    writer.flush();
   }
   emit({
     type: 'phase.started',
@@ -477,7 +478,7 @@ function driveController(
   tracker: PhaseTracker,
   resumingAtBarrier: boolean,
 ): Promise<ControllerOutput> {
-  const { phase, runId, writer, store, emit } = run;
+  const { phase, runId, writer, emit } = run;
   const machine = wireSimulationController(world);
   const saved = run.resumeState?.kind === 'barrier' ? run.resumeState : null;
   const actor = createActor(machine, {
@@ -565,7 +566,6 @@ function driveController(
           // Persist only here: a quiet point, no provider or episode promise in flight.
           queueMicrotask(() => {
             try {
-              writer.flush();
               const state: BarrierState = {
                 kind: 'barrier',
                 controller: actor.getPersistedSnapshot() as unknown as JsonValue,
@@ -574,12 +574,17 @@ function driveController(
                 metaAgentInterface: snapshot.context.metaDecision?.agentInterface ?? null,
                 carried: run.carried,
               };
-              store.saveSnapshot({
-                runId,
-                phaseIndex: phase.index,
-                episode: snapshot.context.ordinal,
-                state: state as unknown as JsonValue,
+              // The barrier's records and its resume point commit in one transaction.
+              writer.write({
+                kind: 'snapshot',
+                snapshot: {
+                  runId,
+                  phaseIndex: phase.index,
+                  episode: snapshot.context.ordinal,
+                  state: state as unknown as JsonValue,
+                },
               });
+              writer.flush();
               actor.send({ type: 'continue' });
             } catch (error) {
               finish();
