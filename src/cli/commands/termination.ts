@@ -270,7 +270,7 @@ function parseYamlFile(filePath: string): unknown {
   try {
     return parseYaml(text);
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0];
+    const message = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
     throw new CliError(`${filePath}: invalid YAML: ${message}`);
   }
 }
