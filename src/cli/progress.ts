@@ -22,7 +22,7 @@ export interface ProgressBarOptions {
  * @example
  * ```ts
  * const bar = createProgressBar({ total: 200, label: 'judging', stream: process.stderr });
- * bar.update(50, '2 errors'); // judging [#######.....................]  50/200  25%  2 errors
+ * bar.update(50, '2 errors'); // on a 60-column TTY: judging [######...................]  50/200  25%  2 errors
  * bar.finish();
  * ```
  */
@@ -51,7 +51,7 @@ export function createProgressBar(options: ProgressBarOptions): ProgressBar {
  *
  * @example
  * ```ts
- * formatProgressLine(1, 4, 'judging', '', 40); // 'judging [#####...............]   1/4  25%'
+ * formatProgressLine(1, 4, 'judging', '', 40); // 'judging [#####..............] 1/4  25%'
  * ```
  */
 export function formatProgressLine(

@@ -6,7 +6,7 @@ import {
   type JudgePayload,
   judgePayloadJsonSchema,
 } from '../domain/judge/payload.js';
-import { type ChatMessage, judgeMessages, promptSha256 } from '../domain/judge/prompt.js';
+import { type ChatMessage, judgeMessages, messagesSha256 } from '../domain/judge/prompt.js';
 import {
   awareUtcTimestamp,
   type ClockReading,
@@ -228,7 +228,7 @@ export const judgeMachine = setup({
       clock: input.clock,
       random: input.random,
       messages,
-      promptSha256: promptSha256(input.settings.rubric, input.subject),
+      promptSha256: messagesSha256(messages),
       startedAtMs: input.clock.monotonicMs(),
       attempt: 0,
       attemptDeadlineMs: null,

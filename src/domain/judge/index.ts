@@ -24,6 +24,7 @@ export {
   candidateMessage,
   judgeInputJson,
   judgeMessages,
+  messagesSha256,
   PROMPT_TEMPLATE_VERSION,
   promptSha256,
   systemMessage,

@@ -108,7 +108,20 @@ export function judgeMessages(rubric: string, context: JudgeContext): ChatMessag
  * ```
  */
 export function promptSha256(rubric: string, context: JudgeContext): string {
-  return sha256Hex(
-    judgeInputJson({ system: systemMessage(rubric), candidate: candidateMessage(context) }),
-  );
+  return messagesSha256(judgeMessages(rubric, context));
+}
+
+/**
+ * The prompt hash of messages built by `judgeMessages` (so a judge builds its
+ * messages once and hashes those).
+ *
+ * @example
+ * ```ts
+ * messagesSha256(judgeMessages(rubric, context)) === promptSha256(rubric, context); // true
+ * ```
+ */
+export function messagesSha256(messages: readonly ChatMessage[]): string {
+  const system = messages.find((message) => message.role === 'system')?.content ?? '';
+  const candidate = messages.find((message) => message.role === 'user')?.content ?? '';
+  return sha256Hex(judgeInputJson({ system, candidate }));
 }

@@ -1,0 +1,189 @@
+/**
+ * Judge throughput and overhead.
+ *
+ * 1. Against a real chat-completions server on 127.0.0.1 with a fixed 50 ms
+ *    latency, judge N cases at concurrency 1, 8, 32 and 128 through the
+ *    OpenAI adapter and `judgeMany`, and print wall time as a ratio to the
+ *    ideal (N × 50 ms / concurrency). Target: ≤ 1.15 at concurrency 32.
+ *    Concurrency 1 uses 100 cases (2,000 would take 100 s), the others 2,000.
+ *    The server runs in its own process, as a real model server would, so its
+ *    CPU time is not charged to the judging event loop.
+ * 2. With a zero-latency in-process provider, arena's own cost per judgement
+ *    (machine, prompt hash, validation, result) in µs, against a baseline that
+ *    calls the same provider and validates the payload with no machine.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import os from 'node:os';
+import { lastValueFrom, toArray } from 'rxjs';
+import { judgeMany } from '../src/actors/judgeMany.js';
+import { createModelJudge } from '../src/actors/judges.js';
+import type { JudgeContext } from '../src/domain/judge/context.js';
+import { parseJudgePayload } from '../src/domain/judge/payload.js';
+import { judgeMessages, promptSha256 } from '../src/domain/judge/prompt.js';
+import type { ModelProvider } from '../src/ports/modelProvider.js';
+import { createOpenAIProvider } from '../src/ports/openaiProvider.js';
+import { startChatServer } from '../test/support/chatServer.js';
+
+const LATENCY_MS = 50;
+const PASSED = JSON.stringify({
+  status: 'passed',
+  score: 1,
+  label: 'ok',
+  explanation: null,
+  evidence: ['e'],
+});
+const settings = {
+  name: 'bench',
+  judgeVersion: '1',
+  rubric: 'Score it.',
+  rubricVersion: '1',
+  timeoutMs: 30_000,
+};
+
+function cases(count: number): JudgeContext[] {
+  return Array.from({ length: count }, (_, index) => ({
+    evaluationRunId: 'bench',
+    caseId: `case-${index}`,
+    subjectId: `subject-${index}`,
+    input: { question: `What is ${index} + 1?` },
+    candidateOutput: String(index + 1),
+    observation: { model: 'target', provider: 'openai' },
+  }));
+}
+
+/** `--serve`: run only the chat server, print its base URL, and report stats on stdin EOF. */
+async function serve(): Promise<void> {
+  const server = await startChatServer(() => ({
+    content: PASSED,
+    delayMs: LATENCY_MS,
+    usage: { prompt_tokens: 200, completion_tokens: 20, total_tokens: 220 },
+  }));
+  process.stdout.write(`${server.baseURL}\n`);
+  process.stdin.on('data', () => {
+    process.stdout.write(
+      `${JSON.stringify({ requests: server.requests.length, maxInFlight: server.maxInFlight() })}\n`,
+    );
+  });
+  process.stdin.on('end', () => void server.close());
+}
+
+/** Start the server process and return its URL and a way to ask it for stats. */
+async function startServerProcess(): Promise<{
+  baseURL: string;
+  stats: () => Promise<{ requests: number; maxInFlight: number }>;
+  child: ChildProcess;
+}> {
+  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  let buffered = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    lines.push(...parts);
+    child.stdout!.emit('line');
+  });
+  const nextLine = async (): Promise<string> => {
+    while (lines.length === 0) await once(child.stdout!, 'line');
+    return lines.shift()!;
+  };
+  const baseURL = await nextLine();
+  return {
+    baseURL,
+    child,
+    stats: async () => {
+      child.stdin!.write('?\n');
+      return JSON.parse(await nextLine()) as { requests: number; maxInFlight: number };
+    },
+  };
+}
+
+async function throughput(): Promise<void> {
+  const server = await startServerProcess();
+  const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'bench-model' });
+  const judge = createModelJudge({ ...settings, provider });
+  console.log(`local chat server, ${LATENCY_MS} ms latency per call`);
+  console.log('concurrency  cases  wall ms  ideal ms  ratio  errors  max in flight');
+  for (const [concurrency, count] of [
+    [1, 100],
+    [8, 2000],
+    [32, 2000],
+    [128, 2000],
+  ] as const) {
+    const before = (await server.stats()).requests;
+    const started = performance.now();
+    const results = await lastValueFrom(
+      judgeMany(cases(count), judge, { concurrency }).pipe(toArray()),
+    );
+    const wall = performance.now() - started;
+    const ideal = (count * LATENCY_MS) / concurrency;
+    const errors = results.filter((result) => result.status === 'error').length;
+    const stats = await server.stats();
+    console.log(
+      `${String(concurrency).padStart(11)}  ${String(count).padStart(5)}  ${wall.toFixed(0).padStart(7)}  ${ideal.toFixed(0).padStart(8)}  ${(wall / ideal).toFixed(3)}  ${String(errors).padStart(6)}  ${String(stats.maxInFlight).padStart(13)}${stats.requests - before === count ? '' : '  (request count mismatch!)'}`,
+    );
+  }
+  server.child.stdin!.end();
+  await once(server.child, 'exit');
+}
+
+async function overhead(): Promise<void> {
+  const provider: ModelProvider = {
+    name: 'memory',
+    model: 'instant',
+    invoke: async () => ({ content: PASSED, usage: { inputTokens: 200, outputTokens: 20 } }),
+  };
+  const judge = createModelJudge({ ...settings, provider });
+  const all = cases(5000);
+  const signal = new AbortController().signal;
+  const baseline = async (context: JudgeContext): Promise<void> => {
+    promptSha256(settings.rubric, context);
+    const response = await provider.invoke({
+      messages: judgeMessages(settings.rubric, context),
+      responseSchema: { name: 'x', strict: true, schema: {} },
+      temperature: 0,
+      timeoutMs: 1000,
+      metadata: {},
+      signal,
+    });
+    parseJudgePayload(response.content);
+  };
+  const time = async (run: (context: JudgeContext) => Promise<unknown>): Promise<number> => {
+    for (const context of all.slice(0, 500)) await run(context);
+    const started = performance.now();
+    for (const context of all) await run(context);
+    return ((performance.now() - started) * 1000) / all.length;
+  };
+  const baselineUs = await time(baseline);
+  const judgedUs = await time((context) => judge.evaluate(context));
+  const manyStarted = performance.now();
+  await lastValueFrom(judgeMany(all, judge, { concurrency: 32 }).pipe(toArray()));
+  const manyUs = ((performance.now() - manyStarted) * 1000) / all.length;
+  console.log('\nzero-latency in-process provider, 5,000 judgements');
+  console.log(
+    `baseline (prompt hash + call + validate, no machine): ${baselineUs.toFixed(1)} µs each`,
+  );
+  console.log(
+    `judge.evaluate (one judgeMachine actor each):        ${judgedUs.toFixed(1)} µs each (${(judgedUs / baselineUs).toFixed(2)}x baseline)`,
+  );
+  console.log(
+    `arena overhead per judgement:                        ${(judgedUs - baselineUs).toFixed(1)} µs`,
+  );
+  console.log(`judgeMany at concurrency 32:                         ${manyUs.toFixed(1)} µs each`);
+}
+
+if (process.argv.includes('--serve')) {
+  await serve();
+} else {
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')} on ${os.availableParallelism()} cores`,
+  );
+  await throughput();
+  await overhead();
+}
