@@ -12,13 +12,16 @@ const scenario = fc.record({
   loads: fc.dictionary(
     bus,
     fc.array(
-      fc.tuple(fc.constantFrom('Household', 'Office', 'Hospital'), fc.double({ min: 0, max: 3 })),
+      fc.tuple(
+        fc.constantFrom('Household', 'Office', 'Hospital'),
+        fc.double({ min: 0, max: 3, noNaN: true }),
+      ),
       { minLength: 1, maxLength: 2 },
     ),
   ),
   pv: fc.dictionary(
     bus,
-    fc.array(fc.tuple(fc.constant('PV'), fc.double({ min: 0, max: 6 })), {
+    fc.array(fc.tuple(fc.constant('PV'), fc.double({ min: 0, max: 6, noNaN: true })), {
       minLength: 1,
       maxLength: 2,
     }),
