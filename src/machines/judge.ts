@@ -1,6 +1,7 @@
 import { assign, type ErrorActorEvent, fromPromise, setup } from 'xstate';
 import { type AnsweredAttempt, errorTypeOf, readAnsweredAttempt } from '../domain/judge/attempt.js';
 import type { JudgeContext } from '../domain/judge/context.js';
+import { JudgeResponseError, JudgeTimeoutError } from '../domain/judge/errors.js';
 import {
   JUDGE_RESPONSE_FORMAT_NAME,
   type JudgePayload,
@@ -67,6 +68,10 @@ interface Verdict {
   readonly attemptCount: number;
 }
 
+/**
+ * The judge's context. `clock` and `random` are functions: a judgement is never
+ * persisted mid-flight (DESIGN.md: persist at quiet points), so they stay here.
+ */
 export interface JudgeMachineContext {
   readonly subject: JudgeContext;
   readonly settings: JudgeSettings;
@@ -173,9 +178,12 @@ export const judgeMachine = setup({
         sawCost: context.sawCost || counted,
       };
     }),
-    recordInvalidResponse: assign({ lastErrorType: 'JudgeResponseError', lastRetryAfterMs: null }),
+    recordInvalidResponse: assign({
+      lastErrorType: JudgeResponseError.name,
+      lastRetryAfterMs: null,
+    }),
     recordTimeout: assign({
-      lastErrorType: 'JudgeTimeoutError',
+      lastErrorType: JudgeTimeoutError.name,
       lastRetryAfterMs: null,
       attemptDeadlineMs: null,
     }),
