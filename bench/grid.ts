@@ -2,10 +2,12 @@
  * Grid steps per second for generated feeders of 10, 100 and 1,000 buses,
  * as ratios to the 10-bus rate measured in the same process, plus the
  * absolute rates; and a direct loop (brain + muscle + objective + step, no
- * controller) at 100 buses: the baseline the controller's turns per second
- * are to be compared with (`measureDirectLoopTurnsPerSecond`).
+ * controller) at 100 buses against the simulation controller running the
+ * same agent on the same grid from a run file (`runExperiment`, memory store):
+ * the controller's share of the direct loop's turns per second.
  */
 import { performance } from 'node:perf_hooks';
+import { runExperiment } from '../src/actors/runExperiment.js';
 import { ConstantBrain } from '../src/builtins/brains/constantBrain.js';
 import { DefaultMuscle } from '../src/builtins/brains/defaultMuscle.js';
 import { GridObjective } from '../src/builtins/brains/objectives.js';
@@ -13,9 +15,12 @@ import { runDirectEpisode } from '../src/builtins/directLoop.js';
 import { GridEnvironment } from '../src/builtins/grid/gridEnvironment.js';
 import { createPowerFlowResult, solveLinDistFlow } from '../src/builtins/grid/linDistFlow.js';
 import { parseGridParams } from '../src/builtins/grid/scenario.js';
+import { builtinComponents } from '../src/builtins/index.js';
+import { parseRunFile } from '../src/config/runFile.js';
 import type { JsonObject } from '../src/domain/shared/json.js';
 import type { Readings } from '../src/ports/environment.js';
 import { silentLogger } from '../src/ports/logger.js';
+import { createMemoryStore } from '../src/ports/memoryStore.js';
 
 const MEASURE_MS = 1000;
 
@@ -39,18 +44,26 @@ export function feederParams(buses: number): JsonObject {
   };
 }
 
-/** Run `work` repeatedly for about `MEASURE_MS` after a warm-up; calls per second. */
+/**
+ * Run `work` (which returns how many operations it did) for `MEASURE_MS`
+ * after a warm-up, in three windows; the best window's operations per
+ * second, since other processes on a shared machine only ever slow it down.
+ */
 function rate(work: () => number): number {
   for (const end = performance.now() + 200; performance.now() < end; ) work();
   globalThis.gc?.();
-  let calls = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < MEASURE_MS) {
-    calls += work();
-    now = performance.now();
+  let best = 0;
+  for (let window = 0; window < 3; window++) {
+    let operations = 0;
+    const start = performance.now();
+    let now = start;
+    while (now - start < MEASURE_MS / 3) {
+      operations += work();
+      now = performance.now();
+    }
+    best = Math.max(best, (operations * 1000) / (now - start));
   }
-  return (calls * 1000) / (now - start);
+  return best;
 }
 
 function environmentFor(buses: number) {
@@ -115,10 +128,56 @@ export async function measureDirectLoopTurnsPerSecond(buses: number): Promise<nu
   const context = { mode: 'train', evaluation: false, phase: 'bench', episode: 0 } as const;
   let turns = 0;
   const begin = performance.now();
-  while (performance.now() - begin < MEASURE_MS) {
+  while (performance.now() - begin < MEASURE_MS / 3) {
     turns += (await runDirectEpisode(parts, environment.reset().readings, context)).steps;
   }
   return (turns * 1000) / (performance.now() - begin);
+}
+
+/**
+ * Turns per second of `runExperiment` on a one-phase run file with the same
+ * agent as `measureDirectLoopTurnsPerSecond` (memory store), counting the
+ * steps of completed episodes over the whole run, setup included.
+ */
+export async function measureControllerTurnsPerSecond(
+  buses: number,
+  episodes: number,
+): Promise<number> {
+  const text = [
+    'uid: grid-bench',
+    'seed: 1',
+    'version: 1',
+    'schedule:',
+    '  - train:',
+    '      environments:',
+    '        - environment:',
+    '            uid: grid',
+    '            name: arena:GridEnvironment',
+    `            params: ${JSON.stringify(feederParams(buses))}`,
+    '      agents:',
+    '        - name: op',
+    '          brain: { name: arena:ConstantBrain, params: {} }',
+    '          objective: { name: arena:GridObjective, params: {} }',
+    '      simulation:',
+    '        name: arena:ScriptedSimulationController',
+    '        params: { script: { loop: [ { agents: [op], environments: [grid] } ] } }',
+    `      phase_config: { mode: train, worker: 1, episodes: ${episodes}, max_steps: 1000 }`,
+    '',
+  ].join('\n');
+  const spec = parseRunFile(text, { sourcePath: '/virtual/grid-bench.yaml' });
+  let turns = 0;
+  const begin = performance.now();
+  const summary = await runExperiment(spec, {
+    store: createMemoryStore(),
+    builtins: builtinComponents,
+    runFileText: text,
+    onEvent: (event) => {
+      if (event.type === 'episode.completed') turns += event.summary.steps;
+    },
+  });
+  const elapsed = performance.now() - begin;
+  if (summary.status !== 'succeeded') throw new Error(`the benchmark run ${summary.status}`);
+  return (turns * 1000) / elapsed;
 }
 
 const format = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -131,10 +190,16 @@ sizes.forEach((buses, index) => {
     `${String(buses).padStart(5)}  ${format(steps[index]!).padStart(11)}  ${(steps[index]! / steps[0]!).toFixed(3).padStart(11)}  ${format(solves[index]!).padStart(13)}  ${(solves[index]! / solves[0]!).toFixed(3).padStart(11)}`,
   );
 });
-const directTurns = await measureDirectLoopTurnsPerSecond(100);
+// Alternate the two loops and keep each one's best of three.
+await measureControllerTurnsPerSecond(100, 2);
+let directTurns = 0;
+let controllerTurns = 0;
+for (let round = 0; round < 3; round++) {
+  directTurns = Math.max(directTurns, await measureDirectLoopTurnsPerSecond(100));
+  controllerTurns = Math.max(controllerTurns, await measureControllerTurnsPerSecond(100, 10));
+}
+console.log(`direct loop at 100 buses:      ${format(directTurns).padStart(7)} turns/s`);
+console.log(`controller at 100 buses:       ${format(controllerTurns).padStart(7)} turns/s`);
 console.log(
-  `direct loop at 100 buses: ${format(directTurns)} turns/s (${(directTurns / steps[1]!).toFixed(3)} of bare steps/s)`,
-);
-console.log(
-  'controller turns/s vs direct loop: not measured here (needs the simulation controller; divide its turns/s by the direct loop rate)',
+  `controller / direct loop:      ${(controllerTurns / directTurns).toFixed(3)} (target >= 0.5)`,
 );
