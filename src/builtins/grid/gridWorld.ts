@@ -1,7 +1,7 @@
 import type { Rng } from '../../domain/shared/random.js';
 import { createPowerFlowResult, type PowerFlowResult, solveLinDistFlow } from './linDistFlow.js';
-import { profileAt } from './profiles.js';
-import { GRID_PV_PROFILE, type GridModel } from './scenario.js';
+import { profileAt, pvProfile } from './profiles.js';
+import type { GridModel } from './scenario.js';
 
 /** The physical outcome of one interval, in the units of the grid rewards. */
 export interface IntervalOutcome {
@@ -139,7 +139,7 @@ export class GridWorld {
       const noise = Math.max(0, 1 + std * rng.normal());
       this.loadMw[index] = load.peakMw * profileAt(load.profile, this.time) * noise;
     }
-    const shape = profileAt(GRID_PV_PROFILE, this.time);
+    const shape = profileAt(pvProfile(), this.time);
     for (let index = 0; index < this.availableMw.length; index++) {
       const noise = Math.max(0, 1 + std * rng.normal());
       const peak = model.pvUnits[index]!.peakMw;

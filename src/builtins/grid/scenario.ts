@@ -7,7 +7,7 @@ import {
   generatedFeederLines,
   type LineSpec,
 } from './feeder.js';
-import { LOAD_PROFILE_NAMES, loadProfile, PV_PROFILE_NAME, pvProfile } from './profiles.js';
+import { LOAD_PROFILE_NAMES, loadProfile, PV_PROFILE_NAME } from './profiles.js';
 
 /** Defaults that complete a partial MIDAS-shaped scenario (documented in `GridEnvironment`). */
 export const GRID_DEFAULTS = {
@@ -197,9 +197,6 @@ export function parseGridParams(params: unknown): GridModel {
     loadPowerFactor: parsed.data.load_power_factor ?? GRID_DEFAULTS.loadPowerFactor,
   };
 }
-
-/** The PV profile the model uses (exported so tests and docs share one source). */
-export const GRID_PV_PROFILE = pvProfile();
 
 function pointerOf(path: readonly PropertyKey[]): string {
   const escaped = path.map((part) => String(part).replaceAll('~', '~0').replaceAll('/', '~1'));
