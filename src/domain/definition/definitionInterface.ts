@@ -1,5 +1,6 @@
-import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
+import { createHash } from 'node:crypto';
 import { deepFreeze } from '../shared/json.js';
+import { canonicalSha256 } from './canonicalHash.js';
 import type {
   ActuatorDescriptor,
   DefinitionInterface,
@@ -29,15 +30,18 @@ export function interfaceFromSelectors(
   const sensors: SensorDescriptor[] = [];
   const actuators: ActuatorDescriptor[] = [];
   for (const { uid, pointer, space, normalisation } of selectors) {
-    sensors.push({ uid, pointer, space, normalisation });
-    actuators.push({ uid, pointer, space, normalisation });
+    // One frozen descriptor serves as both: they are equal by contract.
+    const descriptor = Object.freeze({ uid, pointer, space, normalisation });
+    sensors.push(descriptor);
+    actuators.push(descriptor);
   }
   return deepFreeze({ environmentUid, sensors, actuators });
 }
 
 /**
  * A stable sha256 over the canonical JSON of an interface's environment UID,
- * sensors and actuators (order matters; key order inside a descriptor does not).
+ * sensors and actuators (order matters; key order inside a descriptor does
+ * not): `sha256(canonicalJson({ environmentUid, sensors, actuators }))`.
  *
  * @example
  * ```ts
@@ -49,6 +53,84 @@ export function interfaceFingerprint(
   definitionInterface: DefinitionInterface,
 ): DescriptorFingerprint {
   const { environmentUid, sensors, actuators } = definitionInterface;
-  const value = sha256Hex(canonicalJson({ environmentUid, sensors, actuators }));
+  const sensorTexts = sensors.map(descriptorCanonicalJson);
+  // Sensors and actuators are usually the very same descriptors: write each once.
+  const actuatorTexts = actuators.map((actuator, index) =>
+    actuator === sensors[index] ? sensorTexts[index] : descriptorCanonicalJson(actuator),
+  );
+  const texts = [...sensorTexts, ...actuatorTexts];
+  let value: string;
+  if (texts.every((text) => text !== undefined)) {
+    // Canonical keys in order: actuators, environmentUid, sensors.
+    const hash = createHash('sha256');
+    hash.update('{"actuators":[');
+    updateJoined(hash, texts.slice(sensors.length));
+    hash.update(`],"environmentUid":${JSON.stringify(environmentUid)},"sensors":[`);
+    updateJoined(hash, texts.slice(0, sensors.length));
+    hash.update(']}');
+    value = hash.digest('hex');
+  } else {
+    value = canonicalSha256({ environmentUid, sensors, actuators });
+  }
   return deepFreeze({ algorithm: 'sha256', value });
+}
+
+function updateJoined(hash: ReturnType<typeof createHash>, texts: readonly string[]): void {
+  const batch = 512;
+  for (let start = 0; start < texts.length; start += batch) {
+    hash.update((start > 0 ? ',' : '') + texts.slice(start, start + batch).join(','));
+  }
+}
+
+/**
+ * The canonical JSON of a descriptor of the usual shape, written directly
+ * (a fingerprint hashes hundreds of thousands of them), or `undefined` for
+ * any other shape, which then goes through the generic canonical writer.
+ */
+export function descriptorCanonicalJson(descriptor: SensorDescriptor): string | undefined {
+  const { uid, pointer, space, normalisation } = descriptor;
+  if (
+    Object.keys(descriptor).length !== 4 ||
+    typeof uid !== 'string' ||
+    typeof pointer !== 'string'
+  ) {
+    return undefined;
+  }
+  const norm = normalisation as unknown as Record<string, unknown>;
+  if (
+    Object.keys(norm).length !== 2 ||
+    !isFiniteNumber(norm.center) ||
+    !isFiniteNumber(norm.scale)
+  ) {
+    return undefined;
+  }
+  const spaceJson = spaceCanonicalJson(space as unknown as Record<string, unknown>);
+  if (spaceJson === undefined) return undefined;
+  return `{"normalisation":{"center":${JSON.stringify(norm.center)},"scale":${JSON.stringify(norm.scale)}},"pointer":${JSON.stringify(pointer)},"space":${spaceJson},"uid":${JSON.stringify(uid)}}`;
+}
+
+function spaceCanonicalJson(space: Record<string, unknown>): string | undefined {
+  const keys = Object.keys(space).length;
+  if (
+    space.type === 'Box' &&
+    keys === 3 &&
+    isFiniteNumber(space.low) &&
+    isFiniteNumber(space.high)
+  ) {
+    return `{"high":${JSON.stringify(space.high)},"low":${JSON.stringify(space.low)},"type":"Box"}`;
+  }
+  if (
+    space.type === 'Discrete' &&
+    keys === 3 &&
+    isFiniteNumber(space.n) &&
+    Array.isArray(space.values) &&
+    space.values.every(isFiniteNumber)
+  ) {
+    return `{"n":${JSON.stringify(space.n)},"type":"Discrete","values":${JSON.stringify(space.values)}}`;
+  }
+  return undefined;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
 }

@@ -82,7 +82,10 @@ export class DefinitionProvider {
 
   constructor(proposal: ProposedDefinition) {
     const { sensors, actuators } = proposal.interface;
-    const change = describeDescriptorChange(sensors, actuators);
+    const shared =
+      sensors.length === actuators.length &&
+      sensors.every((sensor, index) => sensor === actuators[index]);
+    const change = shared ? undefined : describeDescriptorChange(sensors, actuators);
     if (change !== undefined) {
       throw new DefinitionValidationError(
         `the proposal of "${proposal.environmentUid}" has sensors and actuators that do not align: ${change}`,
@@ -161,7 +164,8 @@ export class DefinitionProvider {
     }
     const { actuators } = this.proposal.interface;
     const requested: (number | undefined)[] = new Array(actuators.length);
-    for (const [uid, value] of Object.entries(actions)) {
+    for (const uid of Object.keys(actions)) {
+      const value = actions[uid];
       const index = this.indexOf(uid, DefinitionPatchError);
       const space = (actuators[index] as SensorDescriptor).space;
       if (typeof value !== 'number' || !Number.isFinite(value)) {
@@ -292,13 +296,18 @@ export class DefinitionProvider {
     const leaves = discoverLeaves(this.environmentUid, scenario, discovery, keyOrder, {
       requireManifestLeaves: false,
     });
-    let anchored = leaves.length === proposed.sensors.length;
-    const values: number[] = [];
-    const selectors = leaves.map((leaf, index) => {
-      values.push(leaf.value);
+    const values = leaves.map((leaf) => leaf.value);
+    const sameStructure =
+      leaves.length === proposed.sensors.length &&
+      leaves.every((leaf, index) => {
+        const sensor = proposed.sensors[index] as SensorDescriptor;
+        return sensor.pointer === leaf.pointer && sensor.uid === leaf.uid;
+      });
+    // Same selectors at the same places: the proposal's interface, spaces and all.
+    if (sameStructure) return { definitionInterface: proposed, values, anchored: true };
+    const selectors = leaves.map((leaf) => {
       const anchor = this.anchorByPointer.get(leaf.pointer);
       if (anchor !== undefined && anchor.uid === leaf.uid) {
-        if (anchored && proposed.sensors[index]?.pointer !== leaf.pointer) anchored = false;
         return {
           uid: leaf.uid,
           pointer: leaf.pointer,
@@ -306,7 +315,6 @@ export class DefinitionProvider {
           normalisation: anchor.normalisation,
         };
       }
-      anchored = false;
       const entry = discovery.selectorManifest[leaf.manifestIndex];
       return {
         uid: leaf.uid,
@@ -318,7 +326,7 @@ export class DefinitionProvider {
     return {
       definitionInterface: interfaceFromSelectors(this.environmentUid, selectors),
       values,
-      anchored,
+      anchored: false,
     };
   }
 

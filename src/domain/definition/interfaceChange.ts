@@ -34,10 +34,16 @@ export function describeDescriptorChange(
     if (before.pointer !== after.pointer) {
       return `selector "${before.uid}" moved from "${before.pointer}" to "${after.pointer}"`;
     }
-    if (canonicalJson(before.space) !== canonicalJson(after.space)) {
+    if (
+      before.space !== after.space &&
+      canonicalJson(before.space) !== canonicalJson(after.space)
+    ) {
       return `the space of "${before.uid}" changed from ${canonicalJson(before.space)} to ${canonicalJson(after.space)}`;
     }
-    if (canonicalJson(before.normalisation) !== canonicalJson(after.normalisation)) {
+    if (
+      before.normalisation !== after.normalisation &&
+      canonicalJson(before.normalisation) !== canonicalJson(after.normalisation)
+    ) {
       return `the normalisation of "${before.uid}" changed`;
     }
   }

@@ -1,5 +1,5 @@
-import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
 import { deepFreeze, isPlainObject, type JsonObject, type JsonValue } from '../shared/json.js';
+import { CanonicalHasher, canonicalSha256 } from './canonicalHash.js';
 import { DefinitionPatchError, JsonPointerError } from './errors.js';
 import { isArrayIndexToken, parsePointer } from './pointer.js';
 import type { DeclarativePatch, PatchOperation } from './types.js';
@@ -19,9 +19,31 @@ export type PatchContent = Omit<DeclarativePatch, 'hash'>;
  */
 export function patchHash(content: PatchContent): string {
   const { version, environmentUid, baseRevision, operations } = content;
-  return sha256Hex(
-    canonicalJson({ version, environmentUid, baseRevision, operations }, { nonFinite: 'tag' }),
+  const hasher = new CanonicalHasher('tag');
+  // Canonical key order: baseRevision, environmentUid, operations, version.
+  hasher.text(
+    `{"baseRevision":${JSON.stringify(baseRevision)},"environmentUid":${JSON.stringify(environmentUid)},"operations":[`,
   );
+  for (let index = 0; index < operations.length; index++) {
+    const operation = operations[index] as PatchOperation;
+    if (index > 0) hasher.text(',');
+    const { value } = operation;
+    if (
+      Object.keys(operation).length === 3 &&
+      typeof operation.op === 'string' &&
+      typeof operation.path === 'string' &&
+      typeof value === 'number' &&
+      Number.isFinite(value)
+    ) {
+      hasher.text(
+        `{"op":${JSON.stringify(operation.op)},"path":${JSON.stringify(operation.path)},"value":${JSON.stringify(value)}}`,
+      );
+    } else if (!hasher.value(operation)) {
+      return canonicalSha256(content, { nonFinite: 'tag' });
+    }
+  }
+  hasher.text(`],"version":${JSON.stringify(version)}}`);
+  return hasher.digest();
 }
 
 /**

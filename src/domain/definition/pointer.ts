@@ -32,6 +32,7 @@ export function escapePointerToken(token: string): string {
  * ```
  */
 export function unescapePointerToken(token: string): string {
+  if (!token.includes('~')) return token;
   if (/~(?![01])/.test(token)) {
     throw new JsonPointerError(
       `pointer token "${token}" has a "~" that is not followed by 0 or 1 (write "~" as "~0")`,

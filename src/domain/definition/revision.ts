@@ -1,5 +1,5 @@
-import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
 import type { JsonObject } from '../shared/json.js';
+import { canonicalSha256 } from './canonicalHash.js';
 
 /**
  * The revision of a scenario: sha256 of its canonical JSON. Key order does
@@ -13,5 +13,5 @@ import type { JsonObject } from '../shared/json.js';
  * ```
  */
 export function scenarioRevision(scenario: JsonObject): string {
-  return sha256Hex(canonicalJson(scenario, { nonFinite: 'tag' }));
+  return canonicalSha256(scenario, { nonFinite: 'tag' });
 }

@@ -1,0 +1,117 @@
+/**
+ * The definition round trip at 1k, 10k and 100k numeric leaves: derive the
+ * proposal, build the provider, vectorize, patch every value, validate. Each
+ * time is printed as a ratio to one `structuredClone` of the same scenario,
+ * measured in the same process. Targets: the 100k round trip within 20x of a
+ * clone, and linear growth (100k / 10k near 10). Each figure is the minimum
+ * over several runs (the machine is shared, so noise only ever adds time).
+ */
+import { performance } from 'node:perf_hooks';
+import { DefinitionProvider, proposeDefinition } from '../src/domain/definition/index.js';
+import type { JsonObject } from '../src/domain/shared/json.js';
+
+// The machine is shared: the minimum of several runs is the most stable estimate.
+const repeats = 7;
+const sizes = [1_000, 10_000, 100_000];
+
+/** A MIDAS-like scenario: feeders with named scalars and [name, value] mappings. */
+function scenarioWith(leaves: number): JsonObject {
+  const feeders: JsonObject = {};
+  let made = 0;
+  for (let feeder = 0; made < leaves; feeder++) {
+    const mapping: JsonObject = {};
+    const count = Math.min(90, leaves - made);
+    for (let bus = 0; bus < count; bus++)
+      mapping[String(bus)] = [['Load', 0.5 + ((made + bus) % 97) / 10]];
+    made += count;
+    const named: JsonObject = {};
+    for (let index = 0; index < 10 && made < leaves; index++, made++) {
+      named[`p${index}`] = 1 + index;
+    }
+    feeders[`feeder_${feeder}`] = { profile: 'residential', enabled: true, mapping, named };
+  }
+  return { step_size_name: 'quarter-hour', feeders };
+}
+
+function minimum(values: number[]): number {
+  return Math.min(...values);
+}
+
+function time(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+interface Measurement {
+  clone: number;
+  derive: number;
+  vectorize: number;
+  patch: number;
+  validate: number;
+  total: number;
+}
+
+function measure(leaves: number): Measurement {
+  const scenario = scenarioWith(leaves);
+  const samples: Measurement[] = [];
+  for (let repeat = 0; repeat < repeats + 1; repeat++) {
+    globalThis.gc?.();
+    const clone = time(() => structuredClone(scenario));
+    let provider: DefinitionProvider | undefined;
+    const derive = time(() => {
+      provider = new DefinitionProvider(proposeDefinition('midas', scenario));
+    });
+    if (provider === undefined) throw new Error('no provider');
+    const map = { midas: provider.proposal.scenario };
+    let vector = provider.vectorize(map);
+    const vectorize = time(() => {
+      vector = provider?.vectorize(map) ?? vector;
+    });
+    if (vector.uids.length !== leaves) throw new Error(`expected ${leaves} selectors`);
+    const actions: Record<string, number> = {};
+    vector.uids.forEach((uid, index) => {
+      actions[uid] = (vector.values[index] as number) * 1.5;
+    });
+    let patch = provider.proposePatch(map, {});
+    const patchTime = time(() => {
+      patch = provider?.proposePatch(map, actions) ?? patch;
+    });
+    if (patch.operations.length !== leaves) throw new Error('expected every value patched');
+    const validate = time(() => provider?.validate(map, patch));
+    const total = derive + vectorize + patchTime + validate;
+    if (repeat > 0) samples.push({ clone, derive, vectorize, patch: patchTime, validate, total });
+  }
+  const pick = (key: keyof Measurement) => minimum(samples.map((sample) => sample[key]));
+  return {
+    clone: pick('clone'),
+    derive: pick('derive'),
+    vectorize: pick('vectorize'),
+    patch: pick('patch'),
+    validate: pick('validate'),
+    total: pick('total'),
+  };
+}
+
+const results = new Map<number, Measurement>();
+console.log('leaves   clone ms  derive  vectorize  patch  validate  round trip (x clone)');
+for (const leaves of sizes) {
+  const m = measure(leaves);
+  results.set(leaves, m);
+  const ratio = (value: number) => (value / m.clone).toFixed(1).padStart(6);
+  console.log(
+    `${String(leaves).padStart(6)}  ${m.clone.toFixed(2).padStart(8)}  ${ratio(m.derive)}  ${ratio(m.vectorize)}     ${ratio(m.patch)}  ${ratio(m.validate)}    ${ratio(m.total)}`,
+  );
+}
+const large = results.get(100_000);
+const medium = results.get(10_000);
+if (large && medium) {
+  const withinClone = large.total / large.clone;
+  const growth = large.total / medium.total;
+  console.log(
+    `100k round trip = ${withinClone.toFixed(1)}x one clone (target <= 20x): ${withinClone <= 20 ? 'met' : 'MISSED'}`,
+  );
+  console.log(
+    `growth 100k / 10k = ${growth.toFixed(1)} (linear is 10; clone grew ${(large.clone / medium.clone).toFixed(1)})`,
+  );
+}
