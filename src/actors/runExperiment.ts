@@ -564,7 +564,11 @@ function driveController(
         if (snapshot.matches(PAUSED) && snapshot.context.ordinal !== persistedOrdinal) {
           persistedOrdinal = snapshot.context.ordinal;
           // Persist only here: a quiet point, no provider or episode promise in flight.
-          queueMicrotask(() => {
+          // setImmediate, not a microtask: the event loop (Ctrl-C, timers) runs at every barrier.
+          setImmediate(() => {
+            const current = actor.getSnapshot();
+            // Cancelled (or failed) meanwhile: nothing to persist, nothing to continue.
+            if (current.status !== 'active' || !current.matches(PAUSED)) return;
             try {
               const state: BarrierState = {
                 kind: 'barrier',

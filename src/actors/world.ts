@@ -57,6 +57,13 @@ export class EpisodeAbortedError extends ArenaError {
   }
 }
 
+/** How long an episode may run before it lets the event loop run. */
+const YIELD_EVERY_MS = 25;
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The reward UID under which the meta agent receives the operating return. */
 export function metaReturnUid(operatingAgent: string): string {
   return `${operatingAgent}.return`;
@@ -190,8 +197,16 @@ export class PhaseWorld {
     const learning = request.mode === 'train' && !request.evaluation;
     let environmentDone = false;
     let steps = 0;
+    let lastYield = performance.now();
     while (steps < request.maxSteps && !environmentDone) {
       if (signal?.aborted) throw new EpisodeAbortedError();
+      // Synchronous environments and agents never return to the event loop on
+      // their own: give it a turn now and then so Ctrl-C, timers and I/O run.
+      if ((steps & 63) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
+        await yieldToEventLoop();
+        lastYield = performance.now();
+        if (signal?.aborted) throw new EpisodeAbortedError();
+      }
       steps++;
       const context: TurnContext = {
         mode: request.mode,

@@ -450,6 +450,7 @@ export const simulationControllerMachine = setup({
     markStopped: assign({ status: 'stopped' as const }),
     markFailed: assign({ status: 'failed' as const }),
     markCancelled: assign({ status: 'cancelled' as const }),
+    recordCancelBeforeStart: assign({ reason: 'cancelled' }),
     recordCancel: enqueueActions(({ context, enqueue }) => {
       if (context.termination !== null) enqueue.sendTo('termination', { type: 'cancel' });
       enqueue.assign({ reason: 'cancelled' });
@@ -490,7 +491,10 @@ export const simulationControllerMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { start: 'simulating', cancel: { target: 'cancelled', actions: 'recordCancel' } },
+      on: {
+        start: 'simulating',
+        cancel: { target: 'cancelled', actions: 'recordCancelBeforeStart' },
+      },
     },
     simulating: {
       entry: 'spawnTermination',

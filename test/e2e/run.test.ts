@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/ports/sqliteStore.js';
+import type { RunStore } from '../../src/ports/store.js';
+import { repoRoot, runArena } from '../support/cli.js';
+
+const runFile = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');
+
+function workDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'arena-run-'));
+}
+
+function withStore<T>(cwd: string, read: (store: RunStore) => T): T {
+  const store = openSqliteStore(path.join(cwd, '.arena/arena.db'));
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** A run's records without its id and wall-clock times. */
+function records(store: RunStore, runId: string) {
+  const strip = <T extends object>(record: T) => {
+    const { runId: _runId, ...rest } = record as T & { runId: string };
+    return rest;
+  };
+  return {
+    phases: store.phases(runId).map(({ startedAt: _s, endedAt: _e, ...phase }) => strip(phase)),
+    episodes: store.episodes(runId).map(strip),
+    checkpoints: store.checkpoints(runId).map(strip),
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+describe('arena run', () => {
+  it('runs a run file with user modules and prints the closing summary', async () => {
+    const cwd = workDir();
+    const result = await runArena(['run', runFile], { cwd });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^run slow-line-\S+: succeeded \(seed 11\)/);
+    expect(result.stdout).toMatch(/phase train \(train\): plateau after \d+ episodes/);
+    expect(result.stdout).toMatch(/phase test \(test\): max_episodes after 2 episodes/);
+    expect(result.stdout).toMatch(
+      /stored in .*\.arena\/arena\.db; see it with: arena show slow-line-/,
+    );
+    const runs = withStore(cwd, (store) => store.listRuns());
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.status).toBe('succeeded');
+  });
+
+  it('reports a bad run file with its YAML path and exit code 2', async () => {
+    const cwd = workDir();
+    const bad = path.join(cwd, 'bad.yaml');
+    writeFileSync(
+      bad,
+      'uid: x\nseed: 1\nversion: 1\nschedule:\n  - train:\n      phase_config: { mode: train, episodes: 0 }\n',
+    );
+    const result = await runArena(['run', bad], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/schedule\[0\]\.train/);
+  });
+
+  it('prints the summary as JSON with --json', async () => {
+    const cwd = workDir();
+    const result = await runArena(['run', runFile, '--json'], { cwd });
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as { status: string; phases: { reason: string }[] };
+    expect(summary.status).toBe('succeeded');
+    expect(summary.phases.map((phase) => phase.reason)).toEqual(['plateau', 'max_episodes']);
+  });
+
+  it('stops on Ctrl-C with exit code 130 and records the run as cancelled', async () => {
+    const cwd = workDir();
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'dist/cli/main.js'), 'run', runFile],
+      {
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('close', (code) => resolve(code)),
+    );
+    await waitForEpisodes(cwd, 3);
+    child.kill('SIGINT');
+    expect({ code: await exited, stderr }).toEqual({
+      code: 130,
+      stderr: expect.stringContaining('cancelling'),
+    });
+    const run = withStore(cwd, (store) => {
+      const [latest] = store.listRuns();
+      return { status: latest?.status, phases: store.phases(latest?.runId ?? '') };
+    });
+    expect(run.status).toBe('cancelled');
+    expect(run.phases[0]?.terminationReason).toBe('cancelled');
+  });
+
+  it('resumes a run killed with SIGKILL to the same decisions and records as an uninterrupted run', async () => {
+    const reference = workDir();
+    expect((await runArena(['run', runFile], { cwd: reference })).code).toBe(0);
+    const expected = withStore(reference, (store) => {
+      const [run] = store.listRuns();
+      return records(store, run?.runId ?? '');
+    });
+
+    const cwd = workDir();
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'dist/cli/main.js'), 'run', runFile],
+      {
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('close', (_code, signal) => resolve(signal)),
+    );
+    await waitForEpisodes(cwd, 6);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const runId = withStore(cwd, (store) => {
+      const [run] = store.listRuns();
+      expect(run?.status).toBe('running');
+      return run?.runId ?? '';
+    });
+
+    const resumed = await runArena(['run', '--resume', runId], { cwd });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const actual = withStore(cwd, (store) => records(store, runId));
+    expect(actual).toEqual(expected);
+  });
+});
+
+/** Poll the run store until the newest run has `count` episodes. */
+async function waitForEpisodes(cwd: string, count: number): Promise<void> {
+  const file = path.join(cwd, '.arena/arena.db');
+  for (let attempt = 0; attempt < 400; attempt++) {
+    await sleep(25);
+    try {
+      const done = withStore(cwd, (store) => {
+        const [run] = store.listRuns();
+        return run !== undefined && store.episodes(run.runId).length >= count;
+      });
+      if (done) return;
+    } catch {
+      // the store does not exist yet
+    }
+  }
+  throw new Error(`no run with ${count} episodes appeared in ${file}`);
+}
