@@ -194,7 +194,10 @@ export async function runExperiment(
   const rules = terminationRulesOf(spec);
   const logger = options.logger ?? silentLogger();
   const { store } = options;
-  const emit = (event: RunEvent) => options.onEvent?.(event);
+  const emit = (event: RunEvent) => {
+    logEvent(logger, event);
+    options.onEvent?.(event);
+  };
 
   let runId: string;
   let resume: SnapshotRecord | null = null;
@@ -276,6 +279,65 @@ export async function runExperiment(
   writeFailure.unsubscribe();
   emit({ type: 'run.finished', summary });
   return summary;
+}
+
+/** One info line per run event (debug for episodes), for `--log-level info`. */
+function logEvent(logger: Logger, event: RunEvent): void {
+  switch (event.type) {
+    case 'run.started':
+      logger.info(
+        { runId: event.runId, phases: event.phases, resumed: event.resumed },
+        'run started',
+      );
+      return;
+    case 'phase.started':
+      logger.info(
+        { phase: event.name, mode: event.mode, episodes: event.episodes },
+        'phase started',
+      );
+      return;
+    case 'meta.decided':
+      logger.info(
+        {
+          agent: event.decision.agentName,
+          baseline: event.decision.baseline,
+          candidate: event.decision.candidate,
+        },
+        'meta decision',
+      );
+      return;
+    case 'episode.completed':
+      logger.debug({ phaseIndex: event.phaseIndex, ...event.summary }, 'episode completed');
+      return;
+    case 'checkpoint.completed':
+      logger.info(
+        {
+          phaseIndex: event.phaseIndex,
+          checkpoint: event.verdict.index,
+          status: event.verdict.status,
+          metrics: Object.fromEntries(
+            event.verdict.outcomes.map((outcome) => [outcome.agentName, outcome.metrics]),
+          ),
+          decision: event.verdict.decision,
+        },
+        'evaluation checkpoint',
+      );
+      return;
+    case 'phase.finished':
+      logger.info(
+        {
+          phaseIndex: event.phaseIndex,
+          status: event.status,
+          reason: event.reason,
+          episodes: event.episodes,
+        },
+        'phase finished',
+      );
+      return;
+    case 'run.finished':
+      logger.info({ runId: event.summary.runId, status: event.summary.status }, 'run finished');
+      return;
+  }
 }
 
 interface PhaseRun {
