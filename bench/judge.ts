@@ -8,6 +8,9 @@
  *    Concurrency 1 uses 100 cases (2,000 would take 100 s), the others 2,000.
  *    The server runs in its own process, as a real model server would, so its
  *    CPU time is not charged to the judging event loop.
+ *    Beside each row: the same calls made with the bare `openai` SDK and
+ *    `mergeMap` (no judge), so the environment's HTTP cost and arena's own
+ *    cost can be told apart.
  * 2. With a zero-latency in-process provider, arena's own cost per judgement
  *    (machine, prompt hash, validation, result) in µs, against a baseline that
  *    calls the same provider and validates the payload with no machine.
@@ -15,7 +18,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
-import { lastValueFrom, toArray } from 'rxjs';
+import OpenAI from 'openai';
+import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
 import { judgeMany } from '../src/actors/judgeMany.js';
 import { createModelJudge } from '../src/actors/judges.js';
 import type { JudgeContext } from '../src/domain/judge/context.js';
@@ -105,8 +109,16 @@ async function throughput(): Promise<void> {
   const server = await startServerProcess();
   const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'bench-model' });
   const judge = createModelJudge({ ...settings, provider });
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'bench', maxRetries: 0 });
+  const rawCall = (): Promise<unknown> =>
+    client.chat.completions.create({
+      model: 'bench-model',
+      messages: [{ role: 'user', content: 'x' }],
+    });
   console.log(`local chat server, ${LATENCY_MS} ms latency per call`);
-  console.log('concurrency  cases  wall ms  ideal ms  ratio  errors  max in flight');
+  console.log(
+    'concurrency  cases  wall ms  ideal ms  ratio  errors  max in flight  CPU µs/case  | bare SDK ratio  CPU µs/call',
+  );
   for (const [concurrency, count] of [
     [1, 100],
     [8, 2000],
@@ -114,16 +126,25 @@ async function throughput(): Promise<void> {
     [128, 2000],
   ] as const) {
     const before = (await server.stats()).requests;
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const results = await lastValueFrom(
       judgeMany(cases(count), judge, { concurrency }).pipe(toArray()),
     );
     const wall = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuUs = (cpu.user + cpu.system) / count;
     const ideal = (count * LATENCY_MS) / concurrency;
     const errors = results.filter((result) => result.status === 'error').length;
     const stats = await server.stats();
+    const bareCpuBefore = process.cpuUsage();
+    const bareStarted = performance.now();
+    await lastValueFrom(from(cases(count)).pipe(mergeMap(rawCall, concurrency), toArray()));
+    const bare = performance.now() - bareStarted;
+    const bareCpu = process.cpuUsage(bareCpuBefore);
+    const bareCpuUs = (bareCpu.user + bareCpu.system) / count;
     console.log(
-      `${String(concurrency).padStart(11)}  ${String(count).padStart(5)}  ${wall.toFixed(0).padStart(7)}  ${ideal.toFixed(0).padStart(8)}  ${(wall / ideal).toFixed(3)}  ${String(errors).padStart(6)}  ${String(stats.maxInFlight).padStart(13)}${stats.requests - before === count ? '' : '  (request count mismatch!)'}`,
+      `${String(concurrency).padStart(11)}  ${String(count).padStart(5)}  ${wall.toFixed(0).padStart(7)}  ${ideal.toFixed(0).padStart(8)}  ${(wall / ideal).toFixed(3)}  ${String(errors).padStart(6)}  ${String(stats.maxInFlight).padStart(13)}  ${cpuUs.toFixed(0).padStart(11)}${stats.requests - before === count ? '' : '  (request count mismatch!)'}  | ${(bare / ideal).toFixed(3).padStart(14)}  ${bareCpuUs.toFixed(0).padStart(11)}`,
     );
   }
   server.child.stdin!.end();
@@ -151,28 +172,34 @@ async function overhead(): Promise<void> {
     });
     parseJudgePayload(response.content);
   };
-  const time = async (run: (context: JudgeContext) => Promise<unknown>): Promise<number> => {
+  /** Wall µs and CPU µs (user + system) per call, after a warm-up. */
+  const time = async (
+    run: (context: JudgeContext) => Promise<unknown>,
+  ): Promise<{ wallUs: number; cpuUs: number }> => {
     for (const context of all.slice(0, 500)) await run(context);
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     for (const context of all) await run(context);
-    return ((performance.now() - started) * 1000) / all.length;
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      wallUs: ((performance.now() - started) * 1000) / all.length,
+      cpuUs: (cpu.user + cpu.system) / all.length,
+    };
   };
-  const baselineUs = await time(baseline);
-  const judgedUs = await time((context) => judge.evaluate(context));
-  const manyStarted = performance.now();
-  await lastValueFrom(judgeMany(all, judge, { concurrency: 32 }).pipe(toArray()));
-  const manyUs = ((performance.now() - manyStarted) * 1000) / all.length;
-  console.log('\nzero-latency in-process provider, 5,000 judgements');
-  console.log(
-    `baseline (prompt hash + call + validate, no machine): ${baselineUs.toFixed(1)} µs each`,
+  const bare = await time(baseline);
+  const judged = await time((context) => judge.evaluate(context));
+  const many = await time((context) =>
+    lastValueFrom(judgeMany([context], judge, { concurrency: 1 })),
   );
+  const row = (label: string, value: { wallUs: number; cpuUs: number }): string =>
+    `${label.padEnd(54)}${value.wallUs.toFixed(1).padStart(8)} µs wall ${value.cpuUs.toFixed(1).padStart(8)} µs CPU`;
+  console.log('\nzero-latency in-process provider, 5,000 judgements one after another');
+  console.log(row('baseline (prompt hash + call + validate, no machine)', bare));
+  console.log(row('judge.evaluate (one judgeMachine actor each)', judged));
+  console.log(row('judgeMany of one case (adds the RxJS pipeline)', many));
   console.log(
-    `judge.evaluate (one judgeMachine actor each):        ${judgedUs.toFixed(1)} µs each (${(judgedUs / baselineUs).toFixed(2)}x baseline)`,
+    `arena overhead per judgement: ${(judged.wallUs - bare.wallUs).toFixed(1)} µs wall, ${(judged.cpuUs - bare.cpuUs).toFixed(1)} µs CPU (${(judged.cpuUs / bare.cpuUs).toFixed(1)}x baseline CPU)`,
   );
-  console.log(
-    `arena overhead per judgement:                        ${(judgedUs - baselineUs).toFixed(1)} µs`,
-  );
-  console.log(`judgeMany at concurrency 32:                         ${manyUs.toFixed(1)} µs each`);
 }
 
 if (process.argv.includes('--serve')) {
