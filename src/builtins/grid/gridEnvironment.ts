@@ -89,8 +89,13 @@ export class GridEnvironment implements Environment {
     this.rng = createRng(init.seed);
   }
 
-  /** The scenario's numeric leaves as a definition, read config-only (builds no world). */
+  /**
+   * The scenario's numeric leaves as a definition, read config-only: the
+   * params are validated (so a bad scenario fails before any meta decision)
+   * but no world is built.
+   */
   proposeDefinition(): ProposedDefinition {
+    parseGridParams(this.params);
     const scenario = this.params.scenario ?? {};
     if (!isPlainObject(scenario)) {
       throw new GridScenarioError('/scenario: expected a mapping (the MIDAS-shaped scenario)');

@@ -126,10 +126,7 @@ export interface GridModel {
  */
 export function parseGridParams(params: unknown): GridModel {
   const parsed = paramsSchema.safeParse(params);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new GridScenarioError(`${pointerOf(issue.path)}: ${issue.message}`);
-  }
+  if (!parsed.success) throw new GridScenarioError(describeIssue(parsed.error.issues[0]!));
   const scenario = parsed.data.scenario ?? {};
   const grid = scenario.grid_params ?? {};
   const slackBus = grid.slack_bus ?? GRID_DEFAULTS.slackBus;
@@ -200,5 +197,17 @@ export function parseGridParams(params: unknown): GridModel {
 
 function pointerOf(path: readonly PropertyKey[]): string {
   const escaped = path.map((part) => String(part).replaceAll('~', '~0').replaceAll('/', '~1'));
-  return escaped.length === 0 ? '/' : `/${escaped.join('/')}`;
+  return escaped.length === 0 ? 'params' : `/${escaped.join('/')}`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_key') {
+    return `${pointerOf(issue.path)}: expected bus numbers such as "3" as keys`;
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const known =
+      issue.path.length === 0 ? ` (known: ${Object.keys(paramsSchema.shape).join(', ')})` : '';
+    return `${pointerOf(issue.path)}: unknown key ${issue.keys.map((key) => `"${key}"`).join(', ')}${known}`;
+  }
+  return `${pointerOf(issue.path)}: ${issue.message}`;
 }

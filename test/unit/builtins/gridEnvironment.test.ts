@@ -150,6 +150,7 @@ describe('GridEnvironment', () => {
   it('names the field and what was expected in scenario errors', () => {
     const start = (params: JsonObject) => () => makeEnvironment(params).start(params);
     expect(start({ scenario: { step_size: -1 } })).toThrowError(/^\/scenario\/step_size: /);
+    expect(start({ scenario: { step_size: -1 } })).toThrowError(GridScenarioError);
     expect(
       start({ scenario: { comdata_params: { midasmv: { active_mapping: { '9': [] } } } } }),
     ).toThrowError(/active_mapping\/9: bus 9 is not on the feeder/);
@@ -158,7 +159,18 @@ describe('GridEnvironment', () => {
         scenario: { comdata_params: { midasmv: { active_mapping: { '3': [['Bakery', 1]] } } } },
       }),
     ).toThrowError(/active_mapping\/3\/0\/0: unknown load profile 'Bakery', expected one of/);
-    expect(start({ scenario: {}, noise: 1 })).toThrowError(GridScenarioError);
+    expect(start({ scenario: {}, noise: 1 })).toThrowError(
+      /^params: unknown key "noise" \(known: scenario, definition, noise_std,/,
+    );
+    expect(
+      start({ scenario: { der_params: { midasmv: { mapping: { six: [['PV', 1]] } } } } }),
+    ).toThrowError(/mapping\/six: expected bus numbers such as "3" as keys/);
+    const badProfile = {
+      scenario: { der_params: { midasmv: { mapping: { '6': [['Wind', 1]] } } } },
+    };
+    expect(() => makeEnvironment(badProfile).proposeDefinition()).toThrowError(
+      /^\/scenario\/der_params\/midasmv\/mapping\/6\/0\/0: /,
+    );
     expect(
       start({
         scenario: {
