@@ -16,7 +16,8 @@ export interface DeriveSelectorsOptions {
 /**
  * The bounds a selector gets from its current value: `v > 0` gives
  * `Box[0, 2v]`, `v < 0` gives `Box[2v, 0]`, `v == 0` gives `Box[0, 1]`.
- * Continuous even for integer values; actions are never rounded.
+ * Continuous even for integer values; actions are never rounded. A bound
+ * that would overflow is the largest finite number instead.
  *
  * @example
  * ```ts
@@ -25,8 +26,9 @@ export interface DeriveSelectorsOptions {
  * ```
  */
 export function boundsFromValue(value: number): BoxSpace {
-  if (value > 0) return { type: 'Box', low: 0, high: 2 * value };
-  if (value < 0) return { type: 'Box', low: 2 * value, high: 0 };
+  // Above 8.9e307 doubling overflows; the bound stops at the largest finite number.
+  if (value > 0) return { type: 'Box', low: 0, high: Math.min(2 * value, Number.MAX_VALUE) };
+  if (value < 0) return { type: 'Box', low: Math.max(2 * value, -Number.MAX_VALUE), high: 0 };
   return { type: 'Box', low: 0, high: 1 };
 }
 
