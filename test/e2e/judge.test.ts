@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
@@ -101,5 +102,62 @@ describe('arena judge', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('judges.strict.max_attempts');
+  });
+
+  it('judges through a local OpenAI-compatible server with the key, price table and retries of the config', async () => {
+    const verdict = JSON.stringify({
+      status: 'passed',
+      score: 1,
+      label: 'correct',
+      explanation: null,
+      evidence: null,
+    });
+    const server = await startChatServer((_, index) =>
+      index === 0
+        ? { status: 500 }
+        : {
+            content: verdict,
+            usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 },
+          },
+    );
+    try {
+      const dir = scratch();
+      const config = readFileSync(example('local.yaml'), 'utf8')
+        .replace('base_url: http://localhost:11434/v1', `base_url: ${server.baseURL}`)
+        .replace('# api_key_env: OPENAI_API_KEY', 'api_key_env: ARENA_E2E_KEY')
+        .replace(
+          'llama3.1:8b: { input_per_million: 0, output_per_million: 0 }',
+          'llama3.1:8b: { input_per_million: 1, output_per_million: 10 }',
+        );
+      writeFileSync(path.join(dir, 'local.yaml'), config);
+      const args = [
+        'judge',
+        example('cases.jsonl'),
+        '--config',
+        path.join(dir, 'local.yaml'),
+        '--concurrency',
+        '1',
+      ];
+      const missingKey = await runArena(args, { env: { ARENA_E2E_KEY: '' } });
+      expect(missingKey.code).toBe(2);
+      expect(missingKey.stderr).toContain('api_key_env names ARENA_E2E_KEY, which is not set');
+      const run = await runArena([...args, '--json'], { env: { ARENA_E2E_KEY: 'e2e-key' } });
+      expect(run.code).toBe(0);
+      const results = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(results.map((result) => result.status)).toEqual([
+        'passed',
+        'passed',
+        'passed',
+        'passed',
+      ]);
+      expect(results[0].attemptCount).toBe(2);
+      expect(JSON.parse(run.stderr).summary.costUsd).toBeCloseTo(4 * 0.002);
+      expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer e2e-key');
+    } finally {
+      await server.close();
+    }
   });
 });
