@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerDiagramCommand } from './diagram.js';
 import { registerJudgeCommand } from './judge.js';
 import { registerRunCommand } from './run.js';
 import { registerRunsCommands } from './runs.js';
@@ -14,5 +15,6 @@ export function registerCommands(program: Command): void {
   registerTerminationCommand(program);
   registerRunsCommands(program);
   registerJudgeCommand(program);
+  registerDiagramCommand(program);
   void program;
 }

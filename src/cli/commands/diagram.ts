@@ -1,0 +1,100 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { diagramHtmlPage } from '../../diagram/diagramHtml.js';
+import { UnknownMachineError } from '../../diagram/errors.js';
+import { machineNamed, machinesByName } from '../../diagram/machineCatalog.js';
+import { toMermaid } from '../../diagram/mermaid.js';
+import { CliError, ExitCode } from '../errors.js';
+
+interface DiagramCommandOptions {
+  format: string;
+  out?: string;
+}
+
+const formats = ['mermaid', 'html'] as const;
+type DiagramFormat = (typeof formats)[number];
+
+/**
+ * Register `arena diagram <machine>`: one of arena's machines as Mermaid
+ * `stateDiagram-v2` text, or as a self-contained HTML page that draws it
+ * offline, generated from the machine definition.
+ *
+ * @example
+ * ```ts
+ * registerDiagramCommand(program);
+ * // $ arena diagram evaluation-termination
+ * // stateDiagram-v2
+ * //   [*] --> active
+ * //   ...
+ * // $ arena diagram controller --format html --out controller.html
+ * // wrote controller.html
+ * ```
+ */
+export function registerDiagramCommand(program: Command): void {
+  program
+    .command('diagram')
+    .description('draw a machine from its definition: Mermaid stateDiagram-v2 text or an HTML page')
+    .argument('<machine>', [...machinesByName.keys()].join(', '))
+    .option('--format <format>', 'mermaid or html', 'mermaid')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action((machineName: string, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals<DiagramCommandOptions>();
+      const format = parseFormat(options.format);
+      const machine = machineOrCliError(machineName);
+      const mermaid = toMermaid(machine);
+      const text =
+        format === 'mermaid'
+          ? mermaid
+          : diagramHtmlPage({
+              title: `arena: ${machine.id} (${machineName})`,
+              diagrams: [{ heading: machine.id, mermaid }],
+            });
+      writeCommandOutput(text, options.out);
+    });
+}
+
+/**
+ * Print `text`, or write it to `outPath` (creating its folder) and print which
+ * file was written.
+ *
+ * @example
+ * ```ts
+ * writeCommandOutput('<!doctype html>...', 'out/report.html');
+ * // prints: wrote out/report.html
+ * ```
+ */
+export function writeCommandOutput(text: string, outPath: string | undefined): void {
+  if (outPath === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    mkdirSync(path.dirname(path.resolve(outPath)), { recursive: true });
+    writeFileSync(outPath, text, 'utf8');
+  } catch (error) {
+    throw new CliError(`--out: cannot write ${outPath}: ${String(error)}`, ExitCode.failed, {
+      cause: error,
+    });
+  }
+  process.stdout.write(`wrote ${outPath}\n`);
+}
+
+function parseFormat(format: string): DiagramFormat {
+  if ((formats as readonly string[]).includes(format)) return format as DiagramFormat;
+  throw new CliError(
+    `--format must be one of ${formats.join(', ')}, got '${format}'`,
+    ExitCode.badInput,
+  );
+}
+
+function machineOrCliError(name: string) {
+  try {
+    return machineNamed(name);
+  } catch (error) {
+    if (error instanceof UnknownMachineError) {
+      throw new CliError(error.message, ExitCode.badInput, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,16 @@
+export { diagramHtmlPage, type PageDiagram } from './diagramHtml.js';
+export { UnknownMachineError } from './errors.js';
+export { escapeHtml, scriptJson } from './htmlText.js';
+export { type MachineName, machineNamed, machinesByName } from './machineCatalog.js';
+export {
+  type DiagramState,
+  type DiagramStateKind,
+  type DiagramTransition,
+  machineGraph,
+} from './machineGraph.js';
+export { markdownDiagramBlock, markdownDiagrams } from './markdownDiagrams.js';
+export { mermaidFromGraph, toMermaid } from './mermaid.js';
+export { mermaidClientScript } from './mermaidClient.js';
+export { mermaidStateIds } from './mermaidIds.js';
+export { guardName, transitionEventLabel } from './transitionLabel.js';
+export { inlineScriptText, mermaidScript, readVendorScript } from './vendorScript.js';

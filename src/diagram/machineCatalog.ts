@@ -1,0 +1,38 @@
+import type { AnyStateMachine } from 'xstate';
+import { evaluationTerminationMachine } from '../machines/evaluationTermination.js';
+import { judgeMachine } from '../machines/judge.js';
+import { metaTurnMachine } from '../machines/metaTurn.js';
+import { simulationControllerMachine } from '../machines/simulationController.js';
+import { UnknownMachineError } from './errors.js';
+
+/** The names `arena diagram` takes, one per machine. */
+export type MachineName = 'controller' | 'meta-turn' | 'evaluation-termination' | 'judge';
+
+/** Each drawable machine by its name, in the order the docs show them. */
+export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map<
+  MachineName,
+  AnyStateMachine
+>([
+  ['controller', simulationControllerMachine],
+  ['meta-turn', metaTurnMachine],
+  ['evaluation-termination', evaluationTerminationMachine],
+  ['judge', judgeMachine],
+]);
+
+/**
+ * The machine a name stands for.
+ *
+ * @throws {UnknownMachineError} naming the machines there are.
+ * @example
+ * ```ts
+ * machineNamed('judge').id; // 'judge'
+ * machineNamed('ctrl');
+ * // UnknownMachineError: unknown machine 'ctrl': expected one of controller, meta-turn,
+ * //   evaluation-termination, judge
+ * ```
+ */
+export function machineNamed(name: string): AnyStateMachine {
+  const machine = machinesByName.get(name as MachineName);
+  if (machine === undefined) throw new UnknownMachineError(name, [...machinesByName.keys()]);
+  return machine;
+}
