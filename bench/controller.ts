@@ -32,7 +32,7 @@ class NoopEnvironment implements Environment {
   start() {
     return start;
   }
-  step() {
+  step(_actions: Readings) {
     return stepResult;
   }
   reset() {

@@ -5,9 +5,9 @@ import type { MetaAgentInterface } from '../machines/metaTurn.js';
 import { metaTurnMachine } from '../machines/metaTurn.js';
 import {
   type CheckpointOutcome,
+  type CompletedEpisode,
   type ControllerInput,
   type EpisodeInput,
-  type EpisodeSummary,
   type EvaluationInput,
   simulationControllerMachine,
 } from '../machines/simulationController.js';
@@ -60,13 +60,13 @@ export function wireSimulationController(world: PhaseWorld) {
         },
       ),
       runEpisode: fromPromise(async ({ input, signal }) => world.runEpisode(input, signal)),
-      endEpisode: fromPromise<void, { episode: EpisodeInput; summary: EpisodeSummary }>(
+      endEpisode: fromPromise<void, { episode: EpisodeInput; summary: CompletedEpisode }>(
         async ({ input }) => {
           await world.endEpisode(input.episode, input.summary);
         },
       ),
       runEvaluation: fromPromise<
-        { summary: EpisodeSummary; outcomes: CheckpointOutcome[] },
+        { summary: CompletedEpisode; outcomes: CheckpointOutcome[] },
         EvaluationInput
       >(async ({ input, signal }) => {
         await world.reset();

@@ -18,6 +18,7 @@ import { createRng, deriveSeed } from '../domain/shared/random.js';
 import { type JudgeClock, judgeMachine, type ProviderCallInput } from '../machines/judge.js';
 import { systemClock } from '../ports/clock.js';
 import type { JudgeAgent } from '../ports/judgeAgent.js';
+import { type Logger, silentLogger } from '../ports/logger.js';
 import type { ModelProvider, ModelResponse } from '../ports/modelProvider.js';
 import { createOpenAIProvider } from '../ports/openaiProvider.js';
 import { createReplayProvider, loadReplayFile } from '../ports/replayProvider.js';
@@ -54,6 +55,11 @@ export interface JudgeOptions extends JudgeSettingsInput {
    * timers. Tests pass xstate's `SimulatedClock` (and a matching `clock`).
    */
   readonly timers?: TimerClock;
+  /**
+   * Where each verdict is logged (ids, status, error type, attempts: never the
+   * model's text); default silent.
+   */
+  readonly logger?: Logger;
 }
 
 type InvokeEvaluator = (input: ProviderCallInput, signal: AbortSignal) => Promise<ModelResponse>;
@@ -66,6 +72,7 @@ function createJudge(
   const settings = judgeSettings(options);
   const clock = options.clock ?? systemClock;
   const rng = createRng(deriveSeed(options.seed ?? 0, settings.name));
+  const logger = options.logger ?? silentLogger();
   const machine = judgeMachine.provide({
     actors: {
       invokeProvider: fromPromise<ModelResponse, ProviderCallInput>(({ input, signal }) =>
@@ -108,8 +115,13 @@ function createJudge(
           complete: () => {
             settle();
             const output = actor.getSnapshot().output;
-            if (output) resolve(output);
-            else reject(new JudgeCancelledError(context.caseId));
+            if (output) {
+              logVerdict(logger, output);
+              resolve(output);
+            } else {
+              logger.info({ judge: settings.name, caseId: context.caseId }, 'judgement cancelled');
+              reject(new JudgeCancelledError(context.caseId));
+            }
           },
           error: (error) => {
             settle();
@@ -120,6 +132,21 @@ function createJudge(
         actor.start();
       }),
   };
+}
+
+/** Log the facts of a verdict: ids, status, error type, attempts, duration; never text. */
+function logVerdict(logger: Logger, result: JudgeResult): void {
+  const fields = {
+    judge: result.judge,
+    caseId: result.caseId,
+    subjectId: result.subjectId,
+    status: result.status,
+    errorType: result.errorType,
+    attemptCount: result.attemptCount,
+    durationMs: result.durationMs,
+  };
+  if (result.status === 'error') logger.warn(fields, 'judgement ended in error');
+  else logger.debug(fields, 'judgement done');
 }
 
 /** A direct model judge: a `ModelProvider` plus the judge's identity and bounds. */
@@ -290,6 +317,7 @@ export interface FromConfigOptions {
   /** Environment variables (API keys); default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly clock?: JudgeClock;
+  readonly logger?: Logger;
   /** Build a provider yourself (tests); default: the adapters of the config. */
   readonly providerFactory?: (profileName: string, config: JudgeConfig) => ModelProvider;
 }
@@ -396,7 +424,11 @@ export function modelJudgeFromConfig(
   const provider = options.providerFactory
     ? options.providerFactory(profile.model, config)
     : providerFromConfig(profile.model, config, options);
-  return createModelJudge({ ...judgeOptionsFrom(name, config, profile, options.clock), provider });
+  return createModelJudge({
+    ...judgeOptionsFrom(name, config, profile, options.clock),
+    ...(options.logger ? { logger: options.logger } : {}),
+    provider,
+  });
 }
 
 /**
@@ -414,6 +446,7 @@ export function agentJudgeFromConfig(
     name?: string;
     registry: (agentName: string) => JudgeAgent | undefined;
     clock?: JudgeClock;
+    logger?: Logger;
   },
 ): Judge {
   const name = selectJudgeName(config, options.name);
@@ -426,6 +459,7 @@ export function agentJudgeFromConfig(
     throw new JudgeConfigurationError(`evaluator agent is not registered: ${profile.agent}`);
   return createAgentJudge({
     ...judgeOptionsFrom(name, config, profile, options.clock),
+    ...(options.logger ? { logger: options.logger } : {}),
     agent,
     allowedTools: profile.allowed_tools,
     toolPolicy: profile.tool_policy,

@@ -4,12 +4,12 @@ import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import { parseTerminationConfig } from '../domain/termination/config.js';
 import { validatePhaseConfiguration } from '../domain/termination/phase.js';
-import type { MetaAgentInterface, MetaDecisionRecord } from '../machines/metaTurn.js';
+import type { MetaAgentInterface, MetaDecision } from '../machines/metaTurn.js';
 import type {
   CheckpointVerdict,
+  CompletedEpisode,
   ControllerEmitted,
   ControllerOutput,
-  EpisodeSummary,
 } from '../machines/simulationController.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
 import { rewindToLatestSnapshot } from '../ports/rewindRun.js';
@@ -40,8 +40,8 @@ export type RunEvent =
       mode: string;
       episodes: number | null;
     }
-  | { type: 'meta.decided'; phaseIndex: number; decision: MetaDecisionRecord }
-  | { type: 'episode.completed'; phaseIndex: number; summary: EpisodeSummary }
+  | { type: 'meta.decided'; phaseIndex: number; decision: MetaDecision }
+  | { type: 'episode.completed'; phaseIndex: number; summary: CompletedEpisode }
   | { type: 'checkpoint.completed'; phaseIndex: number; verdict: CheckpointVerdict }
   | {
       type: 'phase.finished';
@@ -73,7 +73,7 @@ export interface PhaseSummary {
     readonly control: string | null;
     readonly reason: string | null;
   }[];
-  readonly metaDecision: MetaDecisionRecord | null;
+  readonly metaDecision: MetaDecision | null;
   readonly error: string | null;
 }
 
@@ -478,11 +478,11 @@ class PhaseTracker {
   evaluationEpisodes = 0;
   private returnSum = 0;
   readonly checkpoints: PhaseSummary['checkpoints'][number][] = [];
-  metaDecision: MetaDecisionRecord | null = null;
+  metaDecision: MetaDecision | null = null;
 
   constructor(private readonly phase: PhaseSpec) {}
 
-  episode(summary: EpisodeSummary): void {
+  episode(summary: CompletedEpisode): void {
     this.ordinal = summary.ordinal;
     if (summary.evaluation) {
       this.evaluationEpisodes++;
@@ -523,7 +523,7 @@ class PhaseTracker {
   }
 }
 
-function totalReturn(summary: EpisodeSummary): number {
+function totalReturn(summary: CompletedEpisode): number {
   let total = 0;
   for (const value of Object.values(summary.returnsByAgent)) total += value;
   return total;
@@ -552,7 +552,7 @@ function driveController(
   actor.on('*', (event: ControllerEmitted) => {
     switch (event.type) {
       case 'meta.decided': {
-        const decision = event.decision.decision as MetaDecisionRecord;
+        const decision = event.decision.decision as MetaDecision;
         tracker.metaDecision = decision;
         writer.write({
           kind: 'metaDecision',

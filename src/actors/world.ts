@@ -1,3 +1,4 @@
+import type { TurnGroup } from '../config/script.js';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import type { Mode, TurnContext } from '../ports/agent.js';
@@ -9,12 +10,6 @@ import type {
   SensorInformation,
 } from '../ports/environment.js';
 import type { AgentRuntime } from './agentRuntime.js';
-
-/** A turn group of the lifecycle script: these agents act, then these environments step. */
-export interface TurnGroup {
-  readonly agents: readonly string[];
-  readonly environments: readonly string[];
-}
 
 /** The part of a lifecycle script the world runs. */
 export interface WorldScript {

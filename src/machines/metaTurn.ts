@@ -49,7 +49,7 @@ export interface MetaTurnInput {
 }
 
 /** The evidence of one definition decision: what was, what the agent chose, what became. */
-export interface MetaDecisionRecord {
+export interface MetaDecision {
   readonly environmentUid: string;
   readonly agentName: string;
   readonly phase: string;
@@ -78,7 +78,7 @@ export interface MetaTurnOutput {
   /** Environment uid -> its full configuration with the scenario subtree replaced. */
   readonly override: Readonly<Record<string, JsonObject>> | null;
   readonly candidate: ValidatedCandidate | null;
-  readonly decision: MetaDecisionRecord | null;
+  readonly decision: MetaDecision | null;
   readonly agentInterface: MetaAgentInterface | null;
   readonly failedStep: string | null;
   readonly error: MetaTurnFailure | null;
@@ -100,7 +100,7 @@ export interface MetaTurnContext {
   readonly patch: DeclarativePatch | null;
   readonly candidate: ValidatedCandidate | null;
   readonly override: Readonly<Record<string, JsonObject>> | null;
-  readonly decision: MetaDecisionRecord | null;
+  readonly decision: MetaDecision | null;
   readonly failedStep: string | null;
   readonly error: MetaTurnFailure | null;
 }
@@ -350,7 +350,7 @@ export const metaTurnMachine = setup({
           'the definition interface',
         );
         const baseline = required(context.baseline, 'the baseline');
-        const decision: MetaDecisionRecord = {
+        const decision: MetaDecision = {
           environmentUid: input.environmentUid,
           agentName: required(context.metaAgentName, 'the meta agent'),
           phase: input.phase,

@@ -10,6 +10,7 @@ import {
 } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
+import type { FlowControl } from '../domain/termination/state.js';
 import type { Mode } from '../ports/agent.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
 import { type MetaTurnOutput, metaTurnMachine } from './metaTurn.js';
@@ -65,7 +66,7 @@ export interface ControllerInput {
 }
 
 /** One episode's summary as the controller keeps it. */
-export interface EpisodeSummary {
+export interface CompletedEpisode {
   /** 1-based position among every episode of the phase, training and evaluation alike. */
   readonly ordinal: number;
   readonly episode: number;
@@ -85,8 +86,6 @@ export interface CheckpointOutcome {
   readonly checkpointHash?: string | null;
   readonly metrics: Readonly<Record<string, number>>;
 }
-
-export type FlowControl = 'CONTINUE' | 'RESTART' | 'STOP_PHASE';
 
 /** What became of one checkpoint in the termination machine. */
 export interface CheckpointVerdict {
@@ -124,7 +123,7 @@ export interface ControllerContext {
   readonly episodes: number;
   /** Completed episodes of this phase, evaluation episodes included. */
   readonly ordinal: number;
-  readonly lastEpisode: EpisodeSummary | null;
+  readonly lastEpisode: CompletedEpisode | null;
   readonly checkpoints: number;
   readonly lastCheckpoint: CheckpointVerdict | null;
   readonly lastFlow: { readonly control: FlowControl; readonly reason: string | null } | null;
@@ -149,7 +148,7 @@ export type ControllerEvent =
 /** Emitted for observers (the run store, progress bars). */
 export type ControllerEmitted =
   | { type: 'meta.decided'; decision: MetaTurnOutput }
-  | { type: 'episode.completed'; phase: ControllerPhase; summary: EpisodeSummary }
+  | { type: 'episode.completed'; phase: ControllerPhase; summary: CompletedEpisode }
   | { type: 'checkpoint.completed'; phase: ControllerPhase; verdict: CheckpointVerdict }
   | { type: 'barrier.reached'; phase: ControllerPhase; episodes: number; ordinal: number };
 
@@ -282,9 +281,9 @@ export const simulationControllerMachine = setup({
       { steps: number; returnsByAgent: Record<string, number>; environmentDone: boolean },
       EpisodeInput
     >('runEpisode'),
-    endEpisode: unwired<void, { episode: EpisodeInput; summary: EpisodeSummary }>('endEpisode'),
+    endEpisode: unwired<void, { episode: EpisodeInput; summary: CompletedEpisode }>('endEpisode'),
     runEvaluation: unwired<
-      { summary: EpisodeSummary; outcomes: CheckpointOutcome[] },
+      { summary: CompletedEpisode; outcomes: CheckpointOutcome[] },
       EvaluationInput
     >('runEvaluation'),
     resetWorld: unwired<void, void>('resetWorld'),
@@ -359,7 +358,7 @@ export const simulationControllerMachine = setup({
           };
         }
       ).output;
-      const summary: EpisodeSummary = {
+      const summary: CompletedEpisode = {
         ordinal: context.ordinal + 1,
         episode: context.episodes + 1,
         mode: context.phase.mode,
@@ -377,13 +376,13 @@ export const simulationControllerMachine = setup({
     emitEpisodeCompleted: emit(({ context }) => ({
       type: 'episode.completed' as const,
       phase: context.phase,
-      summary: context.lastEpisode as EpisodeSummary,
+      summary: context.lastEpisode as CompletedEpisode,
     })),
     assignCheckpoint: enqueueActions(({ context, enqueue, event }) => {
       const output = (
-        event as unknown as { output: { summary: EpisodeSummary; outcomes: CheckpointOutcome[] } }
+        event as unknown as { output: { summary: CompletedEpisode; outcomes: CheckpointOutcome[] } }
       ).output;
-      const summary: EpisodeSummary = { ...output.summary, ordinal: context.ordinal + 1 };
+      const summary: CompletedEpisode = { ...output.summary, ordinal: context.ordinal + 1 };
       enqueue.emit({ type: 'episode.completed', phase: context.phase, summary });
       enqueue.assign({
         ordinal: context.ordinal + 1,
@@ -560,7 +559,7 @@ export const simulationControllerMachine = setup({
                 src: 'endEpisode',
                 input: ({ context }) => ({
                   episode: { ...episodeInput(context, false), episode: context.episodes },
-                  summary: context.lastEpisode as EpisodeSummary,
+                  summary: context.lastEpisode as CompletedEpisode,
                 }),
                 onDone: [
                   { guard: 'evaluationDue', target: 'evaluating', actions: 'emitEpisodeCompleted' },
