@@ -13,10 +13,12 @@ import {
   summarizeJudgeResults,
 } from '../../domain/judge/summary.js';
 import { sha256Hex } from '../../domain/shared/canonicalJson.js';
+import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createProgressBar } from '../progress.js';
 
 interface JudgeCommandOptions {
+  logLevel: LogLevel;
   config: string;
   out?: string;
   json?: boolean;
@@ -56,8 +58,8 @@ export function registerJudgeCommand(program: Command): void {
       '--run-id <id>',
       'evaluation run id for cases without one (default: derived from the cases file)',
     )
-    .action((casesPath: string, options: JudgeCommandOptions) =>
-      runJudgeCommand(casesPath, options),
+    .action((casesPath: string, _options: unknown, command: Command) =>
+      runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
 }
 
@@ -67,8 +69,10 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     throw new CliError(`--concurrency must be a positive integer, got '${options.concurrency}'`);
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
+  const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const judge = modelJudgeFromConfig(config, {
     baseDir,
+    logger,
     ...(options.judge ? { name: options.judge } : {}),
   });
   const { cases, malformed } = readCases(casesPath, options.runId);

@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createModelJudge } from '../../../src/actors/judges.js';
 import {
@@ -216,6 +218,34 @@ describe('model judge', () => {
     ]);
     const result = await createModelJudge({ ...baseSettings, provider }).evaluate(subject());
     expect(JSON.stringify(result)).not.toContain(secret);
+  });
+
+  it('logs each verdict by its facts, never the raw output', async () => {
+    const secret = 'RAW-MODEL-TEXT-SHOULD-NOT-BE-LOGGED';
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = pino({ level: 'debug' }, destination);
+    const failing = scriptedProvider([{ content: secret }, { content: `{"status":"${secret}"}` }]);
+    await createModelJudge({ ...baseSettings, provider: failing, logger }).evaluate(subject());
+    const passing = scriptedProvider([{ content: PASSED }]);
+    await createModelJudge({ ...baseSettings, provider: passing, logger }).evaluate(subject());
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 40,
+      errorType: 'JudgeResponseError',
+      msg: 'judgement ended in error',
+    });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      level: 20,
+      status: 'passed',
+      msg: 'judgement done',
+    });
+    expect(lines.join('')).not.toContain(secret);
   });
 
   it('rejects a clock without a zone with JudgeConfigurationError', async () => {
