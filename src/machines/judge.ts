@@ -138,7 +138,7 @@ export const judgeMachine = setup({
   guards: {
     isRejectedSelfEvaluation: ({ context }) =>
       context.selfEvaluation && !context.settings.allowSelfEvaluation,
-    responseCostInvalid: ({ context }) => context.answered?.costInvalid === true,
+    accountingInvalid: ({ context }) => context.answered?.accountingInvalid === true,
     inputTokenBudgetExceeded: ({ context }) =>
       context.settings.maxInputTokens !== null &&
       context.usage !== null &&
@@ -171,7 +171,7 @@ export const judgeMachine = setup({
     accumulateUsageAndCost: assign(({ context }) => {
       const answered = context.answered;
       if (!answered) return {};
-      const counted = !answered.costInvalid && answered.costUsd !== null;
+      const counted = !answered.accountingInvalid && answered.costUsd !== null;
       return {
         usage: addUsage(context.usage, answered.usage),
         costUsd: counted ? context.costUsd + (answered.costUsd ?? 0) : context.costUsd,
@@ -288,7 +288,7 @@ export const judgeMachine = setup({
     accounting: {
       entry: 'accumulateUsageAndCost',
       always: [
-        { guard: 'responseCostInvalid', target: 'attemptFailed', actions: 'recordInvalidResponse' },
+        { guard: 'accountingInvalid', target: 'attemptFailed', actions: 'recordInvalidResponse' },
         {
           guard: 'inputTokenBudgetExceeded',
           target: 'budgetExceeded',

@@ -9,12 +9,13 @@ export function errorTypeOf(error: unknown): string {
 
 /**
  * One answered attempt, read once and without the raw text: its usage, its
- * checked cost and its validated payload (each `null` with a flag when invalid).
+ * checked cost and its validated payload (`null` when invalid).
  */
 export interface AnsweredAttempt {
   readonly usage: TokenUsage | null;
   readonly costUsd: number | null;
-  readonly costInvalid: boolean;
+  /** The reported usage or cost is malformed (e.g. a boolean cost): an invalid response. */
+  readonly accountingInvalid: boolean;
   readonly payload: JudgePayload | null;
 }
 
@@ -25,7 +26,7 @@ export interface AnsweredAttempt {
  * @example
  * ```ts
  * readAnsweredAttempt({ content: 'not json', costUsd: true });
- * // { usage: null, costUsd: null, costInvalid: true, payload: null }
+ * // { usage: null, costUsd: null, accountingInvalid: true, payload: null }
  * ```
  */
 export function readAnsweredAttempt(response: {
@@ -41,11 +42,11 @@ export function readAnsweredAttempt(response: {
     usageInvalid = true;
   }
   let costUsd: number | null = null;
-  let costInvalid = usageInvalid;
+  let accountingInvalid = usageInvalid;
   try {
     costUsd = responseCost(response.costUsd);
   } catch {
-    costInvalid = true;
+    accountingInvalid = true;
   }
   let payload: JudgePayload | null = null;
   try {
@@ -53,5 +54,5 @@ export function readAnsweredAttempt(response: {
   } catch {
     payload = null;
   }
-  return { usage, costUsd, costInvalid, payload };
+  return { usage, costUsd, accountingInvalid, payload };
 }
