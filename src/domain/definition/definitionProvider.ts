@@ -185,11 +185,8 @@ export class DefinitionProvider {
       const value = requested[index];
       if (value === undefined) continue;
       if (value === this.readValue(scenario, index)) continue;
-      operations.push({
-        op: 'replace',
-        path: (actuators[index] as SensorDescriptor).pointer,
-        value,
-      });
+      const path = (actuators[index] as SensorDescriptor).pointer;
+      operations.push(Object.freeze({ op: 'replace', path, value }));
     }
     return createDeclarativePatch({
       environmentUid: this.environmentUid,

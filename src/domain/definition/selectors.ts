@@ -1,4 +1,4 @@
-import { deepFreeze, isPlainObject, type JsonObject } from '../shared/json.js';
+import { isPlainObject, type JsonObject } from '../shared/json.js';
 import { type BoxSpace, contains, type Space } from '../shared/spaces.js';
 import { discoverLeaves } from './discovery.js';
 import { parseDiscoveryOptions } from './discoveryOptions.js';
@@ -106,17 +106,18 @@ export function selectorsFromOptions(
         `definition.selector_manifest[${leaf.manifestIndex}]: the current value ${leaf.value} at "${leaf.pointer}" is not in ${describeSpace(space)}`,
       );
     }
-    return {
+    // Frozen one by one: deepFreeze would allocate a values array per object.
+    return Object.freeze({
       pointer: leaf.pointer,
       alias: leaf.alias,
       uid: leaf.uid,
       value: leaf.value,
-      space,
-      normalisation: entry?.normalisation ?? normalisationFromValue(leaf.value),
+      space: Object.freeze(space),
+      normalisation: Object.freeze(entry?.normalisation ?? normalisationFromValue(leaf.value)),
       source: entry === undefined ? 'discovered' : 'manifest',
-    };
+    });
   });
-  return deepFreeze(selectors);
+  return Object.freeze(selectors);
 }
 
 /** A space as a person reads it: `Box[0, 1]` or `Discrete{1, 2, 4}`. */

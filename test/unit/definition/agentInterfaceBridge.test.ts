@@ -5,6 +5,7 @@ import {
   DefinitionProvider,
   proposeDefinition,
 } from '../../../src/domain/definition/index.js';
+import type { AgentInterface } from '../../../src/ports/agent.js';
 
 const provider = new DefinitionProvider(proposeDefinition('grid', { load: 2, pv: 0 }));
 const map = { grid: provider.proposal.scenario };
@@ -24,6 +25,11 @@ describe('buildDefinitionAgentInterface', () => {
       ],
       readings: { 'grid.definition.load': 2, 'grid.definition.pv': 0 },
     });
+  });
+
+  it('is what the agent port takes (type-checked assignment)', () => {
+    const agentInterface: AgentInterface = buildDefinitionAgentInterface(iface, vector);
+    expect(agentInterface.readings['grid.definition.load']).toBe(2);
   });
 
   it('gives an empty interface for an empty proposal', () => {
