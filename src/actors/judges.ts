@@ -14,6 +14,7 @@ import {
   type JudgeSettingsInput,
   judgeSettings,
 } from '../domain/judge/settings.js';
+import { checkAgentJudgePolicy, type ToolPolicy } from '../domain/judge/toolPolicy.js';
 import { createRng, deriveSeed } from '../domain/shared/random.js';
 import { type JudgeClock, judgeMachine, type ProviderCallInput } from '../machines/judge.js';
 import { systemClock } from '../ports/clock.js';
@@ -182,25 +183,12 @@ export function createModelJudge(options: ModelJudgeOptions): Judge {
   );
 }
 
-/** Tool policy of an agent judge: `read_only` tools only, or also `evaluation_safe` ones. */
-export type ToolPolicy = 'evaluation_safe' | 'read_only';
-
 /** An agent judge: an ordinary agent narrowed to evaluation-safe tools. */
 export interface AgentJudgeOptions extends JudgeOptions {
   readonly agent: JudgeAgent;
   readonly allowedTools?: readonly string[];
   readonly toolPolicy?: ToolPolicy;
   readonly maxToolRounds?: number | null;
-}
-
-function toolIsSafe(
-  metadata: Readonly<Record<string, unknown>> | null | undefined,
-  policy: ToolPolicy,
-): boolean {
-  const readOnly = Boolean(
-    metadata?.read_only || metadata?.readOnlyHint || metadata?.read_only_hint,
-  );
-  return policy === 'read_only' ? readOnly : readOnly || Boolean(metadata?.evaluation_safe);
 }
 
 const agentQueues = new WeakMap<JudgeAgent, Promise<unknown>>();
@@ -245,32 +233,13 @@ export function createAgentJudge(options: AgentJudgeOptions): Judge {
   const toolPolicy = options.toolPolicy ?? 'evaluation_safe';
   const allowedTools = [...(options.allowedTools ?? [])];
   const maxToolRounds = options.maxToolRounds ?? null;
-  if (toolPolicy !== 'evaluation_safe' && toolPolicy !== 'read_only') {
-    throw new JudgeConfigurationError(`unknown evaluator tool policy: ${String(toolPolicy)}`);
-  }
-  if (
-    maxToolRounds !== null &&
-    !(Number.isInteger(maxToolRounds) && maxToolRounds >= 1 && maxToolRounds <= 1000)
-  ) {
-    throw new JudgeConfigurationError(
-      `maxToolRounds must be between 1 and 1000, got ${String(maxToolRounds)}`,
-    );
-  }
-  const unknown = allowedTools.filter((name) => !Object.hasOwn(agent.tools, name)).sort();
-  if (unknown.length > 0) throw new JudgeConfigurationError(`unknown tools: ${unknown.join(', ')}`);
-  const unsafe = allowedTools
-    .filter((name) => !toolIsSafe(agent.tools[name]?.metadata, toolPolicy))
-    .sort();
-  if (unsafe.length > 0) {
-    throw new JudgeConfigurationError(
-      `tools are not evaluation-safe under ${toolPolicy}: ${unsafe.join(', ')}`,
-    );
-  }
-  if (agent.persistState) {
-    throw new JudgeConfigurationError(
-      'evaluator agents must not persist ephemeral conversation history',
-    );
-  }
+  checkAgentJudgePolicy({
+    tools: agent.tools,
+    allowedTools,
+    toolPolicy,
+    maxToolRounds,
+    persistState: agent.persistState,
+  });
   const invoke: InvokeEvaluator = (input, signal) => {
     const [system, candidate] = input.messages;
     const work = runExclusive(agent, async () => {

@@ -51,6 +51,12 @@ export {
   summarizeJudgeResults,
 } from './summary.js';
 export {
+  type AgentJudgePolicyInput,
+  checkAgentJudgePolicy,
+  type ToolPolicy,
+  toolIsSafe,
+} from './toolPolicy.js';
+export {
   addUsage,
   costFromPrice,
   type ModelPrice,
