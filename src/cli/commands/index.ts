@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerDiagramCommand } from './diagram.js';
+import { registerFuzzCommand } from './fuzz.js';
 import { registerJudgeCommand } from './judge.js';
 import { registerRunCommand } from './run.js';
 import { registerRunsCommands } from './runs.js';
@@ -16,5 +17,6 @@ export function registerCommands(program: Command): void {
   registerRunsCommands(program);
   registerJudgeCommand(program);
   registerDiagramCommand(program);
+  registerFuzzCommand(program);
   void program;
 }

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runArena } from '../support/cli.js';
+
+let folder: string;
+let unreachable: string;
+let plateauOnly: string;
+
+beforeAll(() => {
+  folder = mkdtempSync(path.join(tmpdir(), 'arena-fuzz-e2e-'));
+  unreachable = path.join(folder, 'unreachable.yaml');
+  writeFileSync(
+    unreachable,
+    [
+      'agents:',
+      '  SAC:',
+      '    success: { metric: objective, threshold: 2, direction: greater_equal, consecutive: 1, min_evaluations: 1 }',
+      '',
+    ].join('\n'),
+  );
+  plateauOnly = path.join(folder, 'plateau.yaml');
+  writeFileSync(
+    plateauOnly,
+    [
+      'agents:',
+      '  SAC:',
+      '    plateau: { metric: objective, direction: maximize, min_delta: 0.01, patience: 2, min_evaluations: 3, window: 1 }',
+      '',
+    ].join('\n'),
+  );
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('arena fuzz termination', () => {
+  it('fuzzes the shipped example rules cleanly', async () => {
+    const { code, stdout, stderr } = await runArena([
+      'fuzz',
+      'termination',
+      'examples/termination/rules.yaml',
+      '--metric',
+      'objective=0:1',
+      '--require',
+      'success',
+      '--require',
+      'plateau',
+      '--runs',
+      '50',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      '  success       reachable in 3 evaluations (minimal: the rules need at least 3 evaluations)',
+    );
+    expect(stdout).toContain(
+      '  plateau       reachable in 6 evaluations (minimal: the rules need at least 6 evaluations)',
+    );
+    expect(stdout).toContain('invariants on these rules: 7 of 7 held');
+    expect(stdout).toContain('required reasons reachable: success, plateau');
+  });
+
+  it('exits 1 when a required success threshold lies outside the metric range', async () => {
+    const { code, stdout } = await runArena([
+      'fuzz',
+      'termination',
+      unreachable,
+      '--metric',
+      'objective=0:1',
+      '--require',
+      'success',
+      '--runs',
+      '30',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      '  success       UNREACHABLE: agent "SAC" needs objective ≥ 2, outside the range 0:1',
+    );
+    expect(stdout).toContain('runs forever: POSSIBLE with metrics within the ranges');
+    expect(stdout).toContain('required reasons UNREACHABLE: success');
+  });
+
+  it('prints the same JSON report for the same seed: the minimal plateau takes 4 evaluations', async () => {
+    const args = ['fuzz', 'termination', plateauOnly, '--json', '--runs', '40', '--seed', '9'];
+    const first = await runArena(args);
+    const second = await runArena(args);
+    expect(first.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const report = JSON.parse(first.stdout);
+    expect(report.settings).toEqual({ runs: 40, seed: 9, maxEvaluations: 50, horizon: 50 });
+    const plateau = report.reasons.find(
+      (finding: { reason: string }) => finding.reason === 'plateau',
+    );
+    expect(plateau).toMatchObject({ reachable: true, fewestEvaluations: 4, provenMinimal: true });
+    expect(plateau.example).toHaveLength(4);
+  });
+
+  it.each([
+    [
+      ['--metric', 'objective=1:0'],
+      'arena: --metric objective=1:0: the low end 1 must be below the high end 0\n',
+    ],
+    [
+      ['--metric', 'loss=0:1'],
+      'arena: --metric loss: no rule reads this metric; the rules read objective\n',
+    ],
+    [
+      ['--require', 'victory'],
+      'arena: --require victory: expected one of success, plateau, max_episodes\n',
+    ],
+    [['--runs', 'many'], 'arena: --runs must be an integer, got "many"\n'],
+  ])('exits 2 with one line on bad input %j', async (extra, message) => {
+    const { code, stdout, stderr } = await runArena(['fuzz', 'termination', unreachable, ...extra]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(message);
+  });
+
+  it('names the rules file and the field of a bad rule set', async () => {
+    const bad = path.join(folder, 'bad.yaml');
+    writeFileSync(bad, 'agents:\n  SAC:\n    success: { metric: objective }\n');
+    const { code, stderr } = await runArena(['fuzz', 'termination', bad]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `arena: ${bad}: agent "SAC": success.threshold is missing; it must be a finite number\n`,
+    );
+  });
+});
