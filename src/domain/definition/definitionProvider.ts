@@ -82,6 +82,11 @@ export class DefinitionProvider {
 
   constructor(proposal: ProposedDefinition) {
     const { sensors, actuators } = proposal.interface;
+    if (proposal.interface.environmentUid !== proposal.environmentUid) {
+      throw new DefinitionValidationError(
+        `the proposal of "${proposal.environmentUid}" carries the interface of "${proposal.interface.environmentUid}"`,
+      );
+    }
     const shared =
       sensors.length === actuators.length &&
       sensors.every((sensor, index) => sensor === actuators[index]);

@@ -283,4 +283,10 @@ describe('DefinitionProvider.interfaceFingerprint', () => {
     };
     expect(() => new DefinitionProvider(broken)).toThrowError(/do not align/);
   });
+
+  it('refuses a proposal that carries the interface of another environment', () => {
+    const proposal = proposeDefinition('grid', scenario);
+    const foreign = { ...proposal, interface: { ...proposal.interface, environmentUid: 'other' } };
+    expect(() => new DefinitionProvider(foreign)).toThrowError(/carries the interface of "other"/);
+  });
 });
