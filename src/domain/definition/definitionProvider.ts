@@ -395,3 +395,16 @@ export class DefinitionProvider {
     return current;
   }
 }
+
+/**
+ * `new DefinitionProvider(proposal)`, for callers that prefer a factory.
+ *
+ * @example
+ * ```ts
+ * createDefinitionProvider(proposeDefinition('midas', { load: 2 })).vectorize({ midas: { load: 2 } });
+ * // { uids: ['midas.definition.load'], values: [2] }
+ * ```
+ */
+export function createDefinitionProvider(proposal: ProposedDefinition): DefinitionProvider {
+  return new DefinitionProvider(proposal);
+}

@@ -2,7 +2,7 @@ export type { DefinitionAgentInterface, DefinitionChannel } from './agentInterfa
 export { buildDefinitionAgentInterface } from './agentInterfaceBridge.js';
 export { interfaceFingerprint, interfaceFromSelectors } from './definitionInterface.js';
 export type { DefinitionActions, DefinitionMap } from './definitionProvider.js';
-export { DefinitionProvider } from './definitionProvider.js';
+export { createDefinitionProvider, DefinitionProvider } from './definitionProvider.js';
 export { defaultDiscoveryOptions, parseDiscoveryOptions } from './discoveryOptions.js';
 export {
   DefinitionBridgeError,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeclarativePatch } from '../../../src/domain/definition/index.js';
 import {
   createDeclarativePatch,
+  createDefinitionProvider,
   DefinitionFingerprintError,
   DefinitionPatchError,
   DefinitionProvider,
@@ -22,6 +23,15 @@ function setup(definition?: unknown) {
   const provider = new DefinitionProvider(proposeDefinition('grid', scenario, { definition }));
   return { provider, map: { grid: provider.proposal.scenario } };
 }
+
+describe('createDefinitionProvider', () => {
+  it('builds the same provider as the class', () => {
+    const proposal = proposeDefinition('grid', scenario);
+    const provider = createDefinitionProvider(proposal);
+    expect(provider).toBeInstanceOf(DefinitionProvider);
+    expect(provider.fingerprint).toEqual(new DefinitionProvider(proposal).fingerprint);
+  });
+});
 
 describe('DefinitionProvider.describe and vectorize', () => {
   it('describes the proposal interface for the proposal definition', () => {
