@@ -41,6 +41,7 @@ export {
   wireSimulationController,
 } from './actors/index.js';
 export type {
+  ConditionDescriptor,
   DirectLoopParts,
   Feeder,
   GridModel,
@@ -168,6 +169,7 @@ export {
   catalogueActionAt,
   catalogueIndexOf,
   createDeclarativePatch,
+  createDefinitionProvider,
   createScenarioActionCatalogue,
   createScenarioAgentInterface,
   createScenarioDecisionRecord,
@@ -204,6 +206,7 @@ export {
   unescapePointerToken,
 } from './domain/definition/index.js';
 export type {
+  AgentJudgePolicyInput,
   AnsweredAttempt,
   BackoffSettings,
   CaseLineOutcome,
@@ -223,12 +226,14 @@ export type {
   ReportedUsage,
   SubjectObservation,
   TokenUsage,
+  ToolPolicy,
 } from './domain/judge/index.js';
 // Judges
 export {
   addUsage,
   awareUtcTimestamp,
   candidateMessage,
+  checkAgentJudgePolicy,
   costFromPrice,
   errorTypeOf,
   evidenceReference,
@@ -255,6 +260,7 @@ export {
   retryDelayMs,
   summarizeJudgeResults,
   systemMessage,
+  toolIsSafe,
 } from './domain/judge/index.js';
 export type { ComponentSpec } from './domain/objective/index.js';
 export {

@@ -65,6 +65,8 @@ export interface PhaseSummary {
   readonly episodes: number;
   readonly evaluationEpisodes: number;
   readonly meanReturn: number | null;
+  /** Mean return of each loop agent over the training or test episodes. */
+  readonly meanReturnsByAgent: Readonly<Record<string, number>>;
   readonly checkpoints: readonly {
     readonly index: number;
     readonly afterEpisode: number;
@@ -477,6 +479,7 @@ class PhaseTracker {
   ordinal = 0;
   evaluationEpisodes = 0;
   private returnSum = 0;
+  private readonly agentReturnSums: Record<string, number> = {};
   readonly checkpoints: PhaseSummary['checkpoints'][number][] = [];
   metaDecision: MetaDecision | null = null;
 
@@ -490,6 +493,9 @@ class PhaseTracker {
     }
     this.episodes++;
     this.returnSum += totalReturn(summary);
+    for (const [agent, value] of Object.entries(summary.returnsByAgent)) {
+      this.agentReturnSums[agent] = (this.agentReturnSums[agent] ?? 0) + value;
+    }
   }
 
   checkpoint(verdict: CheckpointVerdict): void {
@@ -516,6 +522,9 @@ class PhaseTracker {
       episodes: this.episodes,
       evaluationEpisodes: this.evaluationEpisodes,
       meanReturn: this.episodes > 0 ? this.returnSum / this.episodes : null,
+      meanReturnsByAgent: Object.fromEntries(
+        Object.entries(this.agentReturnSums).map(([agent, sum]) => [agent, sum / this.episodes]),
+      ),
       checkpoints: this.checkpoints,
       metaDecision: this.metaDecision,
       error,

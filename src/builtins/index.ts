@@ -6,6 +6,7 @@ import { DefaultMuscle } from './brains/defaultMuscle.js';
 import { MetaBanditBrain } from './brains/metaBanditBrain.js';
 import { GridObjective, SumObjective } from './brains/objectives.js';
 import { RandomBrain } from './brains/randomBrain.js';
+import { type ConditionDescriptor, conditions, controllers } from './conditions.js';
 import { GridEnvironment } from './grid/gridEnvironment.js';
 
 export {
@@ -35,6 +36,7 @@ export {
 } from './grid/linDistFlow.js';
 export { LOAD_PROFILE_NAMES, loadProfile, profileAt, pvProfile } from './grid/profiles.js';
 export { GRID_DEFAULTS, type GridModel, parseGridParams } from './grid/scenario.js';
+export type { ConditionDescriptor };
 export {
   ConstantBrain,
   CrossEntropyBrain,
@@ -83,4 +85,6 @@ export const builtinComponents: ReadonlyMap<string, unknown> = new Map<string, u
   ...Object.entries(brains),
   ...Object.entries(muscles),
   ...Object.entries(objectives),
+  ...Object.entries(controllers),
+  ...Object.entries(conditions),
 ]);

@@ -51,7 +51,13 @@ function metaDecisionLines(phase: PhaseSummary): string[] {
 function phaseLine(phase: PhaseSummary): string {
   const evaluations =
     phase.evaluationEpisodes > 0 ? ` (${phase.evaluationEpisodes} evaluation episodes)` : '';
-  const mean = phase.meanReturn === null ? '' : `, mean return ${formatNumber(phase.meanReturn)}`;
+  const agents = Object.entries(phase.meanReturnsByAgent);
+  const byAgent =
+    agents.length > 1
+      ? ` (${agents.map(([agent, value]) => `${agent} ${formatNumber(value)}`).join(', ')})`
+      : '';
+  const mean =
+    phase.meanReturn === null ? '' : `, mean return ${formatNumber(phase.meanReturn)}${byAgent}`;
   const ending = phase.reason ?? phase.status;
   return `phase ${phase.name} (${phase.mode}): ${ending} after ${phase.episodes} episodes${evaluations}${mean}`;
 }

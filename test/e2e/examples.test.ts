@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import type { RunSummary } from '../../src/actors/runExperiment.js';
+import { repoRoot, runArena } from '../support/cli.js';
+
+const examples = path.join(repoRoot, 'examples');
+
+function workDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'arena-examples-'));
+}
+
+async function runJson(file: string): Promise<RunSummary> {
+  const result = await runArena(['run', file, '--json'], { cwd: workDir() });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as RunSummary;
+}
+
+describe('the shipped examples', () => {
+  it('validates every example run file', async () => {
+    for (const name of [
+      'hosting-capacity.yaml',
+      'two-feeders.yaml',
+      'cap-free-plateau.yaml',
+      'custom-environment.yaml',
+    ]) {
+      const result = await runArena(['validate', path.join(examples, name)]);
+      expect({ name, code: result.code, stderr: result.stderr }).toEqual({
+        name,
+        code: 0,
+        stderr: '',
+      });
+    }
+  });
+
+  it('runs the npm start study on a smaller budget: the evaluation rules end its training phases', async () => {
+    // Three exploring phases instead of five, no tuning phase, the same rules.
+    const document = parse(readFileSync(path.join(examples, 'hosting-capacity.yaml'), 'utf8')) as {
+      schedule: Record<string, unknown>[];
+    };
+    document.schedule = document.schedule.filter((phase) => {
+      const [name] = Object.keys(phase);
+      return ['explore_1', 'explore_2', 'explore_3', 'test'].includes(name ?? '');
+    });
+    const file = path.join(workDir(), 'hosting-capacity-small.yaml');
+    writeFileSync(file, stringify(document));
+    const summary = await runJson(file);
+    expect(summary.status).toBe('succeeded');
+    const training = summary.phases.filter((phase) => phase.mode === 'train');
+    expect(training.map((phase) => phase.name)).toEqual(['explore_1', 'explore_2', 'explore_3']);
+    for (const phase of training) expect(['success', 'plateau']).toContain(phase.reason);
+    // the planner tried three PV sizes, one per start request, and each came from the bounds
+    const sizes = summary.phases.map(
+      (phase) => phase.metaDecision?.candidate['midas.definition.pv_bus_6_peak_mw'],
+    );
+    expect(sizes.slice(0, 3)).toEqual([2.2, 4.4, expect.closeTo(6.6, 9)]);
+  });
+
+  it('runs two agents in turn groups without a meta turn; the learner beats the random baseline', async () => {
+    const summary = await runJson(path.join(examples, 'two-feeders.yaml'));
+    const test = summary.phases.find((phase) => phase.name === 'test');
+    expect(summary.phases.every((phase) => phase.metaDecision === null)).toBe(true);
+    expect(test?.meanReturnsByAgent.north_operator).toBeGreaterThan(
+      test?.meanReturnsByAgent.south_operator ?? Number.POSITIVE_INFINITY,
+    );
+  });
+
+  it('stops a cap-free training phase by plateau', async () => {
+    const summary = await runJson(path.join(examples, 'cap-free-plateau.yaml'));
+    expect(summary.phases[0]?.reason).toBe('plateau');
+  });
+
+  it('runs a user-written environment module', async () => {
+    const summary = await runJson(path.join(examples, 'custom-environment.yaml'));
+    expect(['success', 'plateau']).toContain(summary.phases[0]?.reason);
+  });
+});
