@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runArena } from '../support/cli.js';
+
+const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+
+/** The README shows real output: each shown block must be what the command prints today. */
+describe('README', () => {
+  it('shows the real output of the embedding example', () => {
+    const output = execFileSync(process.execPath, ['examples/embed/termination.mjs'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(readme).toContain(`\`\`\`text\n${output}\`\`\``);
+  });
+
+  it('shows the embedding example exactly as it is in examples/', () => {
+    const source = readFileSync(path.join(repoRoot, 'examples/embed/termination.mjs'), 'utf8');
+    const body = source.split('\n').slice(2).join('\n');
+    expect(readme).toContain(body.trim());
+  });
+
+  it('shows the real output of arena termination replay', async () => {
+    const result = await runArena([
+      'termination',
+      'replay',
+      'examples/termination/rules.yaml',
+      'examples/termination/success.jsonl',
+    ]);
+    expect(result.code).toBe(0);
+    expect(readme).toContain(
+      `$ npx arena termination replay examples/termination/rules.yaml examples/termination/success.jsonl\n${result.stdout}`,
+    );
+  });
+
+  it('names both commands a new user needs', () => {
+    expect(readme).toContain('npm ci && npm start');
+    expect(readme).toContain('npm ci && npm test');
+  });
+});
