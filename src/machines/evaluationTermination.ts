@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { Actor, SnapshotFrom } from 'xstate';
-import { assertEvent, enqueueActions, setup } from 'xstate';
+import { assertEvent, assign, emit, setup } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { CheckpointDecision } from '../domain/termination/checkpoint.js';
 import { applyCheckpoint } from '../domain/termination/checkpoint.js';
@@ -54,14 +54,70 @@ export interface EvaluationTerminationOutput {
   readonly reason: TerminationReason | null;
 }
 
-/** The final state each terminal reason leads to. */
-const finalStateOf = {
-  success: 'success',
-  plateau: 'plateau',
-  max_episodes: 'maxEpisodes',
-  cancelled: 'cancelled',
-  failed: 'failed',
-} as const satisfies Record<TerminationReason, string>;
+/** A checkpoint's result against one termination state: applied, or rejected as data. */
+type CheckpointResult =
+  | { readonly applied: ReturnType<typeof applyCheckpoint>; readonly error: null }
+  | { readonly applied: null; readonly error: RejectedCheckpointError };
+
+/**
+ * The guards and actions of one transition all need the same checkpoint
+ * result; it is computed once per (event, state) pair and remembered here, so
+ * the chart can route on it without applying a checkpoint twice.
+ */
+const checkpointResults = new WeakMap<
+  object,
+  { readonly termination: TerminationState; readonly result: CheckpointResult }
+>();
+
+function checkpointResult(
+  termination: TerminationState,
+  event: EvaluationTerminationEvent,
+): CheckpointResult {
+  assertEvent(event, 'evaluation.checkpoint');
+  const cached = checkpointResults.get(event);
+  if (cached !== undefined && cached.termination === termination) return cached.result;
+  let result: CheckpointResult;
+  try {
+    result = { applied: applyCheckpoint(termination, event.outcomes), error: null };
+  } catch (error) {
+    if (!(error instanceof ArenaError)) throw error;
+    result = {
+      applied: null,
+      error: { name: error.name, code: error.code, message: error.message },
+    };
+  }
+  checkpointResults.set(event, { termination, result });
+  return result;
+}
+
+function appliedCheckpoint(
+  context: EvaluationTerminationContext,
+  event: EvaluationTerminationEvent,
+): ReturnType<typeof applyCheckpoint> {
+  const { applied } = checkpointResult(context.termination, event);
+  if (applied === null) throw new Error('a rejected checkpoint has no result to record');
+  return applied;
+}
+
+function checkpointEndsWith(
+  context: EvaluationTerminationContext,
+  event: EvaluationTerminationEvent,
+  reason: TerminationReason,
+): boolean {
+  return checkpointResult(context.termination, event).applied?.decision.reason === reason;
+}
+
+function episodeEnd(context: EvaluationTerminationContext, event: EvaluationTerminationEvent) {
+  assertEvent(event, 'episode.ended');
+  return applyEpisodeEnd(context.termination, context.phase, event);
+}
+
+/** The outcome is emitted first: it reads the result cached for the state before recording. */
+const checkpointActions = [
+  'emitCheckpointOutcome',
+  'recordCheckpoint',
+  'emitCheckpointFlow',
+] as const;
 
 /**
  * Evaluation-aware termination of one training phase, as a thin chart over
@@ -104,52 +160,54 @@ export const evaluationTerminationMachine = setup({
     output: {} as EvaluationTerminationOutput,
   },
   guards: {
-    endedInSuccess: ({ context }) => context.reason === 'success',
-    endedInPlateau: ({ context }) => context.reason === 'plateau',
-    reachedMaxEpisodes: ({ context }) => context.reason === 'max_episodes',
-    wasCancelled: ({ context }) => context.reason === 'cancelled',
-    hasFailed: ({ context }) => context.reason === 'failed',
+    checkpointIsRejected: ({ context, event }) =>
+      checkpointResult(context.termination, event).error !== null,
+    checkpointSucceeds: ({ context, event }) => checkpointEndsWith(context, event, 'success'),
+    checkpointPlateaus: ({ context, event }) => checkpointEndsWith(context, event, 'plateau'),
+    episodeReachesMaxEpisodes: ({ context, event }) =>
+      episodeEnd(context, event).decision.reason === 'max_episodes',
   },
   actions: {
-    applyCheckpoint: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'evaluation.checkpoint');
-      let result: ReturnType<typeof applyCheckpoint>;
-      try {
-        result = applyCheckpoint(context.termination, event.outcomes);
-      } catch (error) {
-        if (!(error instanceof ArenaError)) throw error;
-        enqueue.emit({
-          type: 'checkpoint.rejected',
-          error: { name: error.name, code: error.code, message: error.message },
-        });
-        enqueue.emit({ type: 'flow', control: 'CONTINUE', reason: context.reason });
-        return;
-      }
-      const { state, decision } = result;
-      enqueue.assign({ termination: state, reason: state.terminationReason });
-      if (decision.report.checkpoint === 'incomplete') {
-        enqueue.emit({ type: 'checkpoint.ignored', reason: ignoredReason(decision), decision });
-      } else {
-        enqueue.emit({ type: 'checkpoint.accepted', decision });
-      }
-      enqueue.emit({ type: 'flow', control: decision.control, reason: decision.reason });
+    recordCheckpoint: assign(({ context, event }) => {
+      const { state } = appliedCheckpoint(context, event);
+      return { termination: state, reason: state.terminationReason };
     }),
-    applyEpisodeEnd: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'episode.ended');
-      const { state, decision } = applyEpisodeEnd(context.termination, context.phase, event);
-      enqueue.assign({ termination: state, reason: state.terminationReason });
-      enqueue.emit({ type: 'flow', control: decision.control, reason: decision.reason });
+    emitCheckpointOutcome: emit(({ context, event }) => {
+      const { decision } = appliedCheckpoint(context, event);
+      return decision.report.checkpoint === 'incomplete'
+        ? { type: 'checkpoint.ignored' as const, reason: ignoredReason(decision), decision }
+        : { type: 'checkpoint.accepted' as const, decision };
     }),
-    recordCancellation: enqueueActions(({ context, enqueue }) => {
+    emitCheckpointRejected: emit(({ context, event }) => ({
+      type: 'checkpoint.rejected' as const,
+      error: checkpointResult(context.termination, event).error!,
+    })),
+    emitCheckpointFlow: emit(({ context }) => ({
+      type: 'flow' as const,
+      control: context.reason === null ? ('CONTINUE' as const) : ('STOP_PHASE' as const),
+      reason: context.reason,
+    })),
+    recordEpisodeEnd: assign(({ context, event }) => {
+      const { state } = episodeEnd(context, event);
+      return { termination: state, reason: state.terminationReason };
+    }),
+    emitEpisodeFlow: emit(({ context, event }) => {
+      const { decision } = episodeEnd(context, event);
+      return { type: 'flow' as const, control: decision.control, reason: decision.reason };
+    }),
+    recordCancellation: assign(({ context }) => {
       const state = markCancelled(context.termination);
-      enqueue.assign({ termination: state, reason: state.terminationReason });
-      enqueue.emit({ type: 'flow', control: 'STOP_PHASE', reason: state.terminationReason });
+      return { termination: state, reason: state.terminationReason };
     }),
-    recordFailure: enqueueActions(({ context, enqueue }) => {
+    recordFailure: assign(({ context }) => {
       const state = markFailed(context.termination);
-      enqueue.assign({ termination: state, reason: state.terminationReason });
-      enqueue.emit({ type: 'flow', control: 'STOP_PHASE', reason: state.terminationReason });
+      return { termination: state, reason: state.terminationReason };
     }),
+    emitStopFlow: emit(({ context }) => ({
+      type: 'flow' as const,
+      control: 'STOP_PHASE' as const,
+      reason: context.reason,
+    })),
   },
 }).createMachine({
   id: 'evaluationTermination',
@@ -164,18 +222,26 @@ export const evaluationTerminationMachine = setup({
   initial: 'active',
   states: {
     active: {
-      always: [
-        { guard: 'endedInSuccess', target: finalStateOf.success },
-        { guard: 'endedInPlateau', target: finalStateOf.plateau },
-        { guard: 'reachedMaxEpisodes', target: finalStateOf.max_episodes },
-        { guard: 'wasCancelled', target: finalStateOf.cancelled },
-        { guard: 'hasFailed', target: finalStateOf.failed },
-      ],
       on: {
-        'evaluation.checkpoint': { actions: 'applyCheckpoint' },
-        'episode.ended': { actions: 'applyEpisodeEnd' },
-        cancel: { actions: 'recordCancellation' },
-        fail: { actions: 'recordFailure' },
+        'evaluation.checkpoint': [
+          {
+            guard: 'checkpointIsRejected',
+            actions: ['emitCheckpointRejected', 'emitCheckpointFlow'],
+          },
+          { guard: 'checkpointSucceeds', target: 'success', actions: checkpointActions },
+          { guard: 'checkpointPlateaus', target: 'plateau', actions: checkpointActions },
+          { actions: checkpointActions },
+        ],
+        'episode.ended': [
+          {
+            guard: 'episodeReachesMaxEpisodes',
+            target: 'maxEpisodes',
+            actions: ['recordEpisodeEnd', 'emitEpisodeFlow'],
+          },
+          { actions: 'emitEpisodeFlow' },
+        ],
+        cancel: { target: 'cancelled', actions: ['recordCancellation', 'emitStopFlow'] },
+        fail: { target: 'failed', actions: ['recordFailure', 'emitStopFlow'] },
       },
     },
     success: { type: 'final' },

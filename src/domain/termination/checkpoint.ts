@@ -165,14 +165,11 @@ function applyIncomplete(
     let agent = state.agents[name]!;
     if (!present && agent.successStreak !== 0) agent = { ...agent, successStreak: 0 };
     agents[name] = agent;
-    reports.push({
-      ...summary(config, name, agent),
-      status: present ? 'ignored' : 'missing',
-      detail: present ? 'incomplete checkpoint' : 'missing agent outcome',
-      evaluationId: null,
-      evaluationEpisode: null,
-      successValue: null,
-    });
+    reports.push(
+      present
+        ? agentReport(config, name, agent, 'ignored', 'incomplete checkpoint', null, null, null)
+        : agentReport(config, name, agent, 'missing', 'missing agent outcome', null, null, null),
+    );
   }
   return {
     state: { ...state, agents },
@@ -194,13 +191,21 @@ function applyPlan(
   if (plan.kind === 'missingIdentity') {
     return agent.successStreak === 0 ? agent : { ...agent, successStreak: 0 };
   }
-  const recorded = {
-    ...agent,
-    seen: trieSet(agent.seen, plan.evaluationId, plan.digest),
-    seenCount: agent.seenCount + 1,
-    lastEvaluation: plan.episode,
-  };
-  if (!plan.valid) return { ...recorded, successStreak: 0 };
+  const seen = trieSet(agent.seen, plan.evaluationId, plan.digest);
+  const seenCount = agent.seenCount + 1;
+  if (!plan.valid) {
+    return {
+      lastEvaluation: plan.episode,
+      seen,
+      seenCount,
+      validEvaluations: agent.validEvaluations,
+      plateauWindow: agent.plateauWindow,
+      successStreak: 0,
+      plateauPatience: agent.plateauPatience,
+      bestMetric: agent.bestMetric,
+      bestEvaluationId: agent.bestEvaluationId,
+    };
+  }
   const { success, plateau } = config.agents[name]!;
   const validEvaluations = agent.validEvaluations + 1;
   let { successStreak, plateauPatience, bestMetric, bestEvaluationId, plateauWindow } = agent;
@@ -221,7 +226,9 @@ function applyPlan(
     }
   }
   return {
-    ...recorded,
+    lastEvaluation: plan.episode,
+    seen,
+    seenCount,
     validEvaluations,
     plateauWindow,
     successStreak,
@@ -244,54 +251,53 @@ function reportFor(
   agent: AgentTerminationState,
   plan: OutcomePlan,
 ): AgentCheckpointReport {
-  const base = summary(config, name, agent);
   if (plan.kind === 'missingIdentity') {
-    return {
-      ...base,
-      status: 'invalid',
-      detail: 'missing evaluation identity',
-      evaluationId: null,
-      evaluationEpisode: null,
-      successValue: null,
-    };
+    return agentReport(
+      config,
+      name,
+      agent,
+      'invalid',
+      'missing evaluation identity',
+      null,
+      null,
+      null,
+    );
   }
   const episode = typeof plan.episode === 'number' ? plan.episode : null;
   if (plan.kind === 'duplicate') {
-    return {
-      ...base,
-      status: 'duplicate',
-      detail: null,
-      evaluationId: plan.evaluationId,
-      evaluationEpisode: episode,
-      successValue: null,
-    };
+    return agentReport(config, name, agent, 'duplicate', null, plan.evaluationId, episode, null);
   }
-  return {
-    ...base,
-    status: plan.valid ? 'accepted' : 'invalid',
-    detail: plan.valid ? null : 'missing or non-finite configured metric',
-    evaluationId: plan.evaluationId,
-    evaluationEpisode: episode,
-    successValue: plan.successValue,
-  };
+  return agentReport(
+    config,
+    name,
+    agent,
+    plan.valid ? 'accepted' : 'invalid',
+    plan.valid ? null : 'missing or non-finite configured metric',
+    plan.evaluationId,
+    episode,
+    plan.successValue,
+  );
 }
 
-function summary(
+/** One report line, built as one literal so every report has the same shape. */
+function agentReport(
   config: TerminationConfig,
   name: string,
   agent: AgentTerminationState,
-): Pick<
-  AgentCheckpointReport,
-  | 'agentName'
-  | 'smoothedValue'
-  | 'validEvaluations'
-  | 'successStreak'
-  | 'plateauPatience'
-  | 'bestMetric'
-> {
+  status: AgentOutcomeStatus,
+  detail: string | null,
+  evaluationId: string | null,
+  evaluationEpisode: number | null,
+  successValue: number | null,
+): AgentCheckpointReport {
   const plateau = config.agents[name]?.plateau ?? null;
   return {
     agentName: name,
+    status,
+    detail,
+    evaluationId,
+    evaluationEpisode,
+    successValue,
     smoothedValue: plateau === null ? null : smoothedMetric(agent.plateauWindow, plateau.window),
     validEvaluations: agent.validEvaluations,
     successStreak: agent.successStreak,

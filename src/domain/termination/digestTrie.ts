@@ -3,19 +3,27 @@
  * plain JSON arrays, so that a termination state stays plain data and adding
  * one evaluation digest copies a few small arrays instead of the whole map.
  *
- * A node is either a bucket (`[key, value, key, value, ...]`, never empty, so
- * its first item is a string) or a branch (32 slots, each a node or `null`)
- * indexed by 5 bits of the key's FNV-1a hash per level.
+ * A node is either a bucket (`[hash, key, value, hash, key, value, ...]`,
+ * never empty, so its first item is a number) or a branch of slots (each a
+ * node or `null`) indexed by bits of the key's hash: 5 bits (32 slots) on the
+ * three top levels, 3 bits (8 slots) below, so the deep, long-lived nodes an
+ * insert copies stay small (less garbage for the collector to promote) and
+ * sparse subtrees do not pay for 32 empty slots. The hash in a bucket lets a
+ * lookup compare small integers instead of strings.
  */
 export type DigestTrie = DigestTrieNode | null;
-/** A bucket of alternating keys and values, or a branch of 32 slots. */
-export type DigestTrieNode = string[] | (DigestTrieNode | null)[];
+/** A bucket of (hash, key, value) triples, or a branch of 32 slots. */
+export type DigestTrieNode = (number | string)[] | (DigestTrieNode | null)[];
+type Bucket = (number | string)[];
+type Branch = (DigestTrieNode | null)[];
 
-const BITS_PER_LEVEL = 5;
-const BRANCH_WIDTH = 1 << BITS_PER_LEVEL;
-const LAST_LEVEL = 6;
+const WIDE_LEVELS = 3;
+const WIDE_BITS = 5;
+const NARROW_BITS = 3;
+/** The hash has 30 bits (a small integer in V8): 3 × 5 + 5 × 3 bits, levels 0 to 7. */
+const LAST_LEVEL = 7;
 /** Entries a bucket holds before it splits into a branch (memory vs copy cost). */
-const BUCKET_CAPACITY = 48;
+const BUCKET_CAPACITY = 8;
 
 /**
  * The value stored for `key`, or `undefined`.
@@ -31,12 +39,12 @@ export function trieGet(trie: DigestTrie, key: string): string | undefined {
   let level = 0;
   while (node !== null) {
     if (isBucket(node)) {
-      for (let index = 0; index < node.length; index += 2) {
-        if (node[index] === key) return node[index + 1];
+      for (let index = 0; index < node.length; index += 3) {
+        if (node[index] === hash && node[index + 1] === key) return node[index + 2] as string;
       }
       return undefined;
     }
-    node = (node as (DigestTrieNode | null)[])[slotOf(hash, level)] ?? null;
+    node = (node as Branch)[slotOf(hash, level)] ?? null;
     level++;
   }
   return undefined;
@@ -53,7 +61,7 @@ export function trieGet(trie: DigestTrie, key: string): string | undefined {
  * ```
  */
 export function trieSet(trie: DigestTrie, key: string, value: string): DigestTrieNode {
-  return insert(trie, key, value, hashKey(key), 0);
+  return insert(trie, hashKey(key), key, value, 0);
 }
 
 /**
@@ -67,71 +75,76 @@ export function trieSet(trie: DigestTrie, key: string, value: string): DigestTri
 export function* trieEntries(trie: DigestTrie): Generator<[string, string]> {
   if (trie === null) return;
   if (isBucket(trie)) {
-    for (let index = 0; index < trie.length; index += 2) {
-      yield [trie[index] as string, trie[index + 1] as string];
+    for (let index = 0; index < trie.length; index += 3) {
+      yield [trie[index + 1] as string, trie[index + 2] as string];
     }
     return;
   }
-  for (const child of trie as (DigestTrieNode | null)[]) yield* trieEntries(child);
+  for (const child of trie as Branch) yield* trieEntries(child);
 }
 
 function insert(
   node: DigestTrieNode | null,
+  hash: number,
   key: string,
   value: string,
-  hash: number,
   level: number,
 ): DigestTrieNode {
-  if (node === null) return [key, value];
+  if (node === null) return [hash, key, value];
   if (isBucket(node)) {
-    for (let index = 0; index < node.length; index += 2) {
-      if (node[index] === key) {
+    for (let index = 0; index < node.length; index += 3) {
+      if (node[index] === hash && node[index + 1] === key) {
         const copy = node.slice();
-        copy[index + 1] = value;
+        copy[index + 2] = value;
         return copy;
       }
     }
-    if (node.length < BUCKET_CAPACITY * 2 || level >= LAST_LEVEL) {
+    if (node.length < BUCKET_CAPACITY * 3 || level >= LAST_LEVEL) {
       const copy = node.slice();
-      copy.push(key, value);
+      copy.push(hash, key, value);
       return copy;
     }
-    return insert(split(node, level), key, value, hash, level);
+    return insert(split(node, level), hash, key, value, level);
   }
-  const branch = (node as (DigestTrieNode | null)[]).slice();
+  const branch = (node as Branch).slice();
   const slot = slotOf(hash, level);
-  branch[slot] = insert(branch[slot] ?? null, key, value, hash, level + 1);
+  branch[slot] = insert(branch[slot] ?? null, hash, key, value, level + 1);
   return branch;
 }
 
-function split(bucket: string[], level: number): (DigestTrieNode | null)[] {
-  let branch: (DigestTrieNode | null)[] = new Array<DigestTrieNode | null>(BRANCH_WIDTH).fill(null);
-  for (let index = 0; index < bucket.length; index += 2) {
-    const key = bucket[index] as string;
-    branch = insert(
-      branch,
-      key,
-      bucket[index + 1] as string,
-      hashKey(key),
-      level,
-    ) as (DigestTrieNode | null)[];
+function split(bucket: Bucket, level: number): Branch {
+  const branch: Branch = new Array<DigestTrieNode | null>(1 << bitsAt(level)).fill(null);
+  for (let index = 0; index < bucket.length; index += 3) {
+    const hash = bucket[index] as number;
+    const slot = slotOf(hash, level);
+    const child = (branch[slot] ?? []) as Bucket;
+    child.push(hash, bucket[index + 1] as string, bucket[index + 2] as string);
+    branch[slot] = child;
   }
   return branch;
 }
 
-function isBucket(node: DigestTrieNode): node is string[] {
-  return typeof node[0] === 'string';
+function isBucket(node: DigestTrieNode): node is Bucket {
+  return typeof node[0] === 'number';
+}
+
+function bitsAt(level: number): number {
+  return level < WIDE_LEVELS ? WIDE_BITS : NARROW_BITS;
 }
 
 function slotOf(hash: number, level: number): number {
-  return (hash >>> (level * BITS_PER_LEVEL)) & (BRANCH_WIDTH - 1);
+  const shift =
+    level < WIDE_LEVELS
+      ? level * WIDE_BITS
+      : WIDE_LEVELS * WIDE_BITS + (level - WIDE_LEVELS) * NARROW_BITS;
+  return (hash >>> shift) & ((1 << bitsAt(level)) - 1);
 }
 
-/** 32-bit FNV-1a over UTF-16 code units. */
+/** FNV-1a over UTF-16 code units, folded to 30 bits. */
 function hashKey(key: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < key.length; index++) {
     hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
   }
-  return hash >>> 0;
+  return (hash ^ (hash >>> 30)) & 0x3fffffff;
 }

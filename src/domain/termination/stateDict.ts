@@ -21,7 +21,7 @@ const reasons: readonly TerminationReason[] = [
 /** One agent in a state dict (snake_case, like the seed's). */
 export interface AgentStateDict {
   last_evaluation: number | null;
-  /** Evaluation id -> sha256 (hex) of the canonical outcome, ids sorted. */
+  /** Evaluation id -> sha256 (base64url) of the canonical outcome, ids sorted. */
   seen: Record<string, string>;
   valid_evaluations: number;
   plateau_window: number[];
@@ -151,9 +151,9 @@ function restoreAgent(
   let seen: DigestTrie = null;
   let seenCount = 0;
   for (const [id, digest] of Object.entries(raw.seen)) {
-    if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) {
+    if (typeof digest !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(digest)) {
       throw new TerminationStateError(
-        `${where}.seen[${JSON.stringify(id)}] must be a sha256 hex digest, got ${describe(digest)}`,
+        `${where}.seen[${JSON.stringify(id)}] must be a base64url sha256 digest, got ${describe(digest)}`,
       );
     }
     seen = trieSet(seen, id, digest);

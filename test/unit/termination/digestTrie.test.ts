@@ -5,11 +5,11 @@ import { trieEntries, trieGet, trieSet } from '../../../src/domain/termination/d
 describe('digest trie', () => {
   it('stores and finds many keys, splitting buckets, and survives a JSON round trip', () => {
     let trie: DigestTrie = null;
-    for (let index = 0; index < 5000; index++) trie = trieSet(trie, `e-${index}`, `d${index}`);
+    for (let index = 0; index < 40_000; index++) trie = trieSet(trie, `e-${index}`, `d${index}`);
     expect(trieGet(trie, 'e-0')).toBe('d0');
-    expect(trieGet(trie, 'e-4999')).toBe('d4999');
-    expect(trieGet(trie, 'e-5000')).toBeUndefined();
-    expect([...trieEntries(trie)]).toHaveLength(5000);
+    expect(trieGet(trie, 'e-39999')).toBe('d39999');
+    expect(trieGet(trie, 'e-40000')).toBeUndefined();
+    expect([...trieEntries(trie)]).toHaveLength(40_000);
     const restored = JSON.parse(JSON.stringify(trie)) as DigestTrie;
     expect(trieGet(restored, 'e-1234')).toBe('d1234');
   });

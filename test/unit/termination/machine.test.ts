@@ -34,6 +34,16 @@ describe('evaluationTerminationMachine', () => {
       'flow',
     ]);
     expect(emitted[3]).toEqual({ type: 'flow', control: 'STOP_PHASE', reason: 'success' });
+    expect(emitted[2]).toMatchObject({
+      decision: {
+        control: 'STOP_PHASE',
+        reason: 'success',
+        report: {
+          checkpoint: 'applied',
+          agents: [{ agentName: 'SAC', status: 'accepted', successStreak: 2, validEvaluations: 2 }],
+        },
+      },
+    });
     const snapshot = actor.getSnapshot();
     expect(snapshot.value).toBe('success');
     expect(snapshot.status).toBe('done');

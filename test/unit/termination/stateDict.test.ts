@@ -134,7 +134,7 @@ describe('toStateDict / fromStateDict', () => {
       (d) => {
         d.agents.SAC!.seen['SAC-0'] = 'nope';
       },
-      'agents.SAC.seen["SAC-0"] must be a sha256 hex digest, got "nope"',
+      'agents.SAC.seen["SAC-0"] must be a base64url sha256 digest, got "nope"',
     ],
     [
       'seen without last_evaluation',
