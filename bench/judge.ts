@@ -8,9 +8,9 @@
  *    Concurrency 1 uses 100 cases (2,000 would take 100 s), the others 2,000.
  *    The server runs in its own process, as a real model server would, so its
  *    CPU time is not charged to the judging event loop.
- *    Beside each row: the same calls made with the bare `openai` SDK and
- *    `mergeMap` (no judge), so the environment's HTTP cost and arena's own
- *    cost can be told apart.
+ *    Beside each row: the same requests (messages, strict schema, signal,
+ *    timeout) made with the bare `openai` SDK and `mergeMap`, no judge, so the
+ *    environment's HTTP cost and arena's own cost can be told apart.
  * 2. With a zero-latency in-process provider, arena's own cost per judgement
  *    (machine, prompt hash, validation, result) in µs, against a baseline that
  *    calls the same provider and validates the payload with no machine.
@@ -23,7 +23,7 @@ import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
 import { judgeMany } from '../src/actors/judgeMany.js';
 import { createModelJudge } from '../src/actors/judges.js';
 import type { JudgeContext } from '../src/domain/judge/context.js';
-import { parseJudgePayload } from '../src/domain/judge/payload.js';
+import { judgePayloadJsonSchema, parseJudgePayload } from '../src/domain/judge/payload.js';
 import { judgeMessages, promptSha256 } from '../src/domain/judge/prompt.js';
 import type { ModelProvider } from '../src/ports/modelProvider.js';
 import { createOpenAIProvider } from '../src/ports/openaiProvider.js';
@@ -110,11 +110,24 @@ async function throughput(): Promise<void> {
   const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'bench-model' });
   const judge = createModelJudge({ ...settings, provider });
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'bench', maxRetries: 0 });
-  const rawCall = (): Promise<unknown> =>
-    client.chat.completions.create({
-      model: 'bench-model',
-      messages: [{ role: 'user', content: 'x' }],
-    });
+  // The same request a judge sends (messages, strict schema, signal, timeout), without a judge.
+  const rawCall = (context: JudgeContext): Promise<unknown> =>
+    client.chat.completions.create(
+      {
+        model: 'bench-model',
+        messages: judgeMessages(settings.rubric, context).map((message) => ({ ...message })),
+        temperature: 0,
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'arena_judge_result',
+            strict: true,
+            schema: { ...judgePayloadJsonSchema },
+          },
+        },
+      },
+      { signal: new AbortController().signal, timeout: settings.timeoutMs, maxRetries: 0 },
+    );
   console.log(`local chat server, ${LATENCY_MS} ms latency per call`);
   console.log(
     'concurrency  cases  wall ms  ideal ms  ratio  errors  max in flight  CPU µs/case  | bare SDK ratio  CPU µs/call',

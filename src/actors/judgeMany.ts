@@ -38,15 +38,23 @@ function judgeOne(
       return;
     }
     const controller = new AbortController();
+    let settled = false;
     judge.evaluate(context, { signal: controller.signal }).then(
       (result) => {
+        settled = true;
         if (cache && result.status !== 'error') cache.set(key, result);
         subscriber.next(result);
         subscriber.complete();
       },
-      (error: unknown) => subscriber.error(error),
+      (error: unknown) => {
+        settled = true;
+        subscriber.error(error);
+      },
     );
-    return () => controller.abort();
+    // RxJS runs this teardown after completion too; only an unfinished judgement needs a cancel.
+    return () => {
+      if (!settled) controller.abort();
+    };
   });
 }
 
