@@ -6,6 +6,7 @@ import { registerRunCommand } from './run.js';
 import { registerRunsCommands } from './runs.js';
 import { registerSchemaCommand } from './schema.js';
 import { registerTerminationCommand } from './termination.js';
+import { registerTraceCommand } from './trace.js';
 import { registerValidateCommand } from './validate.js';
 
 /** Every `arena` subcommand, registered in one place. */
@@ -18,5 +19,6 @@ export function registerCommands(program: Command): void {
   registerJudgeCommand(program);
   registerDiagramCommand(program);
   registerFuzzCommand(program);
+  registerTraceCommand(program);
   void program;
 }

@@ -10,12 +10,16 @@ import { RunNotFoundError } from '../../ports/storeErrors.js';
 import { openStore, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
+import { type RunInspection, startRunInspection } from './runInspection.js';
 import { formatRunSummary } from './runSummaryText.js';
 
 interface RunCommandOptions {
   store?: string;
   resume?: string;
   json?: boolean;
+  inspect?: boolean;
+  inspectPort?: string;
+  trace?: string;
   logLevel: LogLevel;
 }
 
@@ -38,6 +42,15 @@ export function registerRunCommand(program: Command): void {
     .option('--store <uri>', 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)')
     .option('--resume <run-id>', 'continue a stored run from its last episode barrier')
     .option('--json', 'JSON log lines, and the closing summary as JSON on stdout')
+    .option(
+      '--inspect',
+      'watch every actor in the Stately inspector: start a relay on 127.0.0.1 and print its URL; waits for Enter at the end on a terminal',
+    )
+    .option('--inspect-port <port>', 'the inspector relay port (default 8080; 0 picks a free port)')
+    .option(
+      '--trace <file.jsonl>',
+      'record every inspection event to a JSONL file (see it with arena trace)',
+    )
     .action(async (runFile: string | undefined, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<RunCommandOptions>();
       process.exitCode = await runCommand(runFile, options);
@@ -61,8 +74,10 @@ async function runCommand(
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const progress = new RunProgress();
+  let inspection: RunInspection | null = null;
   try {
     const { spec, text } = await loadSpec(runFile, options.resume, store);
+    inspection = await startRunInspection(options);
     const summary = await runExperiment(spec, {
       store,
       builtins: builtinComponents,
@@ -71,6 +86,7 @@ async function runCommand(
       signal: abort.signal,
       ...(options.resume !== undefined ? { resumeRunId: options.resume } : {}),
       onEvent: (event) => progress.on(event),
+      ...(inspection.inspect !== undefined ? { inspect: inspection.inspect } : {}),
     });
     progress.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
@@ -86,6 +102,7 @@ async function runCommand(
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     store.close();
+    await inspection?.finish();
   }
 }
 

@@ -1,0 +1,98 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActorTimeline } from '../../src/actors/inspection.js';
+import { runArena } from '../support/cli.js';
+
+let folder: string;
+let traceFile: string;
+let run: Awaited<ReturnType<typeof runArena>>;
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(tmpdir(), 'arena-trace-e2e-'));
+  traceFile = path.join(folder, 'run.trace.jsonl');
+  run = await runArena([
+    'run',
+    'test/fixtures/inspect/short-run.yaml',
+    '--store',
+    `sqlite:${path.join(folder, 'arena.db')}`,
+    '--trace',
+    traceFile,
+  ]);
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('arena run --trace and arena trace', () => {
+  it('records every inspection event of the run as JSON lines', () => {
+    expect(run.code).toBe(0);
+    const lines = readFileSync(traceFile, 'utf8').trimEnd().split('\n');
+    expect(run.stderr).toContain(
+      `arena: trace of ${lines.length} inspection events in ${traceFile} (see it with: arena trace ${traceFile})`,
+    );
+    const records = lines.map((line) => JSON.parse(line));
+    expect(records.map((record) => record.seq)).toEqual(records.map((_, index) => index));
+    const types = new Set(records.map((record) => record.type));
+    expect([...types].sort()).toEqual([
+      '@xstate.action',
+      '@xstate.actor',
+      '@xstate.event',
+      '@xstate.microstep',
+      '@xstate.snapshot',
+    ]);
+    const machines = new Set(records.map((record) => record.machineId));
+    expect(machines).toContain('simulationController');
+    expect(machines).toContain('evaluationTermination');
+  });
+
+  it('replays the trace as per-actor state changes, as JSON', async () => {
+    const { code, stdout, stderr } = await runArena(['trace', traceFile, '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const timelines: ActorTimeline[] = JSON.parse(stdout);
+    const controller = timelines[0]!;
+    expect(controller).toMatchObject({ machineId: 'simulationController', parentId: null });
+    expect(controller.entries[0]).toMatchObject({ event: 'xstate.init', from: null, to: 'idle' });
+    expect(controller.entries.at(-1)).toMatchObject({ to: 'stopped', status: 'done' });
+    const termination = timelines.find(
+      (timeline) => timeline.machineId === 'evaluationTermination',
+    )!;
+    expect(termination.parentId).toBe(controller.sessionId);
+    expect(termination.entries.map(({ event, to, status }) => ({ event, to, status }))).toEqual([
+      { event: 'xstate.init', to: 'active', status: 'active' },
+      { event: 'episode.ended', to: 'maxEpisodes', status: 'done' },
+    ]);
+    const offsets = controller.entries.map((entry) => entry.at);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+  });
+
+  it('prints the same timeline as readable text', async () => {
+    const { code, stdout } = await runArena(['trace', traceFile]);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe('x:0  machine simulationController  (root)');
+    expect(lines[1]).toMatch(/^ {2}\+\d+\.\d ms +xstate\.init +→ idle$/);
+    expect(stdout).toMatch(
+      /termination {2}machine evaluationTermination {2}session x:\d+ {2}parent x:0\n/,
+    );
+    expect(stdout).toMatch(/episode\.ended +active → maxEpisodes \(done\)\n/);
+    expect(lines.at(-2)).toMatch(
+      /^\d+ actors, \d+ events received, \d+ state changes over \d+\.\d ms$/,
+    );
+  });
+
+  it('names the file and line of a bad trace, exit code 2', async () => {
+    const bad = path.join(folder, 'bad.jsonl');
+    writeFileSync(bad, '{"seq":0,"at":0,"type":"@xstate.actor","sessionId":"x:0"}\nnot json\n');
+    const { code, stdout, stderr } = await runArena(['trace', bad]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      new RegExp(`^arena: ${bad.replaceAll('.', '\\.')}:2: invalid JSON: .+\\n$`),
+    );
+    const missing = await runArena(['trace', path.join(folder, 'none.jsonl')]);
+    expect(missing.stderr).toBe(
+      `arena: ${path.join(folder, 'none.jsonl')}: cannot read the file (ENOENT)\n`,
+    );
+  });
+});
