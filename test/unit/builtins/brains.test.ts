@@ -195,7 +195,16 @@ describe('builtinComponents', () => {
       'arena:SumObjective': ['evaluate'],
       'arena:GridObjective': ['evaluate'],
     };
-    expect([...builtinComponents.keys()].sort()).toEqual(Object.keys(methods).sort());
+    // the controller and the termination conditions are registered too, but not constructed
+    const readByTheRunner = [
+      'arena:AgentEvaluationObjectiveTerminationCondition',
+      'arena:MaxEpisodesTerminationCondition',
+      'arena:ScriptedSimulationController',
+      'arena:VanillaSimControllerTerminationCondition',
+    ];
+    expect([...builtinComponents.keys()].sort()).toEqual(
+      [...Object.keys(methods), ...readByTheRunner].sort(),
+    );
     for (const [name, required] of Object.entries(methods)) {
       const factory = builtinComponents.get(name) as (init: unknown) => Record<string, unknown>;
       const instance = factory({ ...init(), uid: 'g', keyOrder: {} });
