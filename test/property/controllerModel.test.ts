@@ -305,7 +305,7 @@ describe('simulation controller chart (model-based)', () => {
           const [snapshot] = initialTransition(simulationControllerMachine, inputOf(setup));
           fc.modelRun(
             () => ({
-              model: { stage: 'idle', episodes: 0, checkpoints: 0, reason: null },
+              model: { stage: 'idle' as Stage, episodes: 0, checkpoints: 0, reason: null },
               real: { snapshot },
             }),
             sequence,
