@@ -61,21 +61,25 @@ type CheckpointResult =
 
 /**
  * The guards and actions of one transition all need the same checkpoint
- * result; it is computed once per (event, state) pair and remembered here, so
- * the chart can route on it without applying a checkpoint twice.
+ * result. The last one computed is remembered with the (event, state) pair it
+ * belongs to, so the chart can route on it without applying a checkpoint
+ * twice; any other pair simply computes again. (One slot, not a WeakMap:
+ * ephemeron tables made the collector the main cost of `actor.send`.)
  */
-const checkpointResults = new WeakMap<
-  object,
-  { readonly termination: TerminationState; readonly result: CheckpointResult }
->();
+let lastCheckpoint: {
+  readonly event: object;
+  readonly termination: TerminationState;
+  readonly result: CheckpointResult;
+} | null = null;
 
 function checkpointResult(
   termination: TerminationState,
   event: EvaluationTerminationEvent,
 ): CheckpointResult {
   assertEvent(event, 'evaluation.checkpoint');
-  const cached = checkpointResults.get(event);
-  if (cached !== undefined && cached.termination === termination) return cached.result;
+  if (lastCheckpoint?.event === event && lastCheckpoint.termination === termination) {
+    return lastCheckpoint.result;
+  }
   let result: CheckpointResult;
   try {
     result = { applied: applyCheckpoint(termination, event.outcomes), error: null };
@@ -86,7 +90,7 @@ function checkpointResult(
       error: { name: error.name, code: error.code, message: error.message },
     };
   }
-  checkpointResults.set(event, { termination, result });
+  lastCheckpoint = { event, termination, result };
   return result;
 }
 
