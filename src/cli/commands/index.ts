@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerDiagramCommand } from './diagram.js';
 import { registerFuzzCommand } from './fuzz.js';
 import { registerJudgeCommand } from './judge.js';
+import { registerReportCommand } from './report.js';
 import { registerRunCommand } from './run.js';
 import { registerRunsCommands } from './runs.js';
 import { registerSchemaCommand } from './schema.js';
@@ -18,6 +19,7 @@ export function registerCommands(program: Command): void {
   registerRunsCommands(program);
   registerJudgeCommand(program);
   registerDiagramCommand(program);
+  registerReportCommand(program);
   registerFuzzCommand(program);
   registerTraceCommand(program);
   void program;

@@ -1,0 +1,91 @@
+import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
+import type { MetaDecisionRecord, RunStore } from '../ports/store.js';
+import { metricSeries } from './metricSeries.js';
+import type { MetaDecisionRows, RunReport } from './reportTypes.js';
+import { storedRules } from './storedRules.js';
+import { terminationEvidence } from './terminationEvidence.js';
+
+/**
+ * Read everything a run report shows from the store: the run's metadata, and
+ * per phase its metrics per checkpoint (with the success threshold and the best
+ * value), episode returns, meta decisions and the evidence for its termination
+ * reason. The thresholds come from the run file stored with the run.
+ *
+ * @throws RunNotFoundError when the store has no such run.
+ * @example
+ * ```ts
+ * const report = collectRunReport(store, 'line-run-20261129T202409-e4e9');
+ * report.phases[0]?.termination.summary;
+ * // 'success: operator objective ≥ 0.8 for 2 consecutive evaluations (0.9, 0.95), 4 valid evaluations ≥ min 2'
+ * ```
+ */
+export function collectRunReport(store: RunStore, runId: string): RunReport {
+  const run = store.getRun(runId);
+  const { rules, note } = storedRules(run.runFile, run.runFilePath);
+  const metaDecisions = store.metaDecisions(runId);
+  return {
+    run: {
+      runId: run.runId,
+      uid: run.uid,
+      seed: run.seed,
+      status: run.status,
+      startedAt: run.startedAt,
+      endedAt: run.endedAt,
+      error: run.error,
+      runFilePath: run.runFilePath,
+    },
+    rulesNote: note,
+    phases: store.phases(runId).map((phase) => {
+      const checkpoints = store.checkpoints(runId, phase.phaseIndex);
+      const episodes = store.episodes(runId, phase.phaseIndex);
+      return {
+        phaseIndex: phase.phaseIndex,
+        name: phase.name,
+        mode: phase.mode,
+        status: phase.status,
+        terminationReason: phase.terminationReason,
+        episodes: phase.episodes,
+        metrics: metricSeries(checkpoints, rules),
+        episodeReturns: episodes.map((episode) => ({
+          episode: episode.episode,
+          evaluation: episode.evaluation,
+          episodeReturn: episode.episodeReturn,
+          steps: episode.steps,
+        })),
+        metaDecisions: metaDecisions
+          .filter((decision) => decision.phaseIndex === phase.phaseIndex)
+          .map(metaDecisionRows),
+        termination: terminationEvidence({
+          phase,
+          checkpoints,
+          episodes,
+          rules,
+          runError: run.error,
+        }),
+      };
+    }),
+  };
+}
+
+function metaDecisionRows(decision: MetaDecisionRecord): MetaDecisionRows {
+  return {
+    startRequest: decision.startRequest,
+    firstEpisode: decision.firstEpisode,
+    environmentUid: decision.environmentUid,
+    agentName: decision.agentName,
+    selectors: selectorChanges(decision.record),
+  };
+}
+
+/** Baseline and candidate per selector UID, in the order the baseline lists them. */
+function selectorChanges(record: JsonValue): MetaDecisionRows['selectors'] {
+  if (!isPlainObject(record)) return [];
+  const baseline = isPlainObject(record.baseline) ? record.baseline : {};
+  const candidate = isPlainObject(record.candidate) ? record.candidate : {};
+  const uids = [...new Set([...Object.keys(baseline), ...Object.keys(candidate)])];
+  return uids.map((uid) => ({
+    uid,
+    baseline: (baseline[uid] as JsonValue | undefined) ?? null,
+    candidate: (candidate[uid] as JsonValue | undefined) ?? null,
+  }));
+}

@@ -1,0 +1,136 @@
+import { escapeHtml } from '../diagram/htmlText.js';
+import type { JsonValue } from '../domain/shared/json.js';
+import { isPlainObject } from '../domain/shared/json.js';
+import { formatNumber } from './formatNumber.js';
+import type {
+  MetaDecisionRows,
+  PhaseReport,
+  RunReport,
+  TerminationEvidence,
+} from './reportTypes.js';
+
+/** Columns of the decisive checkpoint's per-agent evidence, in the order shown. */
+const evidenceColumns = [
+  ['agentName', 'agent'],
+  ['status', 'outcome'],
+  ['evaluationId', 'evaluation'],
+  ['successValue', 'success value'],
+  ['successStreak', 'success streak'],
+  ['validEvaluations', 'valid evaluations'],
+  ['smoothedValue', 'smoothed value'],
+  ['bestMetric', 'best'],
+  ['plateauPatience', 'plateau patience'],
+] as const;
+
+/**
+ * The run's metadata as an HTML definition list; every value escaped.
+ *
+ * @example
+ * ```ts
+ * runMetadataHtml(report); // '<dl class="metadata"><dt>run</dt><dd>line-run-…</dd>…</dl>'
+ * ```
+ */
+export function runMetadataHtml(report: RunReport): string {
+  const { run } = report;
+  const rows: Array<[string, string]> = [
+    ['run', run.runId],
+    ['uid', run.uid],
+    ['seed', String(run.seed)],
+    ['status', run.status],
+    ['started', run.startedAt],
+    ['ended', run.endedAt ?? 'not yet'],
+    ['run file', run.runFilePath],
+    ['phases', report.phases.map((phase) => `${phase.name} (${phase.status})`).join(', ')],
+  ];
+  if (run.error !== null) rows.push(['error', run.error]);
+  if (report.rulesNote !== null) rows.push(['rules', report.rulesNote]);
+  const items = rows.map(([term, value]) => `<dt>${term}</dt><dd>${escapeHtml(value)}</dd>`);
+  return `<dl class="metadata">${items.join('')}</dl>`;
+}
+
+/**
+ * The termination reason of a phase, the one-line evidence, and the decisive
+ * checkpoint's per-agent report as a table.
+ *
+ * @example
+ * ```ts
+ * terminationHtml(phase.termination);
+ * // '<p class="reason"><strong>success</strong> at checkpoint 3 (after episode 12)</p>…'
+ * ```
+ */
+export function terminationHtml(evidence: TerminationEvidence): string {
+  const decisive = evidence.decisiveCheckpoint;
+  const where =
+    decisive === null
+      ? ''
+      : ` at checkpoint ${decisive.checkpointIndex} (after episode ${decisive.afterEpisode})`;
+  const parts = [
+    `<p class="reason"><strong>${escapeHtml(evidence.reason ?? 'no termination reason')}</strong>${where}</p>`,
+    `<p class="evidence">${escapeHtml(evidence.summary)}</p>`,
+  ];
+  if (decisive !== null && decisive.agents.length > 0) {
+    const head = evidenceColumns.map(([, title]) => `<th>${title}</th>`).join('');
+    const rows = decisive.agents.map((agent) => {
+      const entry = isPlainObject(agent) ? agent : {};
+      const cells = evidenceColumns.map(([key]) => `<td>${cellText(entry[key] as JsonValue)}</td>`);
+      return `<tr>${cells.join('')}</tr>`;
+    });
+    parts.push(
+      `<table class="evidence-table"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    );
+  }
+  return parts.join('\n');
+}
+
+/**
+ * The meta decisions of a phase: one table per decision, a row per selector
+ * UID with its baseline and candidate value (changed rows marked).
+ *
+ * @example
+ * ```ts
+ * metaDecisionsHtml(phase.metaDecisions);
+ * // '<h4>designer on line, start request 1 (from episode 1)</h4><table class="meta">…'
+ * ```
+ */
+export function metaDecisionsHtml(decisions: readonly MetaDecisionRows[]): string {
+  if (decisions.length === 0) return '<p class="none">No meta decision in this phase.</p>';
+  return decisions
+    .map((decision) => {
+      const rows = decision.selectors.map((selector) => {
+        const changed = JSON.stringify(selector.baseline) !== JSON.stringify(selector.candidate);
+        return (
+          `<tr${changed ? ' class="changed"' : ''}><td>${escapeHtml(selector.uid)}</td>` +
+          `<td>${cellText(selector.baseline)}</td><td>${cellText(selector.candidate)}</td></tr>`
+        );
+      });
+      return (
+        `<h4>${escapeHtml(decision.agentName)} on ${escapeHtml(decision.environmentUid)}, ` +
+        `start request ${decision.startRequest} (from episode ${decision.firstEpisode})</h4>` +
+        '<table class="meta"><thead><tr><th>selector UID</th><th>baseline</th><th>candidate</th></tr></thead>' +
+        `<tbody>${rows.join('')}</tbody></table>`
+      );
+    })
+    .join('\n');
+}
+
+/**
+ * A phase's heading and outcome line.
+ *
+ * @example
+ * ```ts
+ * phaseHeadingHtml(phase);
+ * // '<h2>Phase 0: train</h2><p>mode train, done, 12 episodes</p>'
+ * ```
+ */
+export function phaseHeadingHtml(phase: PhaseReport): string {
+  return (
+    `<h2>Phase ${phase.phaseIndex}: ${escapeHtml(phase.name)}</h2>` +
+    `<p>mode ${escapeHtml(phase.mode)}, ${escapeHtml(phase.status)}, ${phase.episodes} episodes</p>`
+  );
+}
+
+function cellText(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '–';
+  if (typeof value === 'number') return formatNumber(value);
+  return escapeHtml(typeof value === 'string' ? value : JSON.stringify(value));
+}

@@ -1,0 +1,184 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, runArena } from '../support/cli.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** What the test reads of a chart's canvas (the type check has no DOM types). */
+interface ChartCanvas {
+  readonly width: number;
+  readonly height: number;
+  getContext(kind: '2d'): {
+    getImageData(x: number, y: number, width: number, height: number): { data: ArrayLike<number> };
+  };
+}
+
+let folder: string;
+let storeUri: string;
+let meteredRunId: string;
+let plateauRunId: string;
+/** The reports `arena report` wrote, and what it printed doing so. */
+let meteredReport: string;
+let plateauReport: string;
+let meteredWrite: CliRun;
+let plateauWrite: CliRun;
+
+async function storedRun(example: string): Promise<string> {
+  const { code, stdout, stderr } = await runArena(['run', example, '--store', storeUri, '--json']);
+  if (code !== 0) throw new Error(`arena run ${example} exited ${code}: ${stderr}`);
+  return (JSON.parse(stdout) as { runId: string }).runId;
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(tmpdir(), 'arena-report-e2e-'));
+  storeUri = `sqlite:${path.join(folder, 'arena.db')}`;
+  meteredRunId = await storedRun('examples/hosting-capacity.yaml');
+  plateauRunId = await storedRun('examples/cap-free-plateau.yaml');
+  meteredReport = path.join(folder, 'reports', 'hosting.html');
+  plateauReport = path.join(folder, `${plateauRunId}.html`);
+  meteredWrite = await runArena([
+    'report',
+    meteredRunId,
+    '--store',
+    storeUri,
+    '--out',
+    meteredReport,
+  ]);
+  plateauWrite = await runArena(['report', plateauRunId, '--store', storeUri], { cwd: folder });
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('arena report', () => {
+  it('writes a self-contained HTML page for a stored run and says where', () => {
+    expect(meteredWrite.stderr).toBe('');
+    expect(meteredWrite.code).toBe(0);
+    expect(meteredWrite.stdout).toBe(`wrote ${meteredReport}\n`);
+    const html = readFileSync(meteredReport, 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html.includes(`arena run report: ${meteredRunId}`)).toBe(true);
+  });
+
+  it('writes <run-id>.html in the current folder without --out, and prints the page with --out -', async () => {
+    expect(plateauWrite.code).toBe(0);
+    expect(plateauWrite.stdout).toBe(`wrote ${plateauRunId}.html\n`);
+    const printed = await runArena(['report', plateauRunId, '--store', storeUri, '--out', '-']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe(readFileSync(plateauReport, 'utf8'));
+  });
+
+  it('names the store and exits 2 for a run it does not have', async () => {
+    const { code, stdout, stderr } = await runArena(['report', 'no-such-run', '--store', storeUri]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `arena: no run 'no-such-run' in ${path.join(folder, 'arena.db')} (arena runs lists the runs)\n`,
+    );
+  });
+});
+
+describe('the report in headless Chromium', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!existsSync(chromiumPath)) {
+      throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (.ci/run does)`);
+    }
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Open a report written by `arena report`, collecting console problems and outside requests. */
+  async function openReport(file: string) {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') {
+        problems.push(`${message.type()}: ${message.text()}`);
+      }
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => {
+      if (!request.url().startsWith('file:')) problems.push(`request: ${request.url()}`);
+    });
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForSelector('html[data-charts="rendered"][data-diagrams="rendered"]', {
+      timeout: 30_000,
+    });
+    return { page, problems };
+  }
+
+  /** How many pixels each chart painted on its canvas. */
+  function paintedPixels(page: Page): Promise<number[]> {
+    return page.evaluate(() =>
+      (globalThis as unknown as { arenaCharts: Array<{ canvas: ChartCanvas }> }).arenaCharts.map(
+        ({ canvas }) => {
+          const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+          let painted = 0;
+          for (let alpha = 3; alpha < data.length; alpha += 4) if (data[alpha] !== 0) painted += 1;
+          return painted;
+        },
+      ),
+    );
+  }
+
+  it('loads without console errors or network, draws every chart and the lifecycle diagram', async () => {
+    const { page, problems } = await openReport(meteredReport);
+    try {
+      const canvases = await page.locator('canvas[data-chart]').count();
+      expect(canvases).toBeGreaterThanOrEqual(3);
+      const painted = await paintedPixels(page);
+      expect(painted).toHaveLength(canvases);
+      for (const pixels of painted) expect(pixels).toBeGreaterThan(2_000);
+      const labels = await page.evaluate(() =>
+        (
+          globalThis as unknown as {
+            arenaCharts: Array<{ data: { datasets: Array<{ label: string }> } }>;
+          }
+        ).arenaCharts.map((chart) => chart.data.datasets.map((dataset) => dataset.label)),
+      );
+      const objective = labels.find((chart) => chart[0] === 'operator objective') ?? [];
+      expect(objective[1]).toBe('success threshold ≥ 33');
+      expect(objective[2]).toMatch(/^best \d+(\.\d+)? \(after episode \d+\)$/);
+      expect(await page.locator('.lifecycle .diagram svg').count()).toBe(1);
+      expect(await page.locator('.lifecycle .diagram svg').textContent()).toContain(
+        'episodeBarrier',
+      );
+      expect(await page.locator('table.meta td').first().textContent()).toBe(
+        'midas.definition.pv_bus_6_peak_mw',
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the evidence that ended a plateaued phase', async () => {
+    const { page, problems } = await openReport(plateauReport);
+    try {
+      expect(await page.locator('.reason strong').first().textContent()).toBe('plateau');
+      expect(await page.locator('.evidence').first().textContent()).toMatch(
+        /^plateau: operator objective \(maximize, window \d+\) did not improve by [\d.]+ on its best /,
+      );
+      expect((await paintedPixels(page)).every((pixels) => pixels > 2_000)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
