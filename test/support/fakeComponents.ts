@@ -138,6 +138,7 @@ export class ScriptedBrain implements Brain {
   private readonly metrics: readonly (number | null)[];
   private readonly seed: number;
   private rng: Rng;
+  private readonly failAct: boolean;
   readonly name: string;
   returns: number[] = [];
   terminal: TerminalUpdate[] = [];
@@ -150,6 +151,7 @@ export class ScriptedBrain implements Brain {
     this.seed = init.seed;
     this.rng = createRng(init.seed);
     this.metrics = (init.params.metrics as (number | null)[] | undefined) ?? [];
+    this.failAct = init.params.fail_act === true;
     ScriptedBrain.instances.push(this);
   }
 
@@ -160,6 +162,7 @@ export class ScriptedBrain implements Brain {
 
   act(_readings: Readings, _context: TurnContext): Readings {
     this.acts++;
+    if (this.failAct) throw new Error(`${this.name} failed to act`);
     const actions: Record<string, number> = {};
     for (const actuator of this.agentInterface?.actuators ?? []) {
       const wanted = this.action === 'random' ? this.rng.uniform(-1, 1) : this.action;

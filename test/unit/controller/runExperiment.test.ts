@@ -91,6 +91,20 @@ describe('the meta profile', () => {
     expect(operator.returns[0]).toBeCloseTo(-(0.25 ** 2 + 0.75 ** 2 + 1.25 ** 2), 12);
   });
 
+  it('fails the phase before the operating environment exists when the meta agent fails to act', async () => {
+    const text = lineRunFile({ meta: true, episodes: 2, condition: 'none' }).replace(
+      'params: { action: 0.25 }',
+      'params: { action: 0.25, fail_act: true }',
+    );
+    const spec = parseRunFile(text, { sourcePath: '/virtual/line.yaml' });
+    const store = createMemoryStore();
+    const summary = await runExperiment(spec, { store, builtins: fakeBuiltins, runFileText: text });
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toMatch(/meta turn failed at acting: designer failed to act/);
+    expect(LineEnvironment.log).not.toContain('line.start');
+    expect(store.phases(summary.runId)[0]?.terminationReason).toBe('failed');
+  });
+
   it('fails before the operating environment exists when no environment proposes a definition', async () => {
     const text = lineRunFile({ meta: true, episodes: 2, condition: 'none' }).replace(
       '              scenario: { target: 1.5, gain: 2, label: fixed }\n',
