@@ -56,9 +56,22 @@ const sections: readonly [title: string, files: readonly string[]][] = [
       'machines/judge.js',
     ],
   ],
-  ['Running machines', ['actors/index.js']],
-  ['Run files and configuration', ['config/index.js']],
-  ['Ports and adapters', ['ports/index.js', 'ports/runStore.js']],
+  ['Running machines', ['actors/index.js', 'actors/judges.js', 'actors/judgeMany.js']],
+  [
+    'Run files and configuration',
+    ['config/index.js', 'config/judgeConfig.js', 'config/orderedYaml.js'],
+  ],
+  [
+    'Ports and adapters',
+    [
+      'ports/index.js',
+      'ports/runStore.js',
+      'ports/modelProvider.js',
+      'ports/openaiProvider.js',
+      'ports/replayProvider.js',
+      'ports/judgeAgent.js',
+    ],
+  ],
   ['Built-in environments and brains', ['builtins/index.js']],
 ];
 
