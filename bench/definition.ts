@@ -3,14 +3,16 @@
  * proposal, build the provider, vectorize, patch every value, validate. Each
  * time is printed as a ratio to one `structuredClone` of the same scenario,
  * measured in the same process. Targets: the 100k round trip within 20x of a
- * clone, and linear growth (100k / 10k near 10). Each figure is the minimum
- * over several runs (the machine is shared, so noise only ever adds time).
+ * clone, and linear growth (100k / 10k near 10).
+ *
+ * Times are CPU time of this process (user + system, `process.cpuUsage`),
+ * because the machine is shared and wall time grows with other people's load;
+ * small sizes run in batches so each figure spans many milliseconds; each
+ * figure is the minimum over several repeats.
  */
-import { performance } from 'node:perf_hooks';
 import { DefinitionProvider, proposeDefinition } from '../src/domain/definition/index.js';
 import type { JsonObject } from '../src/domain/shared/json.js';
 
-// The machine is shared: the minimum of several runs is the most stable estimate.
 const repeats = 7;
 const sizes = [1_000, 10_000, 100_000];
 
@@ -37,10 +39,12 @@ function minimum(values: number[]): number {
   return Math.min(...values);
 }
 
-function time(run: () => void): number {
-  const start = performance.now();
-  run();
-  return performance.now() - start;
+/** CPU milliseconds per call of `run`, over `batch` calls. */
+function time(run: () => void, batch: number): number {
+  const start = process.cpuUsage();
+  for (let call = 0; call < batch; call++) run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / batch;
 }
 
 interface Measurement {
@@ -54,20 +58,21 @@ interface Measurement {
 
 function measure(leaves: number): Measurement {
   const scenario = scenarioWith(leaves);
+  const batch = Math.max(1, Math.round(50_000 / leaves));
   const samples: Measurement[] = [];
   for (let repeat = 0; repeat < repeats + 1; repeat++) {
     globalThis.gc?.();
-    const clone = time(() => structuredClone(scenario));
+    const clone = time(() => structuredClone(scenario), batch);
     let provider: DefinitionProvider | undefined;
     const derive = time(() => {
       provider = new DefinitionProvider(proposeDefinition('midas', scenario));
-    });
+    }, batch);
     if (provider === undefined) throw new Error('no provider');
     const map = { midas: provider.proposal.scenario };
     let vector = provider.vectorize(map);
     const vectorize = time(() => {
       vector = provider?.vectorize(map) ?? vector;
-    });
+    }, batch);
     if (vector.uids.length !== leaves) throw new Error(`expected ${leaves} selectors`);
     const actions: Record<string, number> = {};
     vector.uids.forEach((uid, index) => {
@@ -76,9 +81,9 @@ function measure(leaves: number): Measurement {
     let patch = provider.proposePatch(map, {});
     const patchTime = time(() => {
       patch = provider?.proposePatch(map, actions) ?? patch;
-    });
+    }, batch);
     if (patch.operations.length !== leaves) throw new Error('expected every value patched');
-    const validate = time(() => provider?.validate(map, patch));
+    const validate = time(() => provider?.validate(map, patch), batch);
     const total = derive + vectorize + patchTime + validate;
     if (repeat > 0) samples.push({ clone, derive, vectorize, patch: patchTime, validate, total });
   }
@@ -94,13 +99,13 @@ function measure(leaves: number): Measurement {
 }
 
 const results = new Map<number, Measurement>();
-console.log('leaves   clone ms  derive  vectorize  patch  validate  round trip (x clone)');
+console.log('leaves  clone cpu ms  derive  vectorize  patch  validate  round trip (x clone)');
 for (const leaves of sizes) {
   const m = measure(leaves);
   results.set(leaves, m);
   const ratio = (value: number) => (value / m.clone).toFixed(1).padStart(6);
   console.log(
-    `${String(leaves).padStart(6)}  ${m.clone.toFixed(2).padStart(8)}  ${ratio(m.derive)}  ${ratio(m.vectorize)}     ${ratio(m.patch)}  ${ratio(m.validate)}    ${ratio(m.total)}`,
+    `${String(leaves).padStart(6)}  ${m.clone.toFixed(2).padStart(12)}  ${ratio(m.derive)}  ${ratio(m.vectorize)}     ${ratio(m.patch)}  ${ratio(m.validate)}    ${ratio(m.total)}`,
   );
 }
 const large = results.get(100_000);

@@ -53,20 +53,20 @@ export function interfaceFingerprint(
   definitionInterface: DefinitionInterface,
 ): DescriptorFingerprint {
   const { environmentUid, sensors, actuators } = definitionInterface;
-  const sensorTexts = sensors.map(descriptorCanonicalJson);
-  // Sensors and actuators are usually the very same descriptors: write each once.
-  const actuatorTexts = actuators.map((actuator, index) =>
-    actuator === sensors[index] ? sensorTexts[index] : descriptorCanonicalJson(actuator),
-  );
-  const texts = [...sensorTexts, ...actuatorTexts];
+  const sensorsJson = descriptorListCanonicalJson(sensors);
+  // Sensors and actuators are usually the very same descriptors: write them once.
+  const shared =
+    sensors.length === actuators.length &&
+    sensors.every((sensor, index) => sensor === actuators[index]);
+  const actuatorsJson = shared ? sensorsJson : descriptorListCanonicalJson(actuators);
   let value: string;
-  if (texts.every((text) => text !== undefined)) {
+  if (sensorsJson !== undefined && actuatorsJson !== undefined) {
     // Canonical keys in order: actuators, environmentUid, sensors.
     const hash = createHash('sha256');
     hash.update('{"actuators":[');
-    updateJoined(hash, texts.slice(sensors.length));
+    for (const part of actuatorsJson) hash.update(part);
     hash.update(`],"environmentUid":${JSON.stringify(environmentUid)},"sensors":[`);
-    updateJoined(hash, texts.slice(0, sensors.length));
+    for (const part of sensorsJson) hash.update(part);
     hash.update(']}');
     value = hash.digest('hex');
   } else {
@@ -75,11 +75,22 @@ export function interfaceFingerprint(
   return deepFreeze({ algorithm: 'sha256', value });
 }
 
-function updateJoined(hash: ReturnType<typeof createHash>, texts: readonly string[]): void {
+/** The comma-joined canonical JSON of descriptors in batches, or `undefined` for an unusual shape. */
+function descriptorListCanonicalJson(
+  descriptors: readonly SensorDescriptor[],
+): string[] | undefined {
   const batch = 512;
-  for (let start = 0; start < texts.length; start += batch) {
-    hash.update((start > 0 ? ',' : '') + texts.slice(start, start + batch).join(','));
+  const parts: string[] = [];
+  for (let start = 0; start < descriptors.length; start += batch) {
+    const texts: string[] = [];
+    for (let index = start; index < Math.min(start + batch, descriptors.length); index++) {
+      const text = descriptorCanonicalJson(descriptors[index] as SensorDescriptor);
+      if (text === undefined) return undefined;
+      texts.push(text);
+    }
+    parts.push((start > 0 ? ',' : '') + texts.join(','));
   }
+  return parts;
 }
 
 /**

@@ -2,7 +2,7 @@ import { CanonicalJsonError } from '../shared/canonicalJson.js';
 import { deepFreeze, isPlainObject, type JsonObject, type JsonValue } from '../shared/json.js';
 import { contains, type Space } from '../shared/spaces.js';
 import { interfaceFingerprint, interfaceFromSelectors } from './definitionInterface.js';
-import { discoverLeaves } from './discovery.js';
+import { discoverLeaves, selectorUid } from './discovery.js';
 import { defaultDiscoveryOptions } from './discoveryOptions.js';
 import {
   DefinitionFingerprintError,
@@ -298,36 +298,41 @@ export class DefinitionProvider {
     const leaves = discoverLeaves(this.environmentUid, scenario, discovery, keyOrder, {
       requireManifestLeaves: false,
     });
-    const values = leaves.map((leaf) => leaf.value);
+    const { pointers, aliases, values, manifestIndexes } = leaves;
+    const uidPrefix = selectorUid(this.environmentUid, '');
     const sameStructure =
-      leaves.length === proposed.sensors.length &&
-      leaves.every((leaf, index) => {
+      pointers.length === proposed.sensors.length &&
+      pointers.every((pointer, index) => {
         const sensor = proposed.sensors[index] as SensorDescriptor;
-        return sensor.pointer === leaf.pointer && sensor.uid === leaf.uid;
+        const alias = aliases[index] as string;
+        return (
+          sensor.pointer === pointer &&
+          sensor.uid.length === uidPrefix.length + alias.length &&
+          sensor.uid.endsWith(alias) &&
+          sensor.uid.startsWith(uidPrefix)
+        );
       });
     // Same selectors at the same places: the proposal's interface, spaces and all.
-    if (sameStructure) return { definitionInterface: proposed, values, anchored: true };
-    const selectors = leaves.map((leaf) => {
-      const anchor = this.anchorByPointer.get(leaf.pointer);
-      if (anchor !== undefined && anchor.uid === leaf.uid) {
-        return {
-          uid: leaf.uid,
-          pointer: leaf.pointer,
-          space: anchor.space,
-          normalisation: anchor.normalisation,
-        };
+    if (sameStructure)
+      return { definitionInterface: proposed, values: [...values], anchored: true };
+    const selectors = pointers.map((pointer, index) => {
+      const uid = selectorUid(this.environmentUid, aliases[index] as string);
+      const anchor = this.anchorByPointer.get(pointer);
+      if (anchor !== undefined && anchor.uid === uid) {
+        return { uid, pointer, space: anchor.space, normalisation: anchor.normalisation };
       }
-      const entry = discovery.selectorManifest[leaf.manifestIndex];
+      const value = values[index] as number;
+      const entry = discovery.selectorManifest[manifestIndexes[index] as number];
       return {
-        uid: leaf.uid,
-        pointer: leaf.pointer,
-        space: entry?.space ?? boundsFromValue(leaf.value),
-        normalisation: entry?.normalisation ?? normalisationFromValue(leaf.value),
+        uid,
+        pointer,
+        space: entry?.space ?? boundsFromValue(value),
+        normalisation: entry?.normalisation ?? normalisationFromValue(value),
       };
     });
     return {
       definitionInterface: interfaceFromSelectors(this.environmentUid, selectors),
-      values,
+      values: [...values],
       anchored: false,
     };
   }

@@ -6,25 +6,30 @@ import type { DiscoveryOptions, KeyOrder, SelectorManifestEntry } from './types.
 
 /**
  * The structural half of selector discovery: which numeric leaves are
- * exposed, in declaration order, under which alias and UID. Spaces and
+ * exposed, in declaration order, under which alias. Spaces and
  * normalisation are added by `deriveSelectors` (from the current values) or
- * by a provider (anchored to its proposal).
+ * by a provider (anchored to its proposal). Parallel arrays, one entry per
+ * exposed leaf, because a scenario can hold hundreds of thousands of them.
  */
-export interface DiscoveredLeaf {
-  readonly pointer: string;
-  readonly alias: string;
-  readonly uid: string;
-  readonly value: number;
+export interface DiscoveredLeaves {
+  readonly pointers: readonly string[];
+  readonly aliases: readonly string[];
+  readonly values: readonly number[];
   /** Index into `DiscoveryOptions.selectorManifest`, or -1 when discovered. */
-  readonly manifestIndex: number;
+  readonly manifestIndexes: readonly number[];
 }
 
-interface NumericLeaf {
-  readonly pointer: string;
-  /** The unescaped last token (a mapping key or a list index). */
-  readonly key: string;
-  readonly inMapping: boolean;
-  readonly value: number;
+/** The UID of a selector: `<environmentUid>.definition.<alias>`. */
+export function selectorUid(environmentUid: string, alias: string): string {
+  return `${environmentUid}.definition.${alias}`;
+}
+
+/** Every finite number leaf, in declaration order (parallel arrays). */
+interface NumericLeaves {
+  readonly pointers: string[];
+  /** The unescaped mapping key of the leaf, or `null` for a list item. */
+  readonly keys: (string | null)[];
+  readonly values: number[];
 }
 
 /**
@@ -46,51 +51,75 @@ export function discoverLeaves(
   options: DiscoveryOptions,
   keyOrder: KeyOrder,
   { requireManifestLeaves = true }: { requireManifestLeaves?: boolean } = {},
-): DiscoveredLeaf[] {
-  const leaves: NumericLeaf[] = [];
-  collectNumericLeaves(scenario, '', '', false, keyOrder, leaves);
+): DiscoveredLeaves {
+  const leaves: NumericLeaves = { pointers: [], keys: [], values: [] };
+  collectNumericLeaves(scenario, '', keyOrder, leaves);
+  const { pointers, keys, values } = leaves;
+
+  const nameCounts = new Map<string, number>();
+  for (const key of keys) {
+    if (hasShortName(key)) nameCounts.set(key, (nameCounts.get(key) ?? 0) + 1);
+  }
+  const aliasAt = (index: number): string => {
+    const key = keys[index] as string | null;
+    return hasShortName(key) && nameCounts.get(key) === 1
+      ? escapePointerToken(key)
+      : (pointers[index] as string);
+  };
+  const { include, exclude, selectorManifest } = options;
+  if (include.length === 0 && exclude.length === 0 && selectorManifest.length === 0) {
+    return {
+      pointers,
+      aliases: pointers.map((_, index) => aliasAt(index)),
+      values,
+      manifestIndexes: pointers.map(() => -1),
+    };
+  }
 
   const manifestIndexByPointer = new Map<string, number>(
-    options.selectorManifest.map((entry, index) => [entry.pointer, index]),
+    selectorManifest.map((entry, index) => [entry.pointer, index]),
   );
-  const nameCounts = new Map<string, number>();
-  for (const leaf of leaves) {
-    if (hasShortName(leaf)) nameCounts.set(leaf.key, (nameCounts.get(leaf.key) ?? 0) + 1);
-  }
-  const include = options.include.map((source) => new RegExp(source));
-  const exclude = options.exclude.map((source) => new RegExp(source));
-  const matches = (patterns: readonly RegExp[], leaf: NumericLeaf): boolean =>
-    patterns.some((pattern) => pattern.test(leaf.key) || pattern.test(leaf.pointer));
+  const includePatterns = include.map((source) => new RegExp(source));
+  const excludePatterns = exclude.map((source) => new RegExp(source));
+  const matches = (patterns: readonly RegExp[], index: number): boolean => {
+    const pointer = pointers[index] as string;
+    const key = keys[index] ?? pointer.slice(pointer.lastIndexOf('/') + 1);
+    return patterns.some((pattern) => pattern.test(key) || pattern.test(pointer));
+  };
 
-  const exposed: DiscoveredLeaf[] = [];
-  const pointerByUid = new Map<string, string>();
+  const exposed = {
+    pointers: [] as string[],
+    aliases: [] as string[],
+    values: [] as number[],
+    manifestIndexes: [] as number[],
+  };
+  const pointerByAlias = new Map<string, string>();
   const unmatchedManifest = new Set(manifestIndexByPointer.values());
-  for (const leaf of leaves) {
-    const manifestIndex = manifestIndexByPointer.get(leaf.pointer) ?? -1;
-    const entry: SelectorManifestEntry | undefined = options.selectorManifest[manifestIndex];
+  for (let index = 0; index < pointers.length; index++) {
+    const pointer = pointers[index] as string;
+    const manifestIndex = manifestIndexByPointer.get(pointer) ?? -1;
+    const entry: SelectorManifestEntry | undefined = selectorManifest[manifestIndex];
     if (entry === undefined) {
-      if (include.length > 0 && !matches(include, leaf)) continue;
-      if (exclude.length > 0 && matches(exclude, leaf)) continue;
+      if (includePatterns.length > 0 && !matches(includePatterns, index)) continue;
+      if (excludePatterns.length > 0 && matches(excludePatterns, index)) continue;
     }
     unmatchedManifest.delete(manifestIndex);
-    const alias =
-      entry?.alias ??
-      (hasShortName(leaf) && nameCounts.get(leaf.key) === 1
-        ? escapePointerToken(leaf.key)
-        : leaf.pointer);
-    const uid = `${environmentUid}.definition.${alias}`;
-    const clash = pointerByUid.get(uid);
+    const alias = entry?.alias ?? aliasAt(index);
+    const clash = pointerByAlias.get(alias);
     if (clash !== undefined) {
       throw new SelectorDiscoveryError(
-        `selectors at "${clash}" and "${leaf.pointer}" would share the UID "${uid}"; give one a different manifest alias`,
+        `selectors at "${clash}" and "${pointer}" would share the UID "${selectorUid(environmentUid, alias)}"; give one a different manifest alias`,
       );
     }
-    pointerByUid.set(uid, leaf.pointer);
-    exposed.push({ pointer: leaf.pointer, alias, uid, value: leaf.value, manifestIndex });
+    pointerByAlias.set(alias, pointer);
+    exposed.pointers.push(pointer);
+    exposed.aliases.push(alias);
+    exposed.values.push(values[index] as number);
+    exposed.manifestIndexes.push(manifestIndex);
   }
   if (!requireManifestLeaves) return exposed;
   for (const index of unmatchedManifest) {
-    const entry = options.selectorManifest[index];
+    const entry = selectorManifest[index];
     throw new DefinitionConfigError(
       `definition.selector_manifest[${index}].pointer: expected a finite number in the scenario at "${entry?.pointer}", found none`,
     );
@@ -98,8 +127,8 @@ export function discoverLeaves(
   return exposed;
 }
 
-function hasShortName(leaf: NumericLeaf): boolean {
-  return leaf.inMapping && leaf.key !== '' && !isNumericToken(leaf.key);
+function hasShortName(key: string | null): key is string {
+  return key !== null && key !== '' && !isNumericToken(key);
 }
 
 /** Whether a key or index reads as a decimal number, e.g. `3`, `-1`, `0.5`. */
@@ -107,47 +136,58 @@ export function isNumericToken(token: string): boolean {
   return /^-?[0-9]+(\.[0-9]+)?$/.test(token);
 }
 
+/** Collect the finite numbers under the container `value` at `pointer`. */
 function collectNumericLeaves(
-  value: JsonValue,
+  value: JsonValue[] | JsonObject,
   pointer: string,
-  key: string,
-  inMapping: boolean,
   keyOrder: KeyOrder,
-  out: NumericLeaf[],
+  out: NumericLeaves,
 ): void {
-  if (typeof value === 'number') {
-    if (Number.isFinite(value)) out.push({ pointer, key, inMapping, value });
-    return;
-  }
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
-      const item = value[index] as JsonValue;
-      collectNumericLeaves(item, `${pointer}/${index}`, String(index), false, keyOrder, out);
+      visit(value[index], pointer, String(index), null, keyOrder, out);
     }
     return;
   }
-  if (isPlainObject(value)) {
-    const duplicate = duplicateDeclaredKey(keyOrder, pointer);
-    if (duplicate !== undefined) {
-      throw new SelectorDiscoveryError(
-        `the mapping at "${pointer}" declares the key "${duplicate}" twice (for example 3 and "3"); both would resolve to "${pointer}/${escapePointerToken(duplicate)}"`,
-      );
+  const duplicate = duplicateDeclaredKey(keyOrder, pointer);
+  if (duplicate !== undefined) {
+    throw new SelectorDiscoveryError(
+      `the mapping at "${pointer}" declares the key "${duplicate}" twice (for example 3 and "3"); both would resolve to "${pointer}/${escapePointerToken(duplicate)}"`,
+    );
+  }
+  for (const key of orderedKeys(value, pointer, keyOrder)) {
+    visit(value[key], pointer, escapePointerToken(key), key, keyOrder, out);
+  }
+}
+
+/** One child: a number is a leaf, a container is walked, other JSON is skipped. */
+function visit(
+  child: unknown,
+  parentPointer: string,
+  token: string,
+  key: string | null,
+  keyOrder: KeyOrder,
+  out: NumericLeaves,
+): void {
+  if (typeof child === 'number') {
+    if (Number.isFinite(child)) {
+      out.pointers.push(`${parentPointer}/${token}`);
+      out.keys.push(key);
+      out.values.push(child);
     }
-    for (const childKey of orderedKeys(value, pointer, keyOrder)) {
-      const child = value[childKey] as JsonValue;
-      collectNumericLeaves(
-        child,
-        `${pointer}/${escapePointerToken(childKey)}`,
-        childKey,
-        true,
-        keyOrder,
-        out,
-      );
-    }
+    return;
+  }
+  if (child === null || typeof child === 'string' || typeof child === 'boolean') return;
+  if (Array.isArray(child) || isPlainObject(child)) {
+    collectNumericLeaves(
+      child as JsonValue[] | JsonObject,
+      `${parentPointer}/${token}`,
+      keyOrder,
+      out,
+    );
     return;
   }
   throw new SelectorDiscoveryError(
-    `the scenario value at "${pointer}" is a ${typeof value}, which is not JSON`,
+    `the scenario value at "${parentPointer}/${token}" is a ${typeof child}, which is not JSON`,
   );
 }

@@ -1,6 +1,6 @@
 import { isPlainObject, type JsonObject } from '../shared/json.js';
 import { type BoxSpace, contains, type Space } from '../shared/spaces.js';
-import { discoverLeaves } from './discovery.js';
+import { discoverLeaves, selectorUid } from './discovery.js';
 import { parseDiscoveryOptions } from './discoveryOptions.js';
 import { DefinitionConfigError, SelectorDiscoveryError } from './errors.js';
 import type { DiscoveryOptions, KeyOrder, Normalisation, Selector } from './types.js';
@@ -98,22 +98,25 @@ export function selectorsFromOptions(
     );
   }
   const leaves = discoverLeaves(environmentUid, scenario, discovery, keyOrder);
-  const selectors = leaves.map((leaf): Selector => {
-    const entry = discovery.selectorManifest[leaf.manifestIndex];
-    const space: Space = entry?.space ?? boundsFromValue(leaf.value);
-    if (entry?.space !== undefined && !contains(space, leaf.value)) {
+  const selectors = leaves.pointers.map((pointer, index): Selector => {
+    const value = leaves.values[index] as number;
+    const manifestIndex = leaves.manifestIndexes[index] as number;
+    const entry = discovery.selectorManifest[manifestIndex];
+    const space: Space = entry?.space ?? boundsFromValue(value);
+    if (entry?.space !== undefined && !contains(space, value)) {
       throw new DefinitionConfigError(
-        `definition.selector_manifest[${leaf.manifestIndex}]: the current value ${leaf.value} at "${leaf.pointer}" is not in ${describeSpace(space)}`,
+        `definition.selector_manifest[${manifestIndex}]: the current value ${value} at "${pointer}" is not in ${describeSpace(space)}`,
       );
     }
+    const alias = leaves.aliases[index] as string;
     // Frozen one by one: deepFreeze would allocate a values array per object.
     return Object.freeze({
-      pointer: leaf.pointer,
-      alias: leaf.alias,
-      uid: leaf.uid,
-      value: leaf.value,
+      pointer,
+      alias,
+      uid: selectorUid(environmentUid, alias),
+      value,
       space: Object.freeze(space),
-      normalisation: Object.freeze(entry?.normalisation ?? normalisationFromValue(leaf.value)),
+      normalisation: Object.freeze(entry?.normalisation ?? normalisationFromValue(value)),
       source: entry === undefined ? 'discovered' : 'manifest',
     });
   });
