@@ -37,8 +37,8 @@ export interface ReplayResult {
  * @example
  * ```sh
  * arena termination replay examples/termination/rules.yaml examples/termination/success.jsonl
- * # line  agent  evaluation  status    metric  smoothed  streak  patience  best   decision
- * # 1     PPO    ppo-0 #0    accepted  0.41    0.41      0/2     0/3       0.41   CONTINUE
+ * # line  agent  evaluation  status     metric  smoothed  streak  patience  best   decision
+ * # 1     PPO    ppo-0 #0    accepted   0.41    -         0/2     0/3       -      CONTINUE
  * # ...
  * # final reason: success (line 6)
  * ```
@@ -191,10 +191,12 @@ const headings = [
  *
  * @example
  * ```ts
- * formatTable(config, result);
- * // line  agent  evaluation  status    metric  smoothed  streak  patience  best  decision
- * // 1     SAC    e0 #0       accepted  0.5     0.5       0/2     0/4       0.5   CONTINUE
- * // final reason: success (line 6)
+ * formatTable(config, replayCheckpoints(config, loadCheckpoints('plateau.jsonl')));
+ * // line  agent  evaluation  status     metric  smoothed  streak  patience  best   decision
+ * // 1     PPO    ppo-0 #0    accepted   0.41    -         0/2     0/3       -      CONTINUE
+ * // ...
+ * // 4     rejected: ConflictingDuplicateError: agent "PPO": evaluation "ppo-2" was …
+ * // final reason: plateau (line 8)
  * ```
  */
 export function formatTable(config: TerminationConfig, result: ReplayResult): string {

@@ -235,7 +235,9 @@ export function configurationView(config: TerminationConfig): {
  *
  * @example
  * ```ts
- * configurationFingerprint(config); // '3f0c…' (64 hex digits)
+ * // SAC with only the success rule of the parseTerminationConfig example:
+ * configurationFingerprint(config);
+ * // '0bbd678882ec8b21d1738ba4e94ce178c666d54d98232f1145d5ee6e1b9884e8'
  * ```
  */
 export function configurationFingerprint(config: TerminationConfig): string {

@@ -47,7 +47,8 @@ export type OutcomePlan =
  * planOutcome('SAC', rules, initialAgentState, {
  *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
  * });
- * // { kind: 'record', evaluationId: 'e0', episode: 0, digest: '…', successValue: 0.9,
+ * // { kind: 'record', evaluationId: 'e0', episode: 0,
+ * //   digest: 'DlvDzOPxweLGr5pZnLiSryk97eW_y9KID3eB7Xw9aCY', successValue: 0.9,
  * //   plateauValue: null, valid: true }
  * ```
  */

@@ -46,7 +46,8 @@ export interface TerminationStateDict {
  * @example
  * ```ts
  * toStateDict(createTerminationState(config));
- * // { version: 1, configuration_fingerprint: '…', configuration: { success: {…}, plateau: {…} },
+ * // { version: 1, configuration_fingerprint: '0bbd6788…', configuration: { success: { SAC: {…} },
+ * //   plateau: { SAC: null } },
  * //   termination_reason: null, agents: { SAC: { last_evaluation: null, seen: {},
  * //   valid_evaluations: 0, plateau_window: [], success_streak: 0, plateau_patience: 0,
  * //   best_metric: null, best_evaluation_id: null } } }
