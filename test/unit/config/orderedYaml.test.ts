@@ -4,6 +4,8 @@ import {
   YamlKeyCollisionError,
   YamlSyntaxError,
 } from '../../../src/config/orderedYaml.js';
+import { deriveSelectors, subKeyOrder } from '../../../src/domain/definition/index.js';
+import type { JsonObject } from '../../../src/domain/shared/json.js';
 
 describe('parseYamlWithKeyOrder', () => {
   it('keeps the document order of keys that mix names and numbers', () => {
@@ -90,5 +92,31 @@ describe('parseYamlWithKeyOrder', () => {
     expect(() => parseYamlWithKeyOrder('a: &x [*x]\n')).toThrowError(
       /refers to a node that contains it/,
     );
+  });
+
+  it('gives deriveSelectors the document order of a scenario that mixes names and numbers', () => {
+    const text = [
+      'scenario:',
+      '  pv_scale: 2.2',
+      '  6: [[PV, 1.5]]',
+      '  load_scale: 0.9',
+      '  3: [[Hospital, 0.427]]',
+      '  mapping: {b: 1, 10: 2, a: 3, 2: 4}',
+    ].join('\n');
+    const { value, keyOrder } = parseYamlWithKeyOrder(text);
+    const scenario = (value as JsonObject).scenario as JsonObject;
+    const selectors = deriveSelectors('midas', scenario, {
+      keyOrder: subKeyOrder(keyOrder, '/scenario'),
+    });
+    expect(selectors.map((selector) => selector.alias)).toEqual([
+      'pv_scale',
+      '/6/0/1',
+      'load_scale',
+      '/3/0/1',
+      'b',
+      '/mapping/10',
+      'a',
+      '/mapping/2',
+    ]);
   });
 });
