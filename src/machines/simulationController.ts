@@ -10,6 +10,7 @@ import {
 } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
+import type { EvaluationOutcome } from '../domain/termination/outcome.js';
 import type { FlowControl } from '../domain/termination/state.js';
 import type { Mode } from '../ports/agent.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
@@ -78,14 +79,7 @@ export interface CompletedEpisode {
 }
 
 /** One evaluation outcome, as the termination machine takes it. */
-export interface CheckpointOutcome {
-  readonly agentName: string;
-  readonly evaluationId: string;
-  readonly evaluationEpisode: number;
-  readonly checkpointId?: string | null;
-  readonly checkpointHash?: string | null;
-  readonly metrics: Readonly<Record<string, number>>;
-}
+export type CheckpointOutcome = EvaluationOutcome;
 
 /** What became of one checkpoint in the termination machine. */
 export interface CheckpointVerdict {

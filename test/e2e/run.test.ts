@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import type { RunStore } from '../../src/ports/store.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { runRecords } from '../support/records.js';
 
 const runFile = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');
 
@@ -20,19 +21,6 @@ function withStore<T>(cwd: string, read: (store: RunStore) => T): T {
   } finally {
     store.close();
   }
-}
-
-/** A run's records without its id and wall-clock times. */
-function records(store: RunStore, runId: string) {
-  const strip = <T extends object>(record: T) => {
-    const { runId: _runId, ...rest } = record as T & { runId: string };
-    return rest;
-  };
-  return {
-    phases: store.phases(runId).map(({ startedAt: _s, endedAt: _e, ...phase }) => strip(phase)),
-    episodes: store.episodes(runId).map(strip),
-    checkpoints: store.checkpoints(runId).map(strip),
-  };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -113,7 +101,7 @@ describe('arena run', () => {
     expect((await runArena(['run', runFile], { cwd: reference })).code).toBe(0);
     const expected = withStore(reference, (store) => {
       const [run] = store.listRuns();
-      return records(store, run?.runId ?? '');
+      return runRecords(store, run?.runId ?? '');
     });
 
     const cwd = workDir();
@@ -140,7 +128,7 @@ describe('arena run', () => {
     const resumed = await runArena(['run', '--resume', runId], { cwd });
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
-    const actual = withStore(cwd, (store) => records(store, runId));
+    const actual = withStore(cwd, (store) => runRecords(store, runId));
     expect(actual).toEqual(expected);
   });
 });

@@ -6,6 +6,7 @@ import { parseRunFile } from '../../src/config/runFile.js';
 import { createMemoryStore } from '../../src/ports/memoryStore.js';
 import type { RunStore } from '../../src/ports/store.js';
 import { fakeBuiltins, LineEnvironment, resetFakes } from '../support/fakeComponents.js';
+import { runRecords } from '../support/records.js';
 
 /** A random valid run: 1-2 environments, 1-2 agents, 1-3 turn groups, optional meta turn. */
 interface RandomRun {
@@ -138,24 +139,6 @@ async function execute(text: string): Promise<{ store: RunStore; runId: string; 
   return { store, runId: summary.runId, status: summary.status };
 }
 
-/** The records of a run, without ids and wall-clock times. */
-function records(store: RunStore, runId: string) {
-  const strip = <T extends object>(record: T) => {
-    const { runId: _runId, ...rest } = record as T & { runId: string };
-    return rest;
-  };
-  return {
-    phases: store.phases(runId).map(({ startedAt: _s, endedAt: _e, ...phase }) => strip(phase)),
-    episodes: store.episodes(runId).map(strip),
-    checkpoints: store.checkpoints(runId).map(strip),
-    metaDecisions: store.metaDecisions(runId).map((decision) => {
-      const { record, ...rest } = strip(decision);
-      const { record: _evidence, ...values } = record as Record<string, unknown>;
-      return { ...rest, values };
-    }),
-  };
-}
-
 beforeEach(() => resetFakes());
 
 describe('simulation controller properties', () => {
@@ -191,7 +174,9 @@ describe('simulation controller properties', () => {
         const first = await execute(text);
         resetFakes();
         const second = await execute(text);
-        expect(records(second.store, second.runId)).toEqual(records(first.store, first.runId));
+        expect(runRecords(second.store, second.runId)).toEqual(
+          runRecords(first.store, first.runId),
+        );
       }),
       { numRuns: 15, seed: 7 },
     );
@@ -246,7 +231,9 @@ describe('resume', () => {
           });
           expect(resumed.status).toBe('succeeded');
         }
-        expect(records(store, crashed.runId)).toEqual(records(reference.store, reference.runId));
+        expect(runRecords(store, crashed.runId)).toEqual(
+          runRecords(reference.store, reference.runId),
+        );
       }),
       { numRuns: 25, seed: 99 },
     );
