@@ -99,6 +99,11 @@ export class DefinitionProvider {
     this.proposal = proposal;
     this.fingerprint = interfaceFingerprint(proposal.interface);
     actuators.forEach((actuator, index) => {
+      if (this.indexByUid.has(actuator.uid)) {
+        throw new DefinitionValidationError(
+          `the proposal of "${proposal.environmentUid}" declares the selector "${actuator.uid}" twice`,
+        );
+      }
       this.indexByUid.set(actuator.uid, index);
       this.anchorByPointer.set(actuator.pointer, actuator);
     });

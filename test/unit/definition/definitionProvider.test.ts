@@ -294,6 +294,16 @@ describe('DefinitionProvider.interfaceFingerprint', () => {
     expect(() => new DefinitionProvider(broken)).toThrowError(/do not align/);
   });
 
+  it('refuses a proposal that declares a selector twice', () => {
+    const proposal = proposeDefinition('grid', scenario);
+    const first = proposal.interface.sensors[0];
+    if (first === undefined) throw new Error('fixture has a selector');
+    const doubled = { ...proposal.interface, sensors: [first, first], actuators: [first, first] };
+    expect(() => new DefinitionProvider({ ...proposal, interface: doubled })).toThrowError(
+      /declares the selector "grid.definition.load" twice/,
+    );
+  });
+
   it('refuses a proposal that carries the interface of another environment', () => {
     const proposal = proposeDefinition('grid', scenario);
     const foreign = { ...proposal, interface: { ...proposal.interface, environmentUid: 'other' } };
