@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
+import { describeValue } from './describeValue.js';
 import { TerminationConfigError } from './errors.js';
 
 /** When an evaluation metric qualifies for success. */
@@ -103,7 +104,7 @@ export function parseTerminationConfig(raw: unknown): TerminationConfig {
   const agentsInput = isRecord(raw) && 'agents' in raw ? raw.agents : raw;
   if (!isRecord(agentsInput) || Object.keys(agentsInput).length === 0) {
     throw new TerminationConfigError(
-      `agents must be a non-empty mapping of agent name to rules, got ${describe(agentsInput)}`,
+      `agents must be a non-empty mapping of agent name to rules, got ${describeValue(agentsInput)}`,
     );
   }
   const agentNames = Object.keys(agentsInput).sort();
@@ -165,9 +166,9 @@ function explain(issue: z.core.$ZodIssue | undefined): string {
     const rule = field as keyof typeof expectedKeys;
     return `${field} has unknown key ${unknown}; expected exactly ${expectedKeys[rule] ?? 'the seed keys'}`;
   }
-  if (field === '') return `${issue.message}, got ${describe(issue.input)}`;
+  if (field === '') return `${issue.message}, got ${describeValue(issue.input)}`;
   if (issue.input === undefined) return `${field} is missing; it ${issue.message}`;
-  return `${field} ${issue.message}, got ${describe(issue.input)}`;
+  return `${field} ${issue.message}, got ${describeValue(issue.input)}`;
 }
 
 function requireEveryAgentOrNone(
@@ -246,13 +247,4 @@ export function configurationFingerprint(config: TerminationConfig): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A short, readable rendering of a bad input value for an error message. */
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object' && value !== null) return 'a mapping';
-  return JSON.stringify(value) ?? String(value);
 }

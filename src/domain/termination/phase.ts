@@ -1,4 +1,4 @@
-import { describe } from './config.js';
+import { describeValue } from './describeValue.js';
 import { TerminationConfigError } from './errors.js';
 
 /** A phase configuration as a run file writes it (`evaluateEvery` also accepted). */
@@ -35,7 +35,7 @@ export interface PhaseConfiguration {
  */
 export function validatePhaseConfiguration(phase: PhaseConfigurationInput): PhaseConfiguration {
   if (typeof phase !== 'object' || phase === null || Array.isArray(phase)) {
-    throw new TerminationConfigError(`phase must be a mapping, got ${describe(phase)}`);
+    throw new TerminationConfigError(`phase must be a mapping, got ${describeValue(phase)}`);
   }
   const mode = String(phase.mode ?? 'train').toLowerCase();
   const worker = phase.worker ?? 1;
@@ -43,13 +43,13 @@ export function validatePhaseConfiguration(phase: PhaseConfigurationInput): Phas
   const episodes = phase.episodes ?? null;
   if (worker !== 1) {
     throw new TerminationConfigError(
-      `phase.worker must be exactly 1 (evaluation termination supports one worker), got ${describe(worker)}`,
+      `phase.worker must be exactly 1 (evaluation termination supports one worker), got ${describeValue(worker)}`,
     );
   }
   const evaluateEveryIsPositive = isPositiveInteger(evaluateEvery);
   if (mode === 'train' && !evaluateEveryIsPositive) {
     throw new TerminationConfigError(
-      `phase.evaluate_every must be a positive integer for a train phase, got ${describe(evaluateEvery ?? undefined)}`,
+      `phase.evaluate_every must be a positive integer for a train phase, got ${describeValue(evaluateEvery ?? undefined)}`,
     );
   }
   if (episodes === null) {
@@ -60,7 +60,7 @@ export function validatePhaseConfiguration(phase: PhaseConfigurationInput): Phas
     }
   } else if (!isPositiveInteger(episodes)) {
     throw new TerminationConfigError(
-      `phase.episodes must be a positive integer when provided, got ${describe(episodes)}`,
+      `phase.episodes must be a positive integer when provided, got ${describeValue(episodes)}`,
     );
   }
   return {

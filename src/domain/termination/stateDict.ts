@@ -1,6 +1,7 @@
 import { canonicalJson } from '../shared/canonicalJson.js';
 import type { TerminationConfig } from './config.js';
-import { configurationFingerprint, configurationView, describe } from './config.js';
+import { configurationFingerprint, configurationView } from './config.js';
+import { describeValue } from './describeValue.js';
 import type { DigestTrie } from './digestTrie.js';
 import { trieEntries, trieSet } from './digestTrie.js';
 import { TerminationStateError } from './errors.js';
@@ -95,11 +96,13 @@ export function toStateDict(state: TerminationState): TerminationStateDict {
  */
 export function fromStateDict(config: TerminationConfig, dict: unknown): TerminationState {
   if (!isRecord(dict)) {
-    throw new TerminationStateError(`a termination state must be a mapping, got ${describe(dict)}`);
+    throw new TerminationStateError(
+      `a termination state must be a mapping, got ${describeValue(dict)}`,
+    );
   }
   if (dict.version !== TERMINATION_STATE_VERSION) {
     throw new TerminationStateError(
-      `unsupported termination state version ${describe(dict.version)}; expected ${TERMINATION_STATE_VERSION}`,
+      `unsupported termination state version ${describeValue(dict.version)}; expected ${TERMINATION_STATE_VERSION}`,
     );
   }
   if (dict.configuration_fingerprint !== configurationFingerprint(config)) {
@@ -113,12 +116,12 @@ export function fromStateDict(config: TerminationConfig, dict: unknown): Termina
   const reason = dict.termination_reason;
   if (reason !== null && !reasons.includes(reason as TerminationReason)) {
     throw new TerminationStateError(
-      `termination_reason must be null or one of ${reasons.join(', ')}, got ${describe(reason)}`,
+      `termination_reason must be null or one of ${reasons.join(', ')}, got ${describeValue(reason)}`,
     );
   }
   const savedAgents = dict.agents;
   if (!isRecord(savedAgents)) {
-    throw new TerminationStateError(`agents must be a mapping, got ${describe(savedAgents)}`);
+    throw new TerminationStateError(`agents must be a mapping, got ${describeValue(savedAgents)}`);
   }
   const saved = Object.keys(savedAgents).sort();
   if (canonicalJson(saved) !== canonicalJson(config.agentNames)) {
@@ -140,7 +143,7 @@ function restoreAgent(
 ): AgentTerminationState {
   const where = `agents.${name}`;
   if (!isRecord(raw)) {
-    throw new TerminationStateError(`${where} must be a mapping, got ${describe(raw)}`);
+    throw new TerminationStateError(`${where} must be a mapping, got ${describeValue(raw)}`);
   }
   const lastEvaluation =
     raw.last_evaluation === null
@@ -154,7 +157,7 @@ function restoreAgent(
   for (const [id, digest] of Object.entries(raw.seen)) {
     if (typeof digest !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(digest)) {
       throw new TerminationStateError(
-        `${where}.seen[${JSON.stringify(id)}] must be a base64url sha256 digest, got ${describe(digest)}`,
+        `${where}.seen[${JSON.stringify(id)}] must be a base64url sha256 digest, got ${describeValue(digest)}`,
       );
     }
     seen = trieSet(seen, id, digest);
@@ -184,7 +187,7 @@ function restoreAgent(
   const bestEvaluationId = raw.best_evaluation_id;
   if (bestEvaluationId !== null && typeof bestEvaluationId !== 'string') {
     throw new TerminationStateError(
-      `${where}.best_evaluation_id must be a string or null, got ${describe(bestEvaluationId)}`,
+      `${where}.best_evaluation_id must be a string or null, got ${describeValue(bestEvaluationId)}`,
     );
   }
   if (
@@ -211,7 +214,7 @@ function restoreAgent(
 function nonNegativeInteger(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
     throw new TerminationStateError(
-      `${field} must be a non-negative integer, got ${describe(value)}`,
+      `${field} must be a non-negative integer, got ${describeValue(value)}`,
     );
   }
   return value;
@@ -219,7 +222,9 @@ function nonNegativeInteger(value: unknown, field: string): number {
 
 function finiteNumber(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new TerminationStateError(`${field} must be a finite number, got ${describe(value)}`);
+    throw new TerminationStateError(
+      `${field} must be a finite number, got ${describeValue(value)}`,
+    );
   }
   return value;
 }
@@ -227,7 +232,7 @@ function finiteNumber(value: unknown, field: string): number {
 function finiteList(value: unknown, field: string): number[] {
   if (!Array.isArray(value)) {
     throw new TerminationStateError(
-      `${field} must be a list of finite numbers, got ${describe(value)}`,
+      `${field} must be a list of finite numbers, got ${describeValue(value)}`,
     );
   }
   return value.map((item, index) => finiteNumber(item, `${field}[${index}]`));
