@@ -41,13 +41,15 @@ export interface DiagramState {
  *
  * @example
  * ```ts
- * const graph = machineGraph(evaluationTerminationMachine);
- * graph.key; // 'evaluationTermination'
- * graph.children.map((state) => state.key);
- * // ['active', 'success', 'plateau', 'maxEpisodes', 'cancelled', 'failed']
+ * const door = createMachine({
+ *   id: 'door',
+ *   initial: 'closed',
+ *   states: { closed: { on: { open: { guard: 'hasKey', target: 'open' } } }, open: { type: 'final' } },
+ * });
+ * const graph = machineGraph(door);
+ * graph.children.map((state) => [state.key, state.kind]); // [['closed', 'atomic'], ['open', 'final']]
  * graph.children[0]?.transitions[0];
- * // { eventType: 'evaluation.checkpoint', event: 'evaluation.checkpoint', guard: null,
- * //   targets: [], actions: ['applyCheckpoint'] }
+ * // { eventType: 'open', event: 'open', guard: 'hasKey', targets: ['open'], actions: [] }
  * ```
  */
 export function machineGraph(machine: AnyStateMachine): DiagramState {

@@ -16,14 +16,26 @@ const indentUnit = '  ';
  *
  * @example
  * ```ts
- * console.log(toMermaid(evaluationTerminationMachine));
+ * const door = createMachine({
+ *   id: 'door',
+ *   initial: 'closed',
+ *   states: {
+ *     closed: { on: { open: { guard: 'hasKey', target: 'opening' }, knock: { actions: 'log' } } },
+ *     opening: { invoke: { src: 'openDoor', onDone: 'open' } },
+ *     open: { type: 'final' },
+ *   },
+ * });
+ * console.log(toMermaid(door));
  * // stateDiagram-v2
- * //   [*] --> active
- * //   active : on evaluation.checkpoint / applyCheckpoint
- * //   ...
- * //   success --> [*]
- * //   ...
- * //   active --> success : always [endedInSuccess]
+ * //   [*] --> closed
+ * //   closed : closed
+ * //   closed : on knock / log
+ * //   opening : opening
+ * //   opening : invokes openDoor
+ * //   open
+ * //   open --> [*]
+ * //   closed --> opening : open [hasKey]
+ * //   opening --> open : openDoor done
  * ```
  */
 export function toMermaid(machine: AnyStateMachine): string {

@@ -48,6 +48,18 @@ describe('arena diagram', () => {
     expect(html.includes('<title>arena: judge (judge)</title>')).toBe(true);
   });
 
+  it('exits 1 and names the file when --out cannot be written', async () => {
+    const blocker = path.join(folder, 'blocker');
+    writeFileSync(blocker, 'a file, not a folder');
+    const out = path.join(blocker, 'judge.mmd');
+    const { code, stdout, stderr } = await runArena(['diagram', 'judge', '--out', out]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(
+      stderr.startsWith(`arena: --out: cannot write ${out}: EEXIST: file already exists`),
+    ).toBe(true);
+  });
+
   it('exits 2 and names the machines for an unknown machine', async () => {
     const { code, stdout, stderr } = await runArena(['diagram', 'ctrl']);
     expect(code).toBe(2);

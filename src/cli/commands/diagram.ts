@@ -73,9 +73,13 @@ export function writeCommandOutput(text: string, outPath: string | undefined): v
     mkdirSync(path.dirname(path.resolve(outPath)), { recursive: true });
     writeFileSync(outPath, text, 'utf8');
   } catch (error) {
-    throw new CliError(`--out: cannot write ${outPath}: ${String(error)}`, ExitCode.failed, {
-      cause: error,
-    });
+    throw new CliError(
+      `--out: cannot write ${outPath}: ${(error as Error).message}`,
+      ExitCode.failed,
+      {
+        cause: error,
+      },
+    );
   }
   process.stdout.write(`wrote ${outPath}\n`);
 }

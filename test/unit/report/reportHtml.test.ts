@@ -119,6 +119,26 @@ describe('runReportHtml', () => {
   });
 });
 
+describe('runReportHtml for a run that has not got far', () => {
+  const early: RunReport = {
+    run: { ...report.run, status: 'running', error: null },
+    rulesNote:
+      'the run has no evaluation-aware termination rules (run_config.condition.params.agents)',
+    phases: [],
+  };
+  const html = runReportHtml(early, { controllerDiagram: 'stateDiagram-v2\n' });
+  const markup = html.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
+
+  it('says the run has not ended and why there are no thresholds, and draws no chart', () => {
+    expect(markup).toContain('<dt>ended</dt><dd>not yet</dd>');
+    expect(markup).toContain(
+      '<dt>rules</dt><dd>the run has no evaluation-aware termination rules (run_config.condition.params.agents)</dd>',
+    );
+    expect(markup).not.toContain('<canvas');
+    expect(jsonScript(html, 'chart-configs')).toEqual([]);
+  });
+});
+
 describe('metricChartConfig', () => {
   it('draws the values, the threshold across the checkpoints and the best value as a star', () => {
     const { datasets } = metricChartConfig(series).data;
