@@ -37,7 +37,7 @@ export function createProgressBar(options: ProgressBarOptions): ProgressBar {
       if (done < total && now - lastDrawMs < minIntervalMs) return;
       lastDrawMs = now;
       stream.write(
-        `\r\x1b[2K${formatProgressLine(done, total, label, extra, stream.columns ?? 80)}`,
+        `\r\x1b[2K${formatProgressLine(done, total, label, extra, stream.columns || 80)}`,
       );
     },
     finish() {
@@ -61,7 +61,11 @@ export function formatProgressLine(
   extra: string,
   columns: number,
 ): string {
-  const fraction = total > 0 ? Math.min(1, done / total) : 1;
+  if (total <= 0) {
+    // No known total (a cap-free phase): a count, no bar.
+    return `${label} ${done} done${extra ? `  ${extra}` : ''}`.slice(0, Math.max(1, columns - 1));
+  }
+  const fraction = Math.min(1, done / total);
   const width = String(total).length;
   const counts = `${String(done).padStart(width)}/${total} ${String(Math.round(fraction * 100)).padStart(3)}%`;
   const suffix = extra ? `  ${extra}` : '';

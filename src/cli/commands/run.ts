@@ -146,7 +146,6 @@ async function loadSpec(
 /** The progress bar of a run: phase, episode, last evaluation metric, termination state. */
 class RunProgress {
   private bar: ProgressBar | null = null;
-  private phase = '';
   private done = 0;
   private lastMetric = '';
 
@@ -154,7 +153,6 @@ class RunProgress {
     switch (event.type) {
       case 'phase.started':
         this.bar?.finish();
-        this.phase = event.name;
         this.done = 0;
         this.lastMetric = '';
         this.bar = createProgressBar({
@@ -169,12 +167,13 @@ class RunProgress {
         this.bar?.update(this.done, this.note('running'));
         return;
       case 'checkpoint.completed': {
+        // the first metric of each agent: what the rules usually read (`objective`)
         const metrics = event.verdict.outcomes
-          .map((outcome) =>
-            Object.entries(outcome.metrics)
-              .map(([name, value]) => `${name} ${value.toFixed(3)}`)
-              .join(' '),
-          )
+          .map((outcome) => {
+            const [name, value] = Object.entries(outcome.metrics)[0] ?? [];
+            return name === undefined ? '' : `${name} ${Number((value as number).toPrecision(4))}`;
+          })
+          .filter(Boolean)
           .join(', ');
         this.lastMetric = metrics;
         const decision = event.verdict.decision as { reason?: string | null } | null;
@@ -192,14 +191,7 @@ class RunProgress {
   }
 
   private note(state: string): string {
-    return [
-      `phase ${this.phase}`,
-      `ep ${this.done}`,
-      this.lastMetric && `eval ${this.lastMetric}`,
-      state,
-    ]
-      .filter(Boolean)
-      .join(' | ');
+    return [this.lastMetric && `eval ${this.lastMetric}`, state].filter(Boolean).join(' | ');
   }
 
   finish(): void {
