@@ -289,6 +289,21 @@ describe('termination domain properties', () => {
     expect(toStateDict(b)).toEqual(toStateDict(a));
   });
 
+  test.prop([rawRulesArbitrary, fc.array(checkpointSpecArbitrary, { maxLength: 15 })], runs)(
+    'applyCheckpoint never mutates the state it is given, accepted or rejected',
+    (rules, specs) => {
+      const config = parseTerminationConfig(rules);
+      let state = createTerminationState(config);
+      const memory = newMemory();
+      for (const spec of specs) {
+        const before = structuredClone(state);
+        const next = step(state, memory, spec).state;
+        expect(state).toEqual(before);
+        state = next;
+      }
+    },
+  );
+
   test.prop([rawRulesArbitrary, fc.nat()], runs)(
     'the fingerprint does not depend on key order',
     (rules, seed) => {
