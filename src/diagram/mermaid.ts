@@ -53,17 +53,19 @@ export function toMermaid(machine: AnyStateMachine): string {
  */
 export function mermaidFromGraph(root: DiagramState): string {
   const ids = mermaidStateIds(root);
-  const idOf = (path: string) => ids.get(path)!;
+  const drawing: Drawing = {
+    idOf: (path) => (path === '' ? ids.get(machineEntryPath(root))! : ids.get(path)!),
+    machineNotes: stateNotes(root),
+  };
   const lines = ['stateDiagram-v2'];
-  writeChildren(root, 1, idOf, lines);
+  writeChildren(root, 1, drawing, lines);
   for (const state of allStates(root)) {
     const sources = state === root ? topLevelSources(root) : [state];
     for (const transition of state.transitions) {
       for (const target of transition.targets) {
         for (const source of sources) {
-          lines.push(
-            `${indentUnit}${idOf(source.path)} --> ${idOf(target)} : ${transitionLabel(transition)}`,
-          );
+          const edge = `${drawing.idOf(source.path)} --> ${drawing.idOf(target)}`;
+          lines.push(`${indentUnit}${edge} : ${transitionLabel(transition)}`);
         }
       }
     }
@@ -71,37 +73,47 @@ export function mermaidFromGraph(root: DiagramState): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** What every part of one drawing needs: state ids, and the machine's own targetless transitions. */
+interface Drawing {
+  /** The Mermaid id of a state path; the machine itself (`''`) is drawn as the state it enters. */
+  readonly idOf: (path: string) => string;
+  /** What the machine itself invokes and its targetless transitions, written in every top-level state that can move. */
+  readonly machineNotes: readonly string[];
+}
+
 function writeChildren(
   state: DiagramState,
   depth: number,
-  idOf: (path: string) => string,
+  drawing: Drawing,
   lines: string[],
 ): void {
   const indent = indentUnit.repeat(depth);
   if (state.initial !== null) {
     const initialPath = state.path === '' ? state.initial : `${state.path}.${state.initial}`;
-    lines.push(`${indent}[*] --> ${idOf(initialPath)}`);
+    lines.push(`${indent}[*] --> ${drawing.idOf(initialPath)}`);
   }
   state.children.forEach((child, index) => {
     if (state.kind === 'parallel' && index > 0) lines.push(`${indent}--`);
-    writeState(child, depth, idOf, lines);
+    const notes = stateNotes(child);
+    if (state.path === '' && child.kind !== 'final') notes.push(...drawing.machineNotes);
+    writeState(child, notes, depth, drawing, lines);
   });
 }
 
 function writeState(
   state: DiagramState,
+  notes: readonly string[],
   depth: number,
-  idOf: (path: string) => string,
+  drawing: Drawing,
   lines: string[],
 ): void {
   const indent = indentUnit.repeat(depth);
-  const id = idOf(state.path);
+  const id = drawing.idOf(state.path);
   const label = mermaidText(state.key);
-  const notes = stateNotes(state);
   if (state.children.length > 0) {
     if (id !== state.key) lines.push(`${indent}state "${label}" as ${id}`);
     lines.push(`${indent}state ${id} {`);
-    writeChildren(state, depth + 1, idOf, lines);
+    writeChildren(state, depth + 1, drawing, lines);
     lines.push(`${indent}}`);
     if (notes.length > 0) {
       // Mermaid gives a composite state a label only: what it does goes in a note beside it.
@@ -148,6 +160,11 @@ function mermaidText(text: string): string {
 
 function allStates(root: DiagramState): DiagramState[] {
   return [root, ...root.children.flatMap(allStates)];
+}
+
+/** The state a transition to the machine itself enters: its initial state, or its first child. */
+function machineEntryPath(root: DiagramState): string {
+  return root.initial ?? root.children[0]?.key ?? '';
 }
 
 /** A transition on the machine itself applies in every top-level state that can still move. */

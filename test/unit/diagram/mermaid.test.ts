@@ -103,6 +103,24 @@ describe('toMermaid', () => {
     ]);
   });
 
+  it('writes what the machine itself invokes and does in every top-level state that can move', () => {
+    const machine = setup({
+      actors: { heartbeat: fromPromise(async () => 'beat') },
+      actions: { countPing: () => {} },
+    }).createMachine({
+      id: 'pinger',
+      initial: 'waiting',
+      invoke: { src: 'heartbeat' },
+      on: { ping: { actions: 'countPing' }, reset: '#pinger' },
+      states: { waiting: { on: { go: 'over' } }, over: { type: 'final' } },
+    });
+    const text = lines(toMermaid(machine));
+    expect(text).toContain('waiting : invokes heartbeat');
+    expect(text).toContain('waiting : on ping / countPing');
+    expect(text.filter((line) => line.startsWith('over :'))).toEqual([]);
+    expect(text).toContain('waiting --> waiting : reset');
+  });
+
   it('gives states that share a key distinct ids and shows their key', () => {
     const machine = createMachine({
       id: 'twins',

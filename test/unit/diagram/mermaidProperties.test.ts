@@ -55,10 +55,12 @@ function machineOf(chart: Record<string, StateShape>) {
         const on: Record<string, unknown[]> = {};
         for (const transition of state.transitions) {
           const target = all[transition.targetPick % all.length]!;
-          (on[transition.event] ??= []).push({
+          const candidates = on[transition.event] ?? [];
+          candidates.push({
             target: `#chart.${target.join('.')}`,
             ...(transition.guard === null ? {} : { guard: transition.guard }),
           });
+          on[transition.event] = candidates;
         }
         const children = Object.keys(state.children);
         if (children.length > 0) {
