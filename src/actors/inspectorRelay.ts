@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { createInspector } from '@statelyai/inspect';
+import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { InspectionEvent, Observer } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
@@ -98,7 +98,7 @@ export async function startInspectorRelay(
   });
 
   const inspector = createInspector({
-    send: (event) => broadcast(JSON.stringify(toJsonSafe(event, { maxDepth: 12 }))),
+    send: (event) => broadcast(toStatelyMessage(event)),
   });
 
   const flush = async (): Promise<void> => {
@@ -138,6 +138,26 @@ export async function startInspectorRelay(
     flush,
     close,
   };
+}
+
+/**
+ * The WebSocket message of one Stately event, with nothing live left in it.
+ * `@statelyai/inspect` already serialises a snapshot event's snapshot
+ * (depth-limited); an actor event's snapshot and every event payload come
+ * through as they are, so only those are made JSON-safe (a second pass over
+ * the whole event would cost as much as the first).
+ *
+ * @example
+ * ```ts
+ * toStatelyMessage({ type: '@xstate.event', event: { type: 'tick', at: Number.NaN }, … });
+ * // '{"type":"@xstate.event","event":{"type":"tick","at":"__nan__"},…}'
+ * ```
+ */
+export function toStatelyMessage(event: StatelyInspectionEvent): string {
+  const safe: Record<string, unknown> = { ...event };
+  if ('event' in event) safe.event = toJsonSafe(event.event, { maxDepth: 10 });
+  if (event.type === '@xstate.actor') safe.snapshot = toJsonSafe(event.snapshot, { maxDepth: 10 });
+  return JSON.stringify(safe);
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
