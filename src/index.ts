@@ -296,6 +296,7 @@ export type {
   BuildWorldOptions,
   EpisodeRequest,
   EpisodeResult,
+  PhaseOutcomeStatus,
   PhaseSummary,
   RunEvent,
   RunExperimentOptions,

@@ -11,15 +11,10 @@ export {
   restoreMetaAgent,
   wireSimulationController,
 } from './controllerActors.js';
-export {
-  type PhaseSummary,
-  RunConfigError,
-  type RunEvent,
-  type RunExperimentOptions,
-  type RunSummary,
-  runExperiment,
-  terminationRulesOf,
-} from './runExperiment.js';
+export type { RunEvent } from './runEvents.js';
+export { type RunExperimentOptions, runExperiment } from './runExperiment.js';
+export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
+export { RunConfigError, terminationRulesOf } from './terminationRules.js';
 export {
   EpisodeAbortedError,
   type EpisodeRequest,

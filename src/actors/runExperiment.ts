@@ -21,72 +21,20 @@ import {
   restoreMetaAgent,
   wireSimulationController,
 } from './controllerActors.js';
+import { logEvent, type RunEvent } from './runEvents.js';
+import {
+  type PhaseOutcomeStatus,
+  type PhaseSummary,
+  PhaseTracker,
+  type RunSummary,
+  totalReturn,
+} from './runSummary.js';
+import { terminationRulesOf } from './terminationRules.js';
 import type { PhaseWorld } from './world.js';
 
-/** The run file's termination condition or phases do not fit together. */
-export class RunConfigError extends ArenaError {
-  constructor(message: string) {
-    super('RUN_CONFIG', message);
-  }
-}
-
-/** What happened, as it happens: for progress bars and logs. */
-export type RunEvent =
-  | { type: 'run.started'; runId: string; uid: string; phases: readonly string[]; resumed: boolean }
-  | {
-      type: 'phase.started';
-      phaseIndex: number;
-      name: string;
-      mode: string;
-      episodes: number | null;
-    }
-  | { type: 'meta.decided'; phaseIndex: number; decision: MetaDecision }
-  | { type: 'episode.completed'; phaseIndex: number; summary: CompletedEpisode }
-  | { type: 'checkpoint.completed'; phaseIndex: number; verdict: CheckpointVerdict }
-  | {
-      type: 'phase.finished';
-      phaseIndex: number;
-      status: PhaseOutcomeStatus;
-      reason: string | null;
-      episodes: number;
-    }
-  | { type: 'run.finished'; summary: RunSummary };
-
-type PhaseOutcomeStatus = 'done' | 'failed' | 'cancelled';
-
-/** A phase as the closing summary tells it. */
-export interface PhaseSummary {
-  readonly index: number;
-  readonly name: string;
-  readonly mode: string;
-  readonly status: PhaseOutcomeStatus;
-  readonly reason: string | null;
-  /** Training or test episodes (evaluation episodes not counted). */
-  readonly episodes: number;
-  readonly evaluationEpisodes: number;
-  readonly meanReturn: number | null;
-  /** Mean return of each loop agent over the training or test episodes. */
-  readonly meanReturnsByAgent: Readonly<Record<string, number>>;
-  readonly checkpoints: readonly {
-    readonly index: number;
-    readonly afterEpisode: number;
-    readonly status: string;
-    readonly metrics: Readonly<Record<string, Readonly<Record<string, number>>>>;
-    readonly control: string | null;
-    readonly reason: string | null;
-  }[];
-  readonly metaDecision: MetaDecision | null;
-  readonly error: string | null;
-}
-
-export interface RunSummary {
-  readonly runId: string;
-  readonly uid: string;
-  readonly seed: number;
-  readonly status: Exclude<RunStatus, 'running'>;
-  readonly error: string | null;
-  readonly phases: readonly PhaseSummary[];
-}
+export type { RunEvent } from './runEvents.js';
+export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
+export { RunConfigError, terminationRulesOf } from './terminationRules.js';
 
 export interface RunExperimentOptions {
   readonly store: RunStore;
@@ -122,60 +70,6 @@ interface PhaseStartState {
 }
 
 type ResumeState = BarrierState | PhaseStartState;
-
-const EVALUATION_CONDITION = /(^|[:.])AgentEvaluationObjectiveTerminationCondition$/;
-const MAX_EPISODES_CONDITION = /(^|[:.])MaxEpisodesTerminationCondition$/;
-
-/**
- * The evaluation-aware rules of a run (`{ agents }`), or `null` when the run
- * uses a plain episode cap. Every phase is checked against them here, before
- * anything is created, and each error names its YAML path.
- */
-export function terminationRulesOf(spec: RunSpec): JsonObject | null {
-  const condition = spec.runCondition;
-  let rules: JsonObject | null = null;
-  if (condition !== null) {
-    if (EVALUATION_CONDITION.test(condition.name)) {
-      try {
-        parseTerminationConfig(condition.params);
-      } catch (error) {
-        throw new RunConfigError(`${condition.yamlPath}.params: ${(error as Error).message}`);
-      }
-      rules = { agents: (condition.params.agents ?? condition.params) as JsonObject };
-    } else if (!MAX_EPISODES_CONDITION.test(condition.name)) {
-      throw new RunConfigError(
-        `${condition.yamlPath}.name: unknown termination condition "${condition.name}" ` +
-          '(expected arena:AgentEvaluationObjectiveTerminationCondition or arena:MaxEpisodesTerminationCondition)',
-      );
-    }
-  }
-  for (const phase of spec.phases) {
-    const config = phase.phaseConfig;
-    if (rules !== null) {
-      try {
-        validatePhaseConfiguration({
-          mode: config.mode,
-          worker: config.worker,
-          episodes: config.episodes,
-          evaluate_every: config.evaluateEvery,
-        });
-      } catch (error) {
-        throw new RunConfigError(`${phase.yamlPath}.phase_config: ${(error as Error).message}`);
-      }
-    } else if (config.episodes === null) {
-      throw new RunConfigError(
-        `${phase.yamlPath}.phase_config.episodes: a cap-free phase needs ` +
-          'run_config.condition: arena:AgentEvaluationObjectiveTerminationCondition with rules that can stop it',
-      );
-    }
-    if (config.worker !== 1) {
-      throw new RunConfigError(
-        `${phase.yamlPath}.phase_config.worker: arena runs one worker, got ${config.worker}`,
-      );
-    }
-  }
-  return rules;
-}
 
 /**
  * Run a run file's schedule, phase by phase, recording everything in the
@@ -281,65 +175,6 @@ export async function runExperiment(
   writeFailure.unsubscribe();
   emit({ type: 'run.finished', summary });
   return summary;
-}
-
-/** One info line per run event (debug for episodes), for `--log-level info`. */
-function logEvent(logger: Logger, event: RunEvent): void {
-  switch (event.type) {
-    case 'run.started':
-      logger.info(
-        { runId: event.runId, phases: event.phases, resumed: event.resumed },
-        'run started',
-      );
-      return;
-    case 'phase.started':
-      logger.info(
-        { phase: event.name, mode: event.mode, episodes: event.episodes },
-        'phase started',
-      );
-      return;
-    case 'meta.decided':
-      logger.info(
-        {
-          agent: event.decision.agentName,
-          baseline: event.decision.baseline,
-          candidate: event.decision.candidate,
-        },
-        'meta decision',
-      );
-      return;
-    case 'episode.completed':
-      logger.debug({ phaseIndex: event.phaseIndex, ...event.summary }, 'episode completed');
-      return;
-    case 'checkpoint.completed':
-      logger.info(
-        {
-          phaseIndex: event.phaseIndex,
-          checkpoint: event.verdict.index,
-          status: event.verdict.status,
-          metrics: Object.fromEntries(
-            event.verdict.outcomes.map((outcome) => [outcome.agentName, outcome.metrics]),
-          ),
-          decision: event.verdict.decision,
-        },
-        'evaluation checkpoint',
-      );
-      return;
-    case 'phase.finished':
-      logger.info(
-        {
-          phaseIndex: event.phaseIndex,
-          status: event.status,
-          reason: event.reason,
-          episodes: event.episodes,
-        },
-        'phase finished',
-      );
-      return;
-    case 'run.finished':
-      logger.info({ runId: event.summary.runId, status: event.summary.status }, 'run finished');
-      return;
-  }
 }
 
 interface PhaseRun {
@@ -471,71 +306,6 @@ async function runPhase(run: PhaseRun): Promise<{
     episodes: output?.episodes ?? tracker.episodes,
   });
   return { summary: tracker.summary(status, reason, error), carried };
-}
-
-/** Keeps what the summary needs as the controller's events arrive. */
-class PhaseTracker {
-  episodes = 0;
-  ordinal = 0;
-  evaluationEpisodes = 0;
-  private returnSum = 0;
-  private readonly agentReturnSums: Record<string, number> = {};
-  readonly checkpoints: PhaseSummary['checkpoints'][number][] = [];
-  metaDecision: MetaDecision | null = null;
-
-  constructor(private readonly phase: PhaseSpec) {}
-
-  episode(summary: CompletedEpisode): void {
-    this.ordinal = summary.ordinal;
-    if (summary.evaluation) {
-      this.evaluationEpisodes++;
-      return;
-    }
-    this.episodes++;
-    this.returnSum += totalReturn(summary);
-    for (const [agent, value] of Object.entries(summary.returnsByAgent)) {
-      this.agentReturnSums[agent] = (this.agentReturnSums[agent] ?? 0) + value;
-    }
-  }
-
-  checkpoint(verdict: CheckpointVerdict): void {
-    const metrics: Record<string, Record<string, number>> = {};
-    for (const outcome of verdict.outcomes) metrics[outcome.agentName] = { ...outcome.metrics };
-    const decision = verdict.decision as { control?: string; reason?: string | null } | null;
-    this.checkpoints.push({
-      index: verdict.index,
-      afterEpisode: verdict.afterEpisode,
-      status: verdict.status,
-      metrics,
-      control: decision?.control ?? null,
-      reason: decision?.reason ?? null,
-    });
-  }
-
-  summary(status: PhaseOutcomeStatus, reason: string | null, error: string | null): PhaseSummary {
-    return {
-      index: this.phase.index,
-      name: this.phase.name,
-      mode: this.phase.phaseConfig.mode,
-      status,
-      reason,
-      episodes: this.episodes,
-      evaluationEpisodes: this.evaluationEpisodes,
-      meanReturn: this.episodes > 0 ? this.returnSum / this.episodes : null,
-      meanReturnsByAgent: Object.fromEntries(
-        Object.entries(this.agentReturnSums).map(([agent, sum]) => [agent, sum / this.episodes]),
-      ),
-      checkpoints: this.checkpoints,
-      metaDecision: this.metaDecision,
-      error,
-    };
-  }
-}
-
-function totalReturn(summary: CompletedEpisode): number {
-  let total = 0;
-  for (const value of Object.values(summary.returnsByAgent)) total += value;
-  return total;
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import type { RunSummary } from '../../src/actors/runExperiment.js';
+import type { RunSummary } from '../../src/actors/runSummary.js';
 import { repoRoot, runArena } from '../support/cli.js';
 
 const examples = path.join(repoRoot, 'examples');

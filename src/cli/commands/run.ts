@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { type RunEvent, type RunSummary, runExperiment } from '../../actors/runExperiment.js';
+import type { RunEvent } from '../../actors/runEvents.js';
+import { runExperiment } from '../../actors/runExperiment.js';
+import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { loadRunFile, parseRunFile } from '../../config/runFile.js';
 import type { RunSpec } from '../../config/runSpec.js';
