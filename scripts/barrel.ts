@@ -73,6 +73,8 @@ const sections: readonly [title: string, files: readonly string[]][] = [
     ],
   ],
   ['Built-in environments and brains', ['builtins/index.js']],
+  ['Diagrams', ['diagram/index.js']],
+  ['Run reports', ['report/index.js']],
 ];
 
 const header = `/**

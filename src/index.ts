@@ -267,6 +267,7 @@ export type {
 export { judgeMachine, judgeResponseSchema } from './machines/judge.js';
 export type {
   JudgeClock,
+  JudgeJob,
   JudgeMachineContext,
   JudgeMachineEvent,
   JudgeMachineInput,
@@ -538,3 +539,61 @@ export type {
   LineSpec,
   PowerFlowResult,
 } from './builtins/index.js';
+
+// Diagrams
+export {
+  UnknownMachineError,
+  diagramHtmlPage,
+  escapeHtml,
+  guardName,
+  inlineScriptText,
+  machineGraph,
+  machineNamed,
+  machinesByName,
+  markdownDiagramBlock,
+  markdownDiagrams,
+  mermaidClientScript,
+  mermaidFromGraph,
+  mermaidScript,
+  mermaidStateIds,
+  readVendorScript,
+  scriptJson,
+  toMermaid,
+  transitionEventLabel,
+} from './diagram/index.js';
+export type {
+  DiagramState,
+  DiagramStateKind,
+  DiagramTransition,
+  MachineName,
+  PageDiagram,
+} from './diagram/index.js';
+
+// Run reports
+export {
+  buildRunReportHtml,
+  chartClientScript,
+  chartJsScript,
+  collectRunReport,
+  episodeReturnChartConfig,
+  metricChartConfig,
+  metricSeries,
+  runReportHtml,
+  storedRules,
+  terminationEvidence,
+} from './report/index.js';
+export type {
+  ChartConfig,
+  ChartDataset,
+  EpisodeReturn,
+  MetaDecisionRows,
+  MetricPoint,
+  MetricSeries,
+  PhaseHistory,
+  PhaseReport,
+  RunOverview,
+  RunReport,
+  SelectorChange,
+  StoredRules,
+  TerminationEvidence,
+} from './report/index.js';
