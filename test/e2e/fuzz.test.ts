@@ -95,6 +95,38 @@ describe('arena fuzz termination', () => {
     expect(plateau.example).toHaveLength(4);
   });
 
+  it('reads the phase of the rules file: an episodes cap makes max_episodes reachable', async () => {
+    const capped = path.join(folder, 'capped.yaml');
+    writeFileSync(
+      capped,
+      [
+        'agents:',
+        '  SAC:',
+        '    success: { metric: objective, threshold: 0.8, direction: greater_equal, consecutive: 2, min_evaluations: 3 }',
+        'phase: { mode: train, worker: 1, episodes: 10, evaluate_every: 5 }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await runArena([
+      'fuzz',
+      'termination',
+      capped,
+      '--runs',
+      '30',
+      '--require',
+      'max_episodes',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('seed 42, 30 runs per search, sequences of up to 2 evaluations');
+    expect(stdout).toContain(
+      '  success       UNREACHABLE: the rules need at least 3 evaluations, more than the 2 searched',
+    );
+    expect(stdout).toContain(
+      '  max_episodes  reachable in 2 evaluations (phase.episodes 10 allows 2 evaluations (one every 5 episodes); this sequence ends none of the rules before the cap)',
+    );
+    expect(stdout).toContain('runs forever: no, every sequence ends the phase by evaluation 2');
+  });
+
   it.each([
     [
       ['--metric', 'objective=1:0'],

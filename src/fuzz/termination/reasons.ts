@@ -61,7 +61,7 @@ export function fuzzCheckpointReason(
       ...base,
       configured: true,
       reachable: false,
-      note: `the rules need at least ${lowerBound} evaluations, more than the ${horizon} searched`,
+      note: `the rules need at least ${lowerBound} evaluations, more than the ${horizon} searched (raise --max-evaluations, or the phase's episodes cap)`,
     };
   }
   const reaches = (sequence: MetricSequence) => playSequence(config, sequence).reason === reason;
