@@ -57,6 +57,8 @@ export interface MetaDecision {
   readonly fromRevision: string;
   readonly toRevision: string;
   readonly fingerprint: string;
+  /** Selector UIDs in the definition interface's order. */
+  readonly selectorOrder: readonly string[];
   /** Selector UID -> value before and after the patch. */
   readonly baseline: Readonly<Record<string, number>>;
   readonly candidate: Readonly<Record<string, number>>;
@@ -358,6 +360,7 @@ export const metaTurnMachine = setup({
           fromRevision: baseline.revision,
           toRevision: candidate.revision,
           fingerprint: candidate.fingerprint.value,
+          selectorOrder: definitionInterface.sensors.map((sensor) => sensor.uid),
           baseline: valuesByUid(definitionInterface, baseline.definition),
           candidate: valuesByUid(definitionInterface, candidate.definition),
           actions: required(context.definitionActions, 'the definition actions'),

@@ -77,12 +77,16 @@ function metaDecisionRows(decision: MetaDecisionRecord): MetaDecisionRows {
   };
 }
 
-/** Baseline and candidate per selector UID, in the order the baseline lists them. */
+/**
+ * Baseline and candidate per selector UID, in the definition interface's order
+ * (`selectorOrder`: stored JSON sorts object keys, so the order is kept apart).
+ */
 function selectorChanges(record: JsonValue): MetaDecisionRows['selectors'] {
   if (!isPlainObject(record)) return [];
   const baseline = isPlainObject(record.baseline) ? record.baseline : {};
   const candidate = isPlainObject(record.candidate) ? record.candidate : {};
-  const uids = [...new Set([...Object.keys(baseline), ...Object.keys(candidate)])];
+  const order = Array.isArray(record.selectorOrder) ? record.selectorOrder.map(String) : [];
+  const uids = [...new Set([...order, ...Object.keys(baseline), ...Object.keys(candidate)])];
   return uids.map((uid) => ({
     uid,
     baseline: (baseline[uid] as JsonValue | undefined) ?? null,

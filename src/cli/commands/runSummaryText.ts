@@ -37,7 +37,7 @@ export function formatRunSummary(summary: RunSummary, storePath: string): string
 function metaDecisionLines(phase: PhaseSummary): string[] {
   const decision = phase.metaDecision;
   if (decision === null) return [];
-  const uids = Object.keys(decision.baseline);
+  const uids = decision.selectorOrder;
   const width = Math.max(...uids.map((uid) => uid.length), 8);
   return [
     `meta decision of ${decision.agentName} on ${decision.environmentUid} (baseline -> candidate):`,

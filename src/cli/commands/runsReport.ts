@@ -173,7 +173,9 @@ function changesOf(record: JsonValue): MetaDecisionReport['changes'] {
   if (!isPlainObject(record)) return null;
   const { baseline, candidate } = record;
   if (!isPlainObject(baseline) || !isPlainObject(candidate)) return null;
-  const uids = [...new Set([...Object.keys(baseline), ...Object.keys(candidate)])];
+  // interface order: stored JSON sorts object keys, so the decision keeps the order apart
+  const order = Array.isArray(record.selectorOrder) ? record.selectorOrder.map(String) : [];
+  const uids = [...new Set([...order, ...Object.keys(baseline), ...Object.keys(candidate)])];
   return uids.map((uid) => ({
     uid,
     baseline: baseline[uid] ?? null,

@@ -64,8 +64,9 @@ describe('collectRunReport on a run that succeeds', () => {
         environmentUid: 'line',
         agentName: 'designer',
         selectors: [
-          { uid: 'line.definition.gain', baseline: 2, candidate: 0.25 },
+          // the definition interface's order (the scenario's), not sorted
           { uid: 'line.definition.target', baseline: 1.5, candidate: 0.25 },
+          { uid: 'line.definition.gain', baseline: 2, candidate: 0.25 },
         ],
       },
     ]);
