@@ -94,8 +94,10 @@ export interface ForeverAnalysis {
  *
  * @example
  * ```ts
- * analyseForever(config, ranges);
- * // { possible: false, bound: 40, explanation: ['success is avoidable: ...', 'agent "SAC" ...'] }
+ * analyseForever(loadRules('examples/termination/rules.yaml'), ranges); // objective 0:1
+ * // { possible: false, bound: 612, explanation: [
+ * //   'success is avoidable: agent "PPO" can keep objective below 0.8 within 0:1',
+ * //   'a plateau is unavoidable: with min_delta > 0 and a bounded range, … by evaluation 612 at the latest'] }
  * ```
  */
 export function analyseForever(

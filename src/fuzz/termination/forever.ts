@@ -29,9 +29,11 @@ export interface ForeverFinding {
  *
  * @example
  * ```ts
+ * // SAC: success ≥ 2 (outside the range 0:1), no plateau rule
  * fuzzForever(config, ranges, null, 50, { runs: 200, seed: 42 });
  * // { possible: true, bound: null, example: [{ SAC: { objective: 0 } }, … 50 checkpoints],
- * //   explanation: ['success is avoidable: …', 'a plateau is avoidable: … min_delta 0 …'] }
+ * //   explanation: ['success is avoidable: agent "SAC" can keep objective below 2 within 0:1',
+ * //     'there is no plateau rule, so a plateau never ends the phase'] }
  * ```
  */
 export function fuzzForever(

@@ -9,15 +9,18 @@ const SHOWN_VALUES = 12;
  *
  * @example
  * ```ts
- * formatFuzzReport(report, 'rules.yaml');
+ * formatFuzzReport(fuzzTermination(loadRules('examples/termination/rules.yaml')), 'rules.yaml');
  * // arena fuzz termination rules.yaml
  * // seed 42, 200 runs per search, sequences of up to 50 evaluations
  * // metric ranges: objective 0:1 (assumed; give --metric objective=LOW:HIGH)
  * //
  * // terminal reasons
  * //   success       reachable in 3 evaluations (minimal: the rules need at least 3 evaluations)
- * //                   SAC.objective  0.8, 0.8, 0.8
+ * //                   PPO.objective  0, 0.8, 0.8
+ * //                   SAC.objective  0, 0.8, 0.8
+ * //   plateau       reachable in 6 evaluations (minimal: the rules need at least 6 evaluations)
  * // ...
+ * // invariants on these rules: 7 of 7 held
  * ```
  */
 export function formatFuzzReport(report: FuzzTerminationReport, rulesPath: string): string {
