@@ -1,19 +1,11 @@
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { PhaseSpec, RunSpec } from '../config/runSpec.js';
-import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
-import { parseTerminationConfig } from '../domain/termination/config.js';
-import { validatePhaseConfiguration } from '../domain/termination/phase.js';
 import type { MetaAgentInterface, MetaDecision } from '../machines/metaTurn.js';
-import type {
-  CheckpointVerdict,
-  CompletedEpisode,
-  ControllerEmitted,
-  ControllerOutput,
-} from '../machines/simulationController.js';
+import type { ControllerEmitted, ControllerOutput } from '../machines/simulationController.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
 import { rewindToLatestSnapshot } from '../ports/rewindRun.js';
-import type { RunStatus, RunStore, SnapshotRecord } from '../ports/store.js';
+import type { RunStore, SnapshotRecord } from '../ports/store.js';
 import { createStoreWriter, type StoreWriter } from '../ports/storeWriter.js';
 import { buildPhaseWorld } from './components.js';
 import {
