@@ -7,6 +7,7 @@ import {
   successOutOfRange,
 } from '../../../src/fuzz/termination/bounds.js';
 import type { MetricRange } from '../../../src/fuzz/termination/metricRanges.js';
+import { playSequence } from '../../../src/fuzz/termination/sequences.js';
 
 const unit: MetricRange[] = [{ metric: 'objective', low: 0, high: 1, assumed: false }];
 
@@ -86,6 +87,11 @@ describe('analyseForever', () => {
     const analysis = analyseForever(rules({ A: { plateau: plateau({ min_delta: 0.5 }) } }), unit);
     // start max(window 1, min_evaluations 3 − 1) = 2; improvements ⌊1 / 0.5⌋ + 1 = 3; (3 + 1) · patience 2
     expect(analysis).toMatchObject({ possible: false, bound: 10 });
+    // The slowest staircase: improve by min_delta just before patience runs out.
+    const staircase = [0, 0, 0.5, 0.5, 1, 1, 1, 1].map((objective) => ({ A: { objective } }));
+    const played = playSequence(rules({ A: { plateau: plateau({ min_delta: 0.5 }) } }), staircase);
+    expect(played).toMatchObject({ reason: 'plateau', evaluations: 7 });
+    expect(played.evaluations).toBeLessThanOrEqual(analysis.bound!);
   });
 
   it('is impossible when every value meets the success threshold', () => {
