@@ -95,4 +95,19 @@ describe('arena run --trace and arena trace', () => {
       `arena: ${path.join(folder, 'none.jsonl')}: cannot read the file (ENOENT)\n`,
     );
   });
+
+  it('refuses a trace file it cannot write before the run starts', async () => {
+    const target = path.join(folder, 'missing-dir', 'trace.jsonl');
+    const { code, stdout, stderr } = await runArena([
+      'run',
+      'test/fixtures/inspect/short-run.yaml',
+      '--store',
+      `sqlite:${path.join(folder, 'refused.db')}`,
+      '--trace',
+      target,
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`arena: --trace ${target}: cannot write the file (ENOENT)\n`);
+  });
 });
