@@ -82,6 +82,9 @@ export async function startInspectorRelay(
   });
   port = await listen(httpServer, port, host);
   const webSocketServer = new WebSocketServer({ server: httpServer });
+  // Watching is best effort: a relay failure after it started must never end the run.
+  httpServer.on('error', () => {});
+  webSocketServer.on('error', () => {});
 
   const broadcast = (message: string, except?: WebSocket): void => {
     replay.push(message);
