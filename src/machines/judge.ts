@@ -69,10 +69,12 @@ interface Verdict {
 }
 
 /**
- * The judge's context. `clock` and `random` are functions: a judgement is never
- * persisted mid-flight (DESIGN.md: persist at quiet points), so they stay here.
+ * What one judgement is about, fixed for its lifetime. Kept as one object so
+ * that each context update copies a handful of keys, not all of these.
+ * `clock` and `random` are functions: a judgement is never persisted
+ * mid-flight (DESIGN.md: persist at quiet points), so they stay here.
  */
-export interface JudgeMachineContext {
+export interface JudgeJob {
   readonly subject: JudgeContext;
   readonly settings: JudgeSettings;
   readonly model: string | null;
@@ -81,7 +83,14 @@ export interface JudgeMachineContext {
   readonly random: () => number;
   readonly messages: readonly ChatMessage[];
   readonly promptSha256: string;
+  /** Sent with every attempt (it names no attempt, so it is built once). */
+  readonly metadata: Readonly<Record<string, string | boolean>>;
   readonly startedAtMs: number;
+}
+
+/** The judge's context: the fixed job, then what changes from attempt to attempt. */
+export interface JudgeMachineContext {
+  readonly job: JudgeJob;
   readonly attempt: number;
   /** Monotonic ms at which the attempt in flight times out. */
   readonly attemptDeadlineMs: number | null;
@@ -93,7 +102,7 @@ export interface JudgeMachineContext {
   readonly lastErrorType: string;
   readonly lastRetryAfterMs: number | null;
   readonly answered: AnsweredAttempt | null;
-  readonly verdict: Verdict | null;
+  /** Written once, by the action that decides the verdict. */
   readonly result: JudgeResult | null;
 }
 
@@ -131,48 +140,41 @@ export const judgeMachine = setup({
   },
   delays: {
     attemptTimeout: ({ context }) =>
-      Math.max(0, (context.attemptDeadlineMs ?? 0) - context.clock.monotonicMs()),
+      Math.max(0, (context.attemptDeadlineMs ?? 0) - context.job.clock.monotonicMs()),
     retryDelay: ({ context }) =>
-      Math.max(0, (context.retryAtMs ?? 0) - context.clock.monotonicMs()),
+      Math.max(0, (context.retryAtMs ?? 0) - context.job.clock.monotonicMs()),
   },
   guards: {
     isRejectedSelfEvaluation: ({ context }) =>
-      context.selfEvaluation && !context.settings.allowSelfEvaluation,
+      context.job.selfEvaluation && !context.job.settings.allowSelfEvaluation,
     accountingInvalid: ({ context }) => context.answered?.accountingInvalid === true,
     inputTokenBudgetExceeded: ({ context }) =>
-      context.settings.maxInputTokens !== null &&
+      context.job.settings.maxInputTokens !== null &&
       context.usage !== null &&
-      context.usage.inputTokens > context.settings.maxInputTokens,
+      context.usage.inputTokens > context.job.settings.maxInputTokens,
     costBudgetExceeded: ({ context }) =>
-      context.settings.maxCostUsd !== null && context.costUsd > context.settings.maxCostUsd,
+      context.job.settings.maxCostUsd !== null && context.costUsd > context.job.settings.maxCostUsd,
     payloadValid: ({ context }) => context.answered?.payload != null,
-    attemptsExhausted: ({ context }) => context.attempt >= context.settings.maxAttempts,
-    backoffEnabled: ({ context }) => context.settings.backoff !== null,
+    attemptsExhausted: ({ context }) => context.attempt >= context.job.settings.maxAttempts,
+    backoffEnabled: ({ context }) => context.job.settings.backoff !== null,
   },
   actions: {
     rejectSelfEvaluation: assign({
-      verdict: () => ({
-        status: 'error',
-        errorType: 'SelfEvaluationRejected',
-        payload: null,
-        attemptCount: 1,
-      }),
+      result: ({ context }) => judgeResultOf(context, errorVerdict('SelfEvaluationRejected', 1)),
     }),
-    startAttempt: assign({
-      attempt: ({ context }) => context.attempt + 1,
-      attemptDeadlineMs: ({ context }) => context.clock.monotonicMs() + context.settings.timeoutMs,
+    startAttempt: assign(({ context }) => ({
+      attempt: context.attempt + 1,
+      attemptDeadlineMs: context.job.clock.monotonicMs() + context.job.settings.timeoutMs,
       retryAtMs: null,
       answered: null,
-    }),
-    recordAnswer: assign({
-      answered: (_, response: ModelResponse) => readAnsweredAttempt(response),
-      attemptDeadlineMs: null,
-    }),
-    accumulateUsageAndCost: assign(({ context }) => {
-      const answered = context.answered;
-      if (!answered) return {};
+    })),
+    /** Read the answer once, then add its usage and cost to the totals. */
+    recordAnswer: assign(({ context }, response: ModelResponse) => {
+      const answered = readAnsweredAttempt(response);
       const counted = !answered.accountingInvalid && answered.costUsd !== null;
       return {
+        answered,
+        attemptDeadlineMs: null,
         usage: addUsage(context.usage, answered.usage),
         costUsd: counted ? context.costUsd + (answered.costUsd ?? 0) : context.costUsd,
         sawCost: context.sawCost || counted,
@@ -187,70 +189,63 @@ export const judgeMachine = setup({
       lastRetryAfterMs: null,
       attemptDeadlineMs: null,
     }),
-    recordProviderError: assign({
-      lastErrorType: (_, error: unknown) => errorTypeOf(error),
-      lastRetryAfterMs: (_, error: unknown) =>
-        error instanceof ModelProviderError ? error.retryAfterMs : null,
+    recordProviderError: assign((_, error: unknown) => ({
+      lastErrorType: errorTypeOf(error),
+      lastRetryAfterMs: error instanceof ModelProviderError ? error.retryAfterMs : null,
       attemptDeadlineMs: null,
-    }),
+    })),
     scheduleRetry: assign({
       retryAtMs: ({ context }) =>
-        context.settings.backoff === null
-          ? context.clock.monotonicMs()
-          : context.clock.monotonicMs() +
+        context.job.settings.backoff === null
+          ? context.job.clock.monotonicMs()
+          : context.job.clock.monotonicMs() +
             retryDelayMs(
-              context.settings.backoff,
+              context.job.settings.backoff,
               context.attempt,
-              context.random,
+              context.job.random,
               context.lastRetryAfterMs,
             ),
     }),
     recordInputTokenLimitExceeded: assign({
-      verdict: ({ context }) => errorVerdict('JudgeInputTokenLimitExceeded', context.attempt),
+      result: ({ context }) =>
+        judgeResultOf(context, errorVerdict('JudgeInputTokenLimitExceeded', context.attempt)),
     }),
     recordCostLimitExceeded: assign({
-      verdict: ({ context }) => errorVerdict('JudgeCostLimitExceeded', context.attempt),
+      result: ({ context }) =>
+        judgeResultOf(context, errorVerdict('JudgeCostLimitExceeded', context.attempt)),
     }),
     recordPassOrFail: assign({
-      verdict: ({ context }) => ({
-        status: context.answered?.payload?.status ?? 'error',
-        errorType: null,
-        payload: context.answered?.payload ?? null,
-        attemptCount: context.attempt,
-      }),
+      result: ({ context }) =>
+        judgeResultOf(context, {
+          status: context.answered?.payload?.status ?? 'error',
+          errorType: null,
+          payload: context.answered?.payload ?? null,
+          attemptCount: context.attempt,
+        }),
     }),
     recordExhausted: assign({
-      verdict: ({ context }) => errorVerdict(context.lastErrorType, context.settings.maxAttempts),
+      result: ({ context }) =>
+        judgeResultOf(
+          context,
+          errorVerdict(context.lastErrorType, context.job.settings.maxAttempts),
+        ),
     }),
-    writeResult: assign({ result: ({ context }) => judgeResultOf(context) }),
   },
 }).createMachine({
   id: 'judge',
-  context: ({ input }) => {
-    const messages = judgeMessages(input.settings.rubric, input.subject);
-    return {
-      subject: input.subject,
-      settings: input.settings,
-      model: input.model,
-      selfEvaluation: input.selfEvaluation,
-      clock: input.clock,
-      random: input.random,
-      messages,
-      promptSha256: messagesSha256(messages),
-      startedAtMs: input.clock.monotonicMs(),
-      attempt: 0,
-      attemptDeadlineMs: null,
-      retryAtMs: null,
-      usage: null,
-      costUsd: 0,
-      sawCost: false,
-      lastErrorType: 'JudgeInvocationError',
-      lastRetryAfterMs: null,
-      answered: null,
-      verdict: null,
-      result: null,
-    };
-  },
+  context: ({ input }) => ({
+    job: judgeJobOf(input),
+    attempt: 0,
+    attemptDeadlineMs: null,
+    retryAtMs: null,
+    usage: null,
+    costUsd: 0,
+    sawCost: false,
+    lastErrorType: 'JudgeInvocationError',
+    lastRetryAfterMs: null,
+    answered: null,
+    result: null,
+  }),
   initial: 'checkingSelfEvaluation',
   on: { cancel: '.cancelled' },
   states: {
@@ -266,10 +261,10 @@ export const judgeMachine = setup({
         src: 'invokeProvider',
         input: ({ context }) => ({
           attempt: context.attempt,
-          messages: context.messages,
+          messages: context.job.messages,
           responseSchema: judgeResponseSchema,
-          timeoutMs: context.settings.timeoutMs,
-          metadata: evaluationMetadata(context),
+          timeoutMs: context.job.settings.timeoutMs,
+          metadata: context.job.metadata,
         }),
         onDone: {
           target: 'accounting',
@@ -286,7 +281,6 @@ export const judgeMachine = setup({
       after: { attemptTimeout: { target: 'attemptFailed', actions: 'recordTimeout' } },
     },
     accounting: {
-      entry: 'accumulateUsageAndCost',
       always: [
         { guard: 'accountingInvalid', target: 'attemptFailed', actions: 'recordInvalidResponse' },
         {
@@ -318,10 +312,10 @@ export const judgeMachine = setup({
     backingOff: {
       after: { retryDelay: { target: 'attempting' } },
     },
-    done: { type: 'final', entry: 'writeResult' },
-    exhausted: { type: 'final', entry: 'writeResult' },
-    budgetExceeded: { type: 'final', entry: 'writeResult' },
-    rejected: { type: 'final', entry: 'writeResult' },
+    done: { type: 'final' },
+    exhausted: { type: 'final' },
+    budgetExceeded: { type: 'final' },
+    rejected: { type: 'final' },
     cancelled: { type: 'final' },
   },
   output: ({ context }) => context.result,
@@ -331,38 +325,53 @@ function errorVerdict(errorType: string, attemptCount: number): Verdict {
   return { status: 'error', errorType, payload: null, attemptCount };
 }
 
-function evaluationMetadata(context: JudgeMachineContext): Record<string, string | boolean> {
+/** Build the judgement's fixed part: the messages, their hash and metadata, once. */
+function judgeJobOf(input: JudgeMachineInput): JudgeJob {
+  const { subject, settings } = input;
+  const messages = judgeMessages(settings.rubric, subject);
+  const promptSha256 = messagesSha256(messages);
   return {
-    'arena.evaluation': true,
-    'arena.evaluation.judge': context.settings.name,
-    'arena.evaluation.judge_version': context.settings.judgeVersion,
-    'arena.evaluation.rubric_version': context.settings.rubricVersion,
-    'arena.evaluation.case_id': context.subject.caseId,
-    'arena.evaluation.prompt_sha256': context.promptSha256,
+    subject,
+    settings,
+    model: input.model,
+    selfEvaluation: input.selfEvaluation,
+    clock: input.clock,
+    random: input.random,
+    messages,
+    promptSha256,
+    metadata: {
+      'arena.evaluation': true,
+      'arena.evaluation.judge': settings.name,
+      'arena.evaluation.judge_version': settings.judgeVersion,
+      'arena.evaluation.rubric_version': settings.rubricVersion,
+      'arena.evaluation.case_id': subject.caseId,
+      'arena.evaluation.prompt_sha256': promptSha256,
+    },
+    startedAtMs: input.clock.monotonicMs(),
   };
 }
 
-function judgeResultOf(context: JudgeMachineContext): JudgeResult {
-  const verdict = context.verdict ?? errorVerdict(context.lastErrorType, context.attempt);
+function judgeResultOf(context: JudgeMachineContext, verdict: Verdict): JudgeResult {
+  const { job } = context;
   const payload = verdict.payload;
   return {
-    evaluationRunId: context.subject.evaluationRunId,
-    caseId: context.subject.caseId,
-    subjectId: context.subject.subjectId,
-    judge: context.settings.name,
-    judgeVersion: context.settings.judgeVersion,
-    promptSha256: context.promptSha256,
-    rubricVersion: context.settings.rubricVersion,
+    evaluationRunId: job.subject.evaluationRunId,
+    caseId: job.subject.caseId,
+    subjectId: job.subject.subjectId,
+    judge: job.settings.name,
+    judgeVersion: job.settings.judgeVersion,
+    promptSha256: job.promptSha256,
+    rubricVersion: job.settings.rubricVersion,
     status: verdict.status,
     score: payload?.score ?? null,
     label: payload?.label ?? null,
     evidence: (payload?.evidence ?? []).map(evidenceReference),
-    model: context.model,
+    model: job.model,
     usage: context.usage,
     costUsd: context.sawCost ? context.costUsd : null,
-    durationMs: Math.max(0, context.clock.monotonicMs() - context.startedAtMs),
+    durationMs: Math.max(0, job.clock.monotonicMs() - job.startedAtMs),
     attemptCount: verdict.attemptCount,
     errorType: verdict.errorType,
-    createdAt: awareUtcTimestamp(context.clock.now()),
+    createdAt: awareUtcTimestamp(job.clock.now()),
   };
 }
