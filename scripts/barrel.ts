@@ -56,7 +56,10 @@ const sections: readonly [title: string, files: readonly string[]][] = [
       'machines/judge.js',
     ],
   ],
-  ['Running machines', ['actors/index.js', 'actors/judges.js', 'actors/judgeMany.js']],
+  [
+    'Running machines',
+    ['actors/index.js', 'actors/judges.js', 'actors/judgeMany.js', 'actors/inspection.js'],
+  ],
   [
     'Run files and configuration',
     ['config/index.js', 'config/judgeConfig.js', 'config/orderedYaml.js'],
@@ -75,6 +78,7 @@ const sections: readonly [title: string, files: readonly string[]][] = [
   ['Built-in environments and brains', ['builtins/index.js']],
   ['Diagrams', ['diagram/index.js']],
   ['Run reports', ['report/index.js']],
+  ['Fuzzing termination rules', ['fuzz/index.js']],
 ];
 
 const header = `/**

@@ -322,6 +322,31 @@ export type {
 } from './actors/judges.js';
 export { judgeCacheKey, judgeMany } from './actors/judgeMany.js';
 export type { JudgeManyOptions, JudgeResultCache } from './actors/judgeMany.js';
+export {
+  InspectorRelayError,
+  TraceFormatError,
+  buildTimeline,
+  combineInspectors,
+  createTraceRecorder,
+  formatTimeline,
+  parseTrace,
+  startInspectorRelay,
+  stateLabel,
+  toJsonSafe,
+  toTraceRecord,
+} from './actors/inspection.js';
+export type {
+  ActorTimeline,
+  InspectOption,
+  InspectorRelay,
+  InspectorRelayOptions,
+  JsonSafeOptions,
+  TimelineEntry,
+  TraceEventType,
+  TraceRecord,
+  TraceRecorder,
+  TraceSnapshot,
+} from './actors/inspection.js';
 
 // Run files and configuration
 export {
@@ -597,3 +622,24 @@ export type {
   StoredRules,
   TerminationEvidence,
 } from './report/index.js';
+
+// Fuzzing termination rules
+export {
+  FUZZ_DEFAULTS,
+  FuzzInputError,
+  formatFuzzReport,
+  fuzzTermination,
+  parseMetricRange,
+  playSequence,
+} from './fuzz/index.js';
+export type {
+  ForeverFinding,
+  FuzzTerminationOptions,
+  FuzzTerminationReport,
+  FuzzedReason,
+  InvariantFinding,
+  MetricEvaluation,
+  MetricRange,
+  MetricSequence,
+  ReasonFinding,
+} from './fuzz/index.js';
