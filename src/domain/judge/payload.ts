@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { JudgeResponseError } from './errors.js';
 
 const MAX_EVIDENCE_BYTES = 8192;
-const utf8 = new TextEncoder();
 
 /**
  * The strict payload a judge model or agent must return. No extra keys; a
@@ -20,7 +19,7 @@ export const judgePayloadSchema = z
         z
           .string()
           .refine(
-            (value) => value.length > 0 && utf8.encode(value).length <= MAX_EVIDENCE_BYTES,
+            (value) => value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_EVIDENCE_BYTES,
             'evidence values must be non-empty and at most 8192 UTF-8 bytes',
           ),
       )

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../shared/canonicalJson.js';
+import { hash } from 'node:crypto';
 import { JudgeConfigurationError } from './errors.js';
 import type { TokenUsage } from './usage.js';
 
@@ -37,8 +37,6 @@ export interface JudgeResult {
   readonly createdAt: string;
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * A content reference for one evidence string.
  *
@@ -51,8 +49,8 @@ const utf8 = new TextEncoder();
 export function evidenceReference(value: string): ContentReference {
   return {
     kind: 'judge_evidence',
-    sha256: sha256Hex(value),
-    sizeBytes: utf8.encode(value).length,
+    sha256: hash('sha256', value, 'hex'),
+    sizeBytes: Buffer.byteLength(value, 'utf8'),
     mediaType: 'text/plain',
   };
 }

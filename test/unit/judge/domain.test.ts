@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { JudgeConfigurationError, JudgeResponseError } from '../../../src/domain/judge/errors.js';
 import {
@@ -14,6 +15,7 @@ import {
   normaliseUsage,
   responseCost,
 } from '../../../src/domain/judge/usage.js';
+import { canonicalJson } from '../../../src/domain/shared/canonicalJson.js';
 import { subject } from './fixtures.js';
 
 const required = { name: 'j', judgeVersion: '1', rubric: 'r', rubricVersion: '1' };
@@ -42,6 +44,23 @@ describe('judge prompt', () => {
     expect(promptSha256('r', subject())).toBe(hash);
     expect(promptSha256('r2', subject())).not.toBe(hash);
     expect(promptSha256('r', subject({ candidateOutput: '5' }))).not.toBe(hash);
+  });
+
+  it('hashes the canonical JSON of { system, candidate }, the definition other tools recompute', () => {
+    const [system, candidate] = judgeMessages('r', subject());
+    const expected = createHash('sha256')
+      .update(canonicalJson({ system: system?.content, candidate: candidate?.content }), 'utf8')
+      .digest('hex');
+    expect(promptSha256('r', subject())).toBe(expected);
+  });
+
+  it('builds every rubric its own system message when judges with different rubrics alternate', () => {
+    const first = systemMessage('Rubric one.');
+    const second = systemMessage('Rubric two.');
+    expect(first).toContain('<trusted_rubric>\nRubric one.\n</trusted_rubric>');
+    expect(second).toContain('<trusted_rubric>\nRubric two.\n</trusted_rubric>');
+    expect(systemMessage('Rubric one.')).toBe(first);
+    expect(judgeMessages('Rubric two.', subject())[0]?.content).toBe(second);
   });
 
   it('rejects non-finite judge input with JudgeResponseError', () => {
