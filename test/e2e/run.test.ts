@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import type { RunStore } from '../../src/ports/store.js';
@@ -82,7 +83,7 @@ describe('arena run', () => {
     const exited = new Promise<number | null>((resolve) =>
       child.on('close', (code) => resolve(code)),
     );
-    await waitForEpisodes(cwd, 3);
+    await waitForEpisodes(cwd, 3, child);
     child.kill('SIGINT');
     expect({ code: await exited, stderr }).toEqual({
       code: 130,
@@ -108,15 +109,13 @@ describe('arena run', () => {
     const child = spawn(
       process.execPath,
       [path.join(repoRoot, 'dist/cli/main.js'), 'run', runFile],
-      {
-        cwd,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      // nothing reads its output: ignore it, so a full pipe can never block the run
+      { cwd, stdio: 'ignore' },
     );
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('close', (_code, signal) => resolve(signal)),
     );
-    await waitForEpisodes(cwd, 6);
+    await waitForEpisodes(cwd, 6, child);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     const runId = withStore(cwd, (store) => {
@@ -133,20 +132,33 @@ describe('arena run', () => {
   });
 });
 
-/** Poll the run store until the newest run has `count` episodes. */
-async function waitForEpisodes(cwd: string, count: number): Promise<void> {
+/**
+ * Poll the run store until the newest run has `count` episodes. Reads with a
+ * read-only connection, so polling never takes a write lock from the run.
+ */
+async function waitForEpisodes(cwd: string, count: number, child?: ChildProcess): Promise<void> {
   const file = path.join(cwd, '.arena/arena.db');
-  for (let attempt = 0; attempt < 400; attempt++) {
+  let lastError = 'the store does not exist yet';
+  for (let attempt = 0; attempt < 1200; attempt++) {
     await sleep(25);
+    if (child && child.exitCode !== null) {
+      throw new Error(`the run exited with ${child.exitCode} before it had ${count} episodes`);
+    }
     try {
-      const done = withStore(cwd, (store) => {
-        const [run] = store.listRuns();
-        return run !== undefined && store.episodes(run.runId).length >= count;
-      });
-      if (done) return;
-    } catch {
-      // the store does not exist yet
+      const db = new Database(file, { readonly: true, fileMustExist: true });
+      try {
+        const row = db
+          .prepare(
+            'SELECT count(*) AS episodes FROM episodes WHERE run_id = (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT 1)',
+          )
+          .get() as { episodes: number } | undefined;
+        if ((row?.episodes ?? 0) >= count) return;
+      } finally {
+        db.close();
+      }
+    } catch (error) {
+      lastError = (error as Error).message;
     }
   }
-  throw new Error(`no run with ${count} episodes appeared in ${file}`);
+  throw new Error(`no run with ${count} episodes appeared in ${file} (${lastError})`);
 }
