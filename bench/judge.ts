@@ -14,6 +14,13 @@
  * 2. With a zero-latency in-process provider, arena's own cost per judgement
  *    (machine, prompt hash, validation, result) in µs, against a baseline that
  *    calls the same provider and validates the payload with no machine.
+ *
+ * The machine is shared and loaded, so every figure is the best of several
+ * windows (`JUDGE_BENCH_HTTP_ROUNDS`, default 3, and `JUDGE_BENCH_CPU_ROUNDS`,
+ * default 10), arena and baseline windows interleaved so both see the same
+ * load, with a GC before each window. CPU is `process.cpuUsage()` (user +
+ * system) of this process, GC helper threads included (so it can exceed wall
+ * time); the server's CPU is not in it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,6 +32,7 @@ import { createModelJudge } from '../src/actors/judges.js';
 import type { JudgeContext } from '../src/domain/judge/context.js';
 import { judgePayloadJsonSchema, parseJudgePayload } from '../src/domain/judge/payload.js';
 import { judgeMessages, promptSha256 } from '../src/domain/judge/prompt.js';
+import type { JudgeResult } from '../src/domain/judge/result.js';
 import type { ModelProvider } from '../src/ports/modelProvider.js';
 import { createOpenAIProvider } from '../src/ports/openaiProvider.js';
 import { startChatServer } from '../test/support/chatServer.js';
@@ -56,7 +64,7 @@ function cases(count: number): JudgeContext[] {
   }));
 }
 
-/** `--serve`: run only the chat server, print its base URL, and report stats on stdin EOF. */
+/** `--serve`: run only the chat server, print its base URL, answer each stdin line with its stats, and stop on stdin EOF. */
 async function serve(): Promise<void> {
   const server = await startChatServer(() => ({
     content: PASSED,
@@ -64,18 +72,27 @@ async function serve(): Promise<void> {
     usage: { prompt_tokens: 200, completion_tokens: 20, total_tokens: 220 },
   }));
   process.stdout.write(`${server.baseURL}\n`);
-  process.stdin.on('data', () => {
+  // One line per question: `?` reports the stats, `reset` also starts a new max-in-flight window.
+  process.stdin.on('data', (chunk: Buffer) => {
+    if (chunk.toString('utf8').startsWith('reset')) server.resetMaxInFlight();
     process.stdout.write(
-      `${JSON.stringify({ requests: server.requests.length, maxInFlight: server.maxInFlight() })}\n`,
+      `${JSON.stringify({ requests: server.requests.length, maxInFlight: server.maxInFlight(), connections: server.connections() })}\n`,
     );
   });
   process.stdin.on('end', () => void server.close());
 }
 
+/** What the server process reports when asked. */
+interface ServerStats {
+  readonly requests: number;
+  readonly maxInFlight: number;
+  readonly connections: number;
+}
+
 /** Start the server process and return its URL and a way to ask it for stats. */
 async function startServerProcess(): Promise<{
   baseURL: string;
-  stats: () => Promise<{ requests: number; maxInFlight: number }>;
+  stats: (options?: { reset?: boolean }) => Promise<ServerStats>;
   child: ChildProcess;
 }> {
   const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve'], {
@@ -98,12 +115,26 @@ async function startServerProcess(): Promise<{
   return {
     baseURL,
     child,
-    stats: async () => {
-      child.stdin!.write('?\n');
-      return JSON.parse(await nextLine()) as { requests: number; maxInFlight: number };
+    stats: async (options: { reset?: boolean } = {}) => {
+      child.stdin!.write(options.reset ? 'reset\n' : '?\n');
+      return JSON.parse(await nextLine()) as ServerStats;
     },
   };
 }
+
+/** One measured window: wall and CPU (user + system) of `run`, after a GC. */
+async function window(run: () => Promise<unknown>): Promise<{ wallMs: number; cpuUs: number }> {
+  globalThis.gc?.();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await run();
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { wallMs, cpuUs: cpu.user + cpu.system };
+}
+
+const HTTP_ROUNDS = Math.max(1, Number(process.env.JUDGE_BENCH_HTTP_ROUNDS ?? 3));
+const CPU_ROUNDS = Math.max(1, Number(process.env.JUDGE_BENCH_CPU_ROUNDS ?? 10));
 
 async function throughput(): Promise<void> {
   const server = await startServerProcess();
@@ -128,9 +159,18 @@ async function throughput(): Promise<void> {
       },
       { signal: new AbortController().signal, timeout: settings.timeoutMs, maxRetries: 0 },
     );
-  console.log(`local chat server, ${LATENCY_MS} ms latency per call`);
+  const arenaRun = (count: number, concurrency: number) =>
+    lastValueFrom(judgeMany(cases(count), judge, { concurrency }).pipe(toArray()));
+  const bareRun = (count: number, concurrency: number) =>
+    lastValueFrom(from(cases(count)).pipe(mergeMap(rawCall, concurrency), toArray()));
+  // Warm up both paths (JIT, keep-alive connections) before any window counts.
+  await arenaRun(400, 32);
+  await bareRun(400, 32);
   console.log(
-    'concurrency  cases  wall ms  ideal ms  ratio  errors  max in flight  CPU µs/case  | bare SDK ratio  CPU µs/call',
+    `local chat server in its own process, ${LATENCY_MS} ms latency per call; best of ${HTTP_ROUNDS} interleaved windows`,
+  );
+  console.log(
+    'concurrency  cases  ideal ms  arena ratio  CPU µs/judgement  errors  max in flight  | bare SDK ratio  CPU µs/call  | arena ratios per window',
   );
   for (const [concurrency, count] of [
     [1, 100],
@@ -138,28 +178,50 @@ async function throughput(): Promise<void> {
     [32, 2000],
     [128, 2000],
   ] as const) {
-    const before = (await server.stats()).requests;
-    const cpuBefore = process.cpuUsage();
-    const started = performance.now();
-    const results = await lastValueFrom(
-      judgeMany(cases(count), judge, { concurrency }).pipe(toArray()),
-    );
-    const wall = performance.now() - started;
-    const cpu = process.cpuUsage(cpuBefore);
-    const cpuUs = (cpu.user + cpu.system) / count;
     const ideal = (count * LATENCY_MS) / concurrency;
-    const errors = results.filter((result) => result.status === 'error').length;
-    const stats = await server.stats();
-    const bareCpuBefore = process.cpuUsage();
-    const bareStarted = performance.now();
-    await lastValueFrom(from(cases(count)).pipe(mergeMap(rawCall, concurrency), toArray()));
-    const bare = performance.now() - bareStarted;
-    const bareCpu = process.cpuUsage(bareCpuBefore);
-    const bareCpuUs = (bareCpu.user + bareCpu.system) / count;
+    const arena: { wallMs: number; cpuUs: number }[] = [];
+    const bare: { wallMs: number; cpuUs: number }[] = [];
+    let errors = 0;
+    let maxInFlight = 0;
+    let requestMismatch = false;
+    for (let round = 0; round < HTTP_ROUNDS; round++) {
+      const measureArena = async (): Promise<void> => {
+        const before = (await server.stats({ reset: true })).requests;
+        let results: JudgeResult[] = [];
+        arena.push(
+          await window(async () => {
+            results = await arenaRun(count, concurrency);
+          }),
+        );
+        errors += results.filter((result) => result.status === 'error').length;
+        const after = await server.stats();
+        requestMismatch ||= after.requests - before !== count;
+        maxInFlight = Math.max(maxInFlight, after.maxInFlight);
+      };
+      const measureBare = async (): Promise<void> => {
+        bare.push(await window(() => bareRun(count, concurrency)));
+      };
+      // Alternate which goes first, so neither always gets the quieter slot.
+      if (round % 2 === 0) {
+        await measureArena();
+        await measureBare();
+      } else {
+        await measureBare();
+        await measureArena();
+      }
+    }
+    const bestRatio = (windows: { wallMs: number }[]): number =>
+      Math.min(...windows.map((measured) => measured.wallMs)) / ideal;
+    const bestCpu = (windows: { cpuUs: number }[]): number =>
+      Math.min(...windows.map((measured) => measured.cpuUs)) / count;
     console.log(
-      `${String(concurrency).padStart(11)}  ${String(count).padStart(5)}  ${wall.toFixed(0).padStart(7)}  ${ideal.toFixed(0).padStart(8)}  ${(wall / ideal).toFixed(3)}  ${String(errors).padStart(6)}  ${String(stats.maxInFlight).padStart(13)}  ${cpuUs.toFixed(0).padStart(11)}${stats.requests - before === count ? '' : '  (request count mismatch!)'}  | ${(bare / ideal).toFixed(3).padStart(14)}  ${bareCpuUs.toFixed(0).padStart(11)}`,
+      `${String(concurrency).padStart(11)}  ${String(count).padStart(5)}  ${ideal.toFixed(0).padStart(8)}  ${bestRatio(arena).toFixed(3).padStart(11)}  ${bestCpu(arena).toFixed(0).padStart(16)}  ${String(errors).padStart(6)}  ${String(maxInFlight).padStart(13)}  | ${bestRatio(bare).toFixed(3).padStart(14)}  ${bestCpu(bare).toFixed(0).padStart(11)}  | ${arena.map((measured) => (measured.wallMs / ideal).toFixed(3)).join(' ')}${requestMismatch ? '  (request count mismatch!)' : ''}`,
     );
   }
+  const stats = await server.stats();
+  console.log(
+    `server: ${stats.requests} requests over ${stats.connections} connections (keep-alive reuse)`,
+  );
   server.child.stdin!.end();
   await once(server.child, 'exit');
 }
@@ -171,7 +233,8 @@ async function overhead(): Promise<void> {
     invoke: async () => ({ content: PASSED, usage: { inputTokens: 200, outputTokens: 20 } }),
   };
   const judge = createModelJudge({ ...settings, provider });
-  const all = cases(5000);
+  const windowSize = 2000;
+  const all = cases(windowSize);
   const signal = new AbortController().signal;
   const baseline = async (context: JudgeContext): Promise<void> => {
     promptSha256(settings.rubric, context);
@@ -185,31 +248,39 @@ async function overhead(): Promise<void> {
     });
     parseJudgePayload(response.content);
   };
-  /** Wall µs and CPU µs (user + system) per call, after a warm-up. */
-  const time = async (
-    run: (context: JudgeContext) => Promise<unknown>,
-  ): Promise<{ wallUs: number; cpuUs: number }> => {
-    for (const context of all.slice(0, 500)) await run(context);
-    const cpuBefore = process.cpuUsage();
-    const started = performance.now();
+  const paths = [
+    ['baseline (prompt hash + call + validate, no machine)', baseline],
+    ['judge.evaluate (one judgeMachine actor each)', (context) => judge.evaluate(context)],
+    [
+      'judgeMany of one case (adds the RxJS pipeline)',
+      (context) => lastValueFrom(judgeMany([context], judge, { concurrency: 1 })),
+    ],
+  ] as const satisfies readonly (readonly [string, (context: JudgeContext) => Promise<unknown>])[];
+  const sequential = (run: (context: JudgeContext) => Promise<unknown>) => async () => {
     for (const context of all) await run(context);
-    const cpu = process.cpuUsage(cpuBefore);
-    return {
-      wallUs: ((performance.now() - started) * 1000) / all.length,
-      cpuUs: (cpu.user + cpu.system) / all.length,
-    };
   };
-  const bare = await time(baseline);
-  const judged = await time((context) => judge.evaluate(context));
-  const many = await time((context) =>
-    lastValueFrom(judgeMany([context], judge, { concurrency: 1 })),
-  );
+  for (const [, run] of paths) await sequential(run)();
+  const best = paths.map(() => ({
+    wallUs: Number.POSITIVE_INFINITY,
+    cpuUs: Number.POSITIVE_INFINITY,
+  }));
+  for (let round = 0; round < CPU_ROUNDS; round++) {
+    for (const [index, [, run]] of paths.entries()) {
+      const measured = await window(sequential(run));
+      const current = best[index]!;
+      best[index] = {
+        wallUs: Math.min(current.wallUs, (measured.wallMs * 1000) / windowSize),
+        cpuUs: Math.min(current.cpuUs, measured.cpuUs / windowSize),
+      };
+    }
+  }
   const row = (label: string, value: { wallUs: number; cpuUs: number }): string =>
     `${label.padEnd(54)}${value.wallUs.toFixed(1).padStart(8)} µs wall ${value.cpuUs.toFixed(1).padStart(8)} µs CPU`;
-  console.log('\nzero-latency in-process provider, 5,000 judgements one after another');
-  console.log(row('baseline (prompt hash + call + validate, no machine)', bare));
-  console.log(row('judge.evaluate (one judgeMachine actor each)', judged));
-  console.log(row('judgeMany of one case (adds the RxJS pipeline)', many));
+  console.log(
+    `\nzero-latency in-process provider, ${windowSize} judgements one after another, best of ${CPU_ROUNDS} interleaved windows`,
+  );
+  for (const [index, [label]] of paths.entries()) console.log(row(label, best[index]!));
+  const [bare, judged] = best as [(typeof best)[0], (typeof best)[0]];
   console.log(
     `arena overhead per judgement: ${(judged.wallUs - bare.wallUs).toFixed(1)} µs wall, ${(judged.cpuUs - bare.cpuUs).toFixed(1)} µs CPU (${(judged.cpuUs / bare.cpuUs).toFixed(1)}x baseline CPU)`,
   );
@@ -226,4 +297,10 @@ if (process.argv.includes('--serve')) {
   );
   await throughput();
   await overhead();
+  console.log(
+    `load average at the end ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
 }

@@ -29,8 +29,12 @@ export interface ChatServer {
   readonly requests: ReceivedRequest[];
   /** Requests whose connection closed before the answer was sent. */
   readonly aborted: () => number;
-  /** The most requests in flight at once so far. */
+  /** The most requests in flight at once since the start or the last `resetMaxInFlight()`. */
   readonly maxInFlight: () => number;
+  /** Start a new `maxInFlight` window (e.g. one benchmark round). */
+  readonly resetMaxInFlight: () => void;
+  /** TCP connections accepted so far (keep-alive reuse keeps this near the concurrency). */
+  readonly connections: () => number;
   close(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ export async function startChatServer(
   let aborted = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let connections = 0;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -83,6 +88,9 @@ export async function startChatServer(
       });
     });
   });
+  server.on('connection', () => {
+    connections++;
+  });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -91,6 +99,10 @@ export async function startChatServer(
     requests,
     aborted: () => aborted,
     maxInFlight: () => maxInFlight,
+    resetMaxInFlight: () => {
+      maxInFlight = inFlight;
+    },
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
