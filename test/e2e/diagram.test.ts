@@ -1,25 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramHtmlPage } from '../../src/diagram/diagramHtml.js';
 import { machinesByName } from '../../src/diagram/machineCatalog.js';
 import { toMermaid } from '../../src/diagram/mermaid.js';
+import { launchChromium } from '../support/browser.js';
 import { runArena } from '../support/cli.js';
-
-const chromiumPath = '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let folder: string;
 beforeAll(() => {
@@ -76,9 +64,6 @@ describe('arena diagram', () => {
 
 describe('the diagram page in headless Chromium', () => {
   it('draws all four machines as SVG offline, without console errors', async () => {
-    if (!existsSync(chromiumPath)) {
-      throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (.ci/run does)`);
-    }
     const file = path.join(folder, 'machines.html');
     const machines = [...machinesByName.values()];
     writeFileSync(
@@ -88,7 +73,7 @@ describe('the diagram page in headless Chromium', () => {
         diagrams: machines.map((machine) => ({ heading: machine.id, mermaid: toMermaid(machine) })),
       }),
     );
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const problems: string[] = [];

@@ -1,22 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { type CliRun, runArena } from '../support/cli.js';
-
-const chromiumPath = '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** What the test reads of a chart's canvas (the type check has no DOM types). */
 interface ChartCanvas {
@@ -94,10 +83,7 @@ describe('the report in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(chromiumPath)) {
-      throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (.ci/run does)`);
-    }
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
