@@ -40,3 +40,19 @@ describe('README', () => {
     expect(readme).toContain('npm ci && npm test');
   });
 });
+
+describe('README fuzz example', () => {
+  it('shows the real output of arena fuzz termination', async () => {
+    const result = await runArena([
+      'fuzz',
+      'termination',
+      'examples/termination/rules.yaml',
+      '--metric',
+      'objective=0:1',
+    ]);
+    expect(result.code).toBe(0);
+    expect(readme).toContain(
+      `$ npx arena fuzz termination examples/termination/rules.yaml --metric objective=0:1\n${result.stdout}`,
+    );
+  });
+});
