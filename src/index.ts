@@ -263,7 +263,7 @@ export type {
   EpisodeInput,
   EvaluationInput,
   SerializedError,
-} from './machines/simulationController.js';
+} from './machines/simulationControllerTypes.js';
 export { judgeMachine, judgeResponseSchema } from './machines/judge.js';
 export type {
   JudgeClock,

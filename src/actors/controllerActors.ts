@@ -3,14 +3,14 @@ import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
 import type { MetaAgentInterface } from '../machines/metaTurn.js';
 import { metaTurnMachine } from '../machines/metaTurn.js';
-import {
-  type CheckpointOutcome,
-  type CompletedEpisode,
-  type ControllerInput,
-  type EpisodeInput,
-  type EvaluationInput,
-  simulationControllerMachine,
-} from '../machines/simulationController.js';
+import { simulationControllerMachine } from '../machines/simulationController.js';
+import type {
+  CheckpointOutcome,
+  CompletedEpisode,
+  ControllerInput,
+  EpisodeInput,
+  EvaluationInput,
+} from '../machines/simulationControllerTypes.js';
 import type { PhaseWorld } from './world.js';
 
 /** The lifecycle script and the environments do not fit the meta profile. */

@@ -1,5 +1,5 @@
 import type { MetaDecision } from '../machines/metaTurn.js';
-import type { CheckpointVerdict, CompletedEpisode } from '../machines/simulationController.js';
+import type { CheckpointVerdict, CompletedEpisode } from '../machines/simulationControllerTypes.js';
 import type { Logger } from '../ports/logger.js';
 import type { PhaseOutcomeStatus, RunSummary } from './runSummary.js';
 

@@ -1,6 +1,6 @@
 import type { PhaseSpec } from '../config/runSpec.js';
 import type { MetaDecision } from '../machines/metaTurn.js';
-import type { CheckpointVerdict, CompletedEpisode } from '../machines/simulationController.js';
+import type { CheckpointVerdict, CompletedEpisode } from '../machines/simulationControllerTypes.js';
 import type { RunStatus } from '../ports/store.js';
 
 /** How a phase ended. */

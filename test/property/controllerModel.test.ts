@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initialTransition, type SnapshotFrom, transition } from 'xstate';
-import {
-  type ControllerInput,
-  simulationControllerMachine,
-} from '../../src/machines/simulationController.js';
+import { simulationControllerMachine } from '../../src/machines/simulationController.js';
+import type { ControllerInput } from '../../src/machines/simulationControllerTypes.js';
 
 /**
  * A model-based test of the controller's chart, driven through XState's pure

@@ -1,0 +1,147 @@
+import type { JsonObject } from '../domain/shared/json.js';
+import type { EvaluationOutcome } from '../domain/termination/outcome.js';
+import type { FlowControl } from '../domain/termination/state.js';
+import type { Mode } from '../ports/agent.js';
+import type { MetaTurnOutput } from './metaTurn.js';
+
+/** The types of the simulation controller: its input, context, events and output. */
+
+/** The phase this controller runs. */
+export interface ControllerPhase {
+  readonly name: string;
+  readonly index: number;
+  readonly mode: Mode;
+  /** The episode cap, or `null` for cap-free training (evaluation rules stop it). */
+  readonly episodes: number | null;
+  /** Run an evaluation episode every this many training episodes (`null`: never). */
+  readonly evaluateEvery: number | null;
+  readonly maxSteps: number;
+}
+
+/** What the controller needs of the lifecycle script. */
+export interface ControllerScript {
+  readonly profile: 'meta' | 'generic';
+  readonly metaAgent: string | null;
+  readonly operatingAgent: string | null;
+  /** The environment whose definition the meta agent patches (meta profile). */
+  readonly definitionEnvironment: string | null;
+  /** Agents that act in `loop`, in script order; they report evaluation results. */
+  readonly loopAgents: readonly string[];
+}
+
+export interface ControllerInput {
+  readonly phase: ControllerPhase;
+  readonly script: ControllerScript;
+  /** The phase's stored environment configurations (never written back). */
+  readonly environmentConfigurations: Readonly<Record<string, JsonObject>>;
+  /** Evaluation-aware termination rules (`{ agents: {...} }`), or `null` for a plain episode cap. */
+  readonly termination: JsonObject | null;
+  /** Wait for a `continue` event at each episode barrier (a runner persists there). */
+  readonly pauseAtBarrier?: boolean;
+  /** ISO 8601 instant of the start request, for the meta decision record (default: the epoch). */
+  readonly requestedAt?: string;
+}
+
+/** One episode's summary as the controller keeps it. */
+export interface CompletedEpisode {
+  /** 1-based position among every episode of the phase, training and evaluation alike. */
+  readonly ordinal: number;
+  readonly episode: number;
+  readonly mode: Mode;
+  readonly evaluation: boolean;
+  readonly steps: number;
+  readonly returnsByAgent: Readonly<Record<string, number>>;
+  readonly environmentDone: boolean;
+}
+
+/** One evaluation outcome, as the termination machine takes it. */
+export type CheckpointOutcome = EvaluationOutcome;
+
+/** What became of one checkpoint in the termination machine. */
+export interface CheckpointVerdict {
+  readonly index: number;
+  readonly afterEpisode: number;
+  readonly outcomes: readonly CheckpointOutcome[];
+  readonly status: 'pending' | 'accepted' | 'ignored' | 'rejected';
+  readonly decision: JsonObject | null;
+  readonly error: JsonObject | null;
+}
+
+export interface SerializedError {
+  readonly name: string;
+  readonly code: string | null;
+  readonly message: string;
+  /** The controller or meta-turn step that failed. */
+  readonly step: string;
+}
+
+export interface ControllerContext {
+  readonly phase: ControllerPhase;
+  readonly script: ControllerScript;
+  readonly environmentConfigurations: Readonly<Record<string, JsonObject>>;
+  readonly termination: JsonObject | null;
+  readonly pauseAtBarrier: boolean;
+  readonly requestedAt: string;
+  /** Start requests handled; each one runs the meta turn once (meta profile). */
+  readonly startRequests: number;
+  /** The request-scoped environment configuration override of the meta turn. */
+  readonly override: Readonly<Record<string, JsonObject>>;
+  /** The configurations the world was started from (kept to resume a run). */
+  readonly worldParams: Readonly<Record<string, JsonObject>>;
+  readonly metaDecision: MetaTurnOutput | null;
+  /** Completed (non-evaluation) episodes of this phase. */
+  readonly episodes: number;
+  /** Completed episodes of this phase, evaluation episodes included. */
+  readonly ordinal: number;
+  readonly lastEpisode: CompletedEpisode | null;
+  readonly checkpoints: number;
+  readonly lastCheckpoint: CheckpointVerdict | null;
+  readonly lastFlow: { readonly control: FlowControl; readonly reason: string | null } | null;
+  /** The termination reason (`success`, `plateau`, `max_episodes`, `cancelled`, `failed`). */
+  readonly reason: string | null;
+  readonly error: SerializedError | null;
+  readonly status: 'active' | 'stopped' | 'failed' | 'cancelled';
+}
+
+export type ControllerEvent =
+  | { type: 'start' }
+  | { type: 'continue' }
+  | { type: 'cancel' }
+  | { type: 'termination.flow'; control: FlowControl; reason: string | null }
+  | {
+      type: 'termination.checkpoint';
+      status: 'accepted' | 'ignored' | 'rejected';
+      decision: JsonObject | null;
+      error: JsonObject | null;
+    };
+
+/** Emitted for observers (the run store, progress bars). */
+export type ControllerEmitted =
+  | { type: 'meta.decided'; decision: MetaTurnOutput }
+  | { type: 'episode.completed'; phase: ControllerPhase; summary: CompletedEpisode }
+  | { type: 'checkpoint.completed'; phase: ControllerPhase; verdict: CheckpointVerdict }
+  | { type: 'barrier.reached'; phase: ControllerPhase; episodes: number; ordinal: number };
+
+export interface ControllerOutput {
+  readonly status: 'stopped' | 'failed' | 'cancelled';
+  readonly reason: string | null;
+  readonly episodes: number;
+  readonly ordinal: number;
+  readonly checkpoints: number;
+  readonly metaDecision: MetaTurnOutput | null;
+  readonly error: SerializedError | null;
+}
+
+export interface EpisodeInput {
+  readonly phase: string;
+  readonly episode: number;
+  readonly mode: Mode;
+  readonly evaluation: boolean;
+  readonly maxSteps: number;
+}
+
+export interface EvaluationInput {
+  readonly episode: EpisodeInput;
+  readonly checkpointIndex: number;
+  readonly agents: readonly string[];
+}
