@@ -52,6 +52,7 @@ const sections: readonly [title: string, files: readonly string[]][] = [
     [
       'machines/evaluationTermination.js',
       'machines/metaTurn.js',
+      'machines/metaTurnTypes.js',
       'machines/simulationController.js',
       'machines/simulationControllerTypes.js',
       'machines/judge.js',

@@ -244,7 +244,7 @@ export type {
   MetaTurnFailure,
   MetaTurnInput,
   MetaTurnOutput,
-} from './machines/metaTurn.js';
+} from './machines/metaTurnTypes.js';
 export {
   ControllerWiringError,
   simulationControllerMachine,
@@ -398,6 +398,7 @@ export {
   selectJudgeName,
 } from './config/judgeConfig.js';
 export type {
+  JudgeAgentProfile,
   JudgeConfig,
   JudgeProfile,
   LoadedJudgeConfig,

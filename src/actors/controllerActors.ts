@@ -1,8 +1,8 @@
 import { fromPromise } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
-import type { MetaAgentInterface } from '../machines/metaTurn.js';
 import { metaTurnMachine } from '../machines/metaTurn.js';
+import type { MetaAgentInterface } from '../machines/metaTurnTypes.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
 import type {
   CheckpointOutcome,

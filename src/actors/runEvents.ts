@@ -1,4 +1,4 @@
-import type { MetaDecision } from '../machines/metaTurn.js';
+import type { MetaDecision } from '../machines/metaTurnTypes.js';
 import type { CheckpointVerdict, CompletedEpisode } from '../machines/simulationControllerTypes.js';
 import type { Logger } from '../ports/logger.js';
 import type { PhaseOutcomeStatus, RunSummary } from './runSummary.js';

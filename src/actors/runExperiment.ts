@@ -1,7 +1,7 @@
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { PhaseSpec, RunSpec } from '../config/runSpec.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
-import type { MetaAgentInterface, MetaDecision } from '../machines/metaTurn.js';
+import type { MetaAgentInterface, MetaDecision } from '../machines/metaTurnTypes.js';
 import type { ControllerEmitted, ControllerOutput } from '../machines/simulationControllerTypes.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
 import { rewindToLatestSnapshot } from '../ports/rewindRun.js';

@@ -1,5 +1,5 @@
 import type { PhaseSpec } from '../config/runSpec.js';
-import type { MetaDecision } from '../machines/metaTurn.js';
+import type { MetaDecision } from '../machines/metaTurnTypes.js';
 import type { CheckpointVerdict, CompletedEpisode } from '../machines/simulationControllerTypes.js';
 import type { RunStatus } from '../ports/store.js';
 

@@ -1,22 +1,20 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { buildDefinitionAgentInterface } from '../domain/definition/agentInterfaceBridge.js';
-import { type DefinitionMap, DefinitionProvider } from '../domain/definition/definitionProvider.js';
+import { DefinitionProvider } from '../domain/definition/definitionProvider.js';
 import { getAtPointer, setAtPointer } from '../domain/definition/pointer.js';
-import {
-  createScenarioDecisionRecord,
-  type ScenarioDecisionRecord,
-} from '../domain/definition/scenarioDecision.js';
-import type {
-  DeclarativePatch,
-  DefinitionInterface,
-  DefinitionVector,
-  ProposedDefinition,
-  ValidatedCandidate,
-} from '../domain/definition/types.js';
+import { createScenarioDecisionRecord } from '../domain/definition/scenarioDecision.js';
+import type { DefinitionInterface, ProposedDefinition } from '../domain/definition/types.js';
 import { canonicalJson } from '../domain/shared/canonicalJson.js';
 import { ArenaError } from '../domain/shared/errors.js';
 import { isPlainObject, type JsonObject } from '../domain/shared/json.js';
-import type { Space } from '../domain/shared/spaces.js';
+import type {
+  MetaAgentInterface,
+  MetaDecision,
+  MetaTurnContext,
+  MetaTurnFailure,
+  MetaTurnInput,
+  MetaTurnOutput,
+} from './metaTurnTypes.js';
 
 /**
  * The one-shot definition meta turn (palaestrAI's `_run_definition_meta_turn`),
@@ -27,85 +25,6 @@ import type { Space } from '../domain/shared/spaces.js';
  * Every failure ends in `failed` with the step's name; the output then has
  * `status: 'failed'`, `failedStep` and `error`, and no override.
  */
-
-/** The agent interface the meta agent is set up with (plain JSON). */
-export interface MetaAgentInterface {
-  readonly sensors: readonly { readonly uid: string; readonly space: Space }[];
-  readonly actuators: readonly { readonly uid: string; readonly space: Space }[];
-  readonly readings: Readonly<Record<string, number>>;
-}
-
-export interface MetaTurnInput {
-  /** The environment whose definition the meta agent patches. */
-  readonly environmentUid: string;
-  /** A deep copy of the phase's environment configurations (the start request's). */
-  readonly environmentConfigurations: Readonly<Record<string, JsonObject>>;
-  readonly metaAgent: string;
-  readonly phase: string;
-  /** Which start request of the phase this turn serves (1-based). */
-  readonly startRequest: number;
-  /** ISO 8601 instant of the start request (from the runner's clock), for the decision record. */
-  readonly decidedAt: string;
-}
-
-/** The evidence of one definition decision: what was, what the agent chose, what became. */
-export interface MetaDecision {
-  readonly environmentUid: string;
-  readonly agentName: string;
-  readonly phase: string;
-  readonly startRequest: number;
-  readonly fromRevision: string;
-  readonly toRevision: string;
-  readonly fingerprint: string;
-  /** Selector UIDs in the definition interface's order. */
-  readonly selectorOrder: readonly string[];
-  /** Selector UID -> value before and after the patch. */
-  readonly baseline: Readonly<Record<string, number>>;
-  readonly candidate: Readonly<Record<string, number>>;
-  readonly actions: Readonly<Record<string, number>>;
-  readonly patch: DeclarativePatch;
-  /** The immutable evidence of the decision (seed: `ScenarioDecisionRecord`). */
-  readonly record: ScenarioDecisionRecord;
-}
-
-export interface MetaTurnFailure {
-  readonly name: string;
-  readonly code: string | null;
-  readonly message: string;
-}
-
-export interface MetaTurnOutput {
-  readonly status: 'done' | 'failed';
-  readonly environmentUid: string;
-  /** Environment uid -> its full configuration with the scenario subtree replaced. */
-  readonly override: Readonly<Record<string, JsonObject>> | null;
-  readonly candidate: ValidatedCandidate | null;
-  readonly decision: MetaDecision | null;
-  readonly agentInterface: MetaAgentInterface | null;
-  readonly failedStep: string | null;
-  readonly error: MetaTurnFailure | null;
-}
-
-export interface MetaTurnContext {
-  readonly input: MetaTurnInput;
-  readonly overrides: Readonly<Record<string, JsonObject>>;
-  readonly configuration: JsonObject | null;
-  readonly proposal: ProposedDefinition | null;
-  readonly baseline: ValidatedCandidate | null;
-  readonly definition: DefinitionMap | null;
-  readonly definitionInterface: DefinitionInterface | null;
-  readonly vector: DefinitionVector | null;
-  readonly agentInterface: MetaAgentInterface | null;
-  readonly metaAgentName: string | null;
-  readonly actions: Readonly<Record<string, number>> | null;
-  readonly definitionActions: Readonly<Record<string, number>> | null;
-  readonly patch: DeclarativePatch | null;
-  readonly candidate: ValidatedCandidate | null;
-  readonly override: Readonly<Record<string, JsonObject>> | null;
-  readonly decision: MetaDecision | null;
-  readonly failedStep: string | null;
-  readonly error: MetaTurnFailure | null;
-}
 
 /** A meta-turn step found its input wrong. */
 export class MetaTurnError extends ArenaError {

@@ -2,7 +2,8 @@ import { assign, emit, enqueueActions, fromPromise, sendTo, setup } from 'xstate
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
-import { type MetaTurnOutput, metaTurnMachine } from './metaTurn.js';
+import { metaTurnMachine } from './metaTurn.js';
+import type { MetaTurnOutput } from './metaTurnTypes.js';
 import type {
   CheckpointOutcome,
   CheckpointVerdict,

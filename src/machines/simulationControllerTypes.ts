@@ -2,7 +2,7 @@ import type { JsonObject } from '../domain/shared/json.js';
 import type { EvaluationOutcome } from '../domain/termination/outcome.js';
 import type { FlowControl } from '../domain/termination/state.js';
 import type { Mode } from '../ports/agent.js';
-import type { MetaTurnOutput } from './metaTurn.js';
+import type { MetaTurnOutput } from './metaTurnTypes.js';
 
 /** The types of the simulation controller: its input, context, events and output. */
 

@@ -6,7 +6,8 @@ import { MetaBanditBrain } from '../../../src/builtins/brains/metaBanditBrain.js
 import { GridEnvironment } from '../../../src/builtins/grid/gridEnvironment.js';
 import { parseGridParams } from '../../../src/builtins/grid/scenario.js';
 import { deepFreeze, type JsonObject } from '../../../src/domain/shared/json.js';
-import { type MetaTurnOutput, metaTurnMachine } from '../../../src/machines/metaTurn.js';
+import { metaTurnMachine } from '../../../src/machines/metaTurn.js';
+import type { MetaTurnOutput } from '../../../src/machines/metaTurnTypes.js';
 import type { AgentInterface, Brain, TurnContext } from '../../../src/ports/agent.js';
 import { silentLogger } from '../../../src/ports/logger.js';
 import { workedExampleParams } from './gridScenarios.js';

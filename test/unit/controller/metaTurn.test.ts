@@ -3,12 +3,12 @@ import { createActor, fromPromise, toPromise } from 'xstate';
 import { proposeDefinition } from '../../../src/domain/definition/proposeDefinition.js';
 import type { ProposedDefinition } from '../../../src/domain/definition/types.js';
 import type { JsonObject } from '../../../src/domain/shared/json.js';
-import {
-  type MetaAgentInterface,
-  type MetaTurnInput,
-  type MetaTurnOutput,
-  metaTurnMachine,
-} from '../../../src/machines/metaTurn.js';
+import { metaTurnMachine } from '../../../src/machines/metaTurn.js';
+import type {
+  MetaAgentInterface,
+  MetaTurnInput,
+  MetaTurnOutput,
+} from '../../../src/machines/metaTurnTypes.js';
 
 const scenario: JsonObject = {
   comdata_params: {
