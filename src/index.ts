@@ -398,7 +398,6 @@ export {
   selectJudgeName,
 } from './config/judgeConfig.js';
 export type {
-  JudgeAgentProfile,
   JudgeConfig,
   JudgeProfile,
   LoadedJudgeConfig,
