@@ -51,6 +51,19 @@ const judgeProfileSchema = z
     message: 'a judge references exactly one of model or agent',
   });
 
+const judgeAgentProfileSchema = z.strictObject({
+  /**
+   * The agent's module, as run files name components: `./path.js:ExportName`,
+   * relative to the config file. A class is constructed with `new X(params)`, a
+   * function is called as `X(params)`. Omit it when the agent comes from a
+   * registry (`agentJudgeFromConfig`).
+   */
+  module: nonEmpty.optional(),
+  /** Passed to the agent's class or factory. */
+  params: z.record(z.string(), z.json()).default({}),
+  max_tool_rounds: z.number().int().min(1).max(1000).optional(),
+});
+
 /** The judge config file: models, prices, judges, agents, the rubric and the gates. */
 export const judgeConfigSchema = z
   .strictObject({
@@ -61,12 +74,7 @@ export const judgeConfigSchema = z
     /** USD per 1M tokens, by model name. */
     prices: z.record(z.string(), priceSchema).default({}),
     judges: z.record(z.string(), judgeProfileSchema),
-    agents: z
-      .record(
-        z.string(),
-        z.strictObject({ max_tool_rounds: z.number().int().min(1).max(1000).optional() }),
-      )
-      .default({}),
+    agents: z.record(z.string(), judgeAgentProfileSchema).default({}),
     gates: z
       .strictObject({
         min_pass_rate: z.number().min(0).max(1).optional(),
@@ -97,6 +105,7 @@ export const judgeConfigSchema = z
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;
 export type ModelProfile = z.output<typeof modelProfileSchema>;
 export type JudgeProfile = z.output<typeof judgeProfileSchema>;
+export type JudgeAgentProfile = z.output<typeof judgeAgentProfileSchema>;
 
 /** A parsed judge config and the directory its relative paths start from. */
 export interface LoadedJudgeConfig {

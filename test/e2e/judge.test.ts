@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -159,5 +159,67 @@ describe('arena judge', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('judges the shipped example with an agent judge from a user module, offline', async () => {
+    const dir = scratch();
+    const out = path.join(dir, 'results.jsonl');
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      example('agent.yaml'),
+      '--out',
+      out,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'judged 4 cases with review: passed 2, failed 1, skipped 1, error 0',
+    );
+    expect(run.stdout).toContain('gates: pass');
+    const statuses = Object.fromEntries(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .map((result) => [result.caseId, result.status]),
+    );
+    expect(statuses).toEqual({
+      'arith-1': 'passed',
+      'arith-2': 'failed',
+      'capital-1': 'passed',
+      'injection-1': 'skipped',
+    });
+  });
+
+  it('rejects an agent judge judging its own agent, and a bad agent config with its YAML path', async () => {
+    const dir = scratch();
+    copyFileSync(example('reviewer-agent.js'), path.join(dir, 'reviewer-agent.js'));
+    const config = readFileSync(example('agent.yaml'), 'utf8');
+    const cases = path.join(dir, 'cases.jsonl');
+    writeFileSync(
+      cases,
+      '{"case_id":"own","input":"q","candidate_output":"4","expected_output":"4","observation":{"agent_name":"reviewer"}}\n',
+    );
+    const judgeWith = (yaml: string) => {
+      const file = path.join(dir, 'judge.yaml');
+      writeFileSync(file, yaml);
+      return runArena(['judge', cases, '--config', file, '--json']);
+    };
+    const own = await judgeWith(config);
+    expect(own.code).toBe(1);
+    expect(JSON.parse(own.stdout)).toMatchObject({
+      status: 'error',
+      errorType: 'SelfEvaluationRejected',
+    });
+    const missing = await judgeWith(config.replace('./reviewer-agent.js', './gone.js'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^arena: JudgeConfigurationError: agents\.reviewer\.module: module file not found: /,
+    );
+    const unknownTool = await judgeWith(config.replace('[normalise]', '[normalise, shell]'));
+    expect(unknownTool.code).toBe(2);
+    expect(unknownTool.stderr).toBe('arena: JudgeConfigurationError: unknown tools: shell\n');
   });
 });

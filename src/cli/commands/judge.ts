@@ -1,8 +1,9 @@
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
+import { judgeFromConfig } from '../../actors/judgeFromConfig.js';
 import { judgeMany } from '../../actors/judgeMany.js';
-import { modelJudgeFromConfig } from '../../actors/judges.js';
+import type { Judge } from '../../actors/judges.js';
 import { loadJudgeConfig } from '../../config/judgeConfig.js';
 import { type MalformedCaseLine, parseCaseLine } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
@@ -28,7 +29,8 @@ interface JudgeCommandOptions {
 }
 
 /**
- * Register `arena judge <cases.jsonl> --config <judge.yaml>`.
+ * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
+ * is a model judge or an agent judge (its agent from `agents.<name>.module`).
  *
  * Results go to `--out` as JSON lines (or to stdout when there is no `--out`);
  * the summary goes to stdout with `--out`, else to stderr (`--json`: one JSON
@@ -70,7 +72,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
-  const judge = modelJudgeFromConfig(config, {
+  const judge = await judgeFromConfig(config, {
     baseDir,
     logger,
     ...(options.judge ? { name: options.judge } : {}),
@@ -122,7 +124,7 @@ function readCases(
 /** Judge every case, writing each result as it finishes; Ctrl-C cancels what is in flight. */
 function judgeAll(
   cases: JudgeContext[],
-  judge: ReturnType<typeof modelJudgeFromConfig>,
+  judge: Judge,
   concurrency: number,
   outPath: string | undefined,
 ): Promise<JudgeResult[]> {

@@ -1,0 +1,41 @@
+import { type JudgeConfig, selectJudgeName } from '../config/judgeConfig.js';
+import { loadJudgeAgent } from './judgeAgentModule.js';
+import {
+  agentJudgeFromConfig,
+  type FromConfigOptions,
+  type Judge,
+  modelJudgeFromConfig,
+} from './judges.js';
+
+/**
+ * The judge of a judge config's profile `name` (default: the config's `judge`,
+ * or its only judge): a model judge for a profile with `model`, an agent judge
+ * for a profile with `agent`, whose agent is made from `agents.<agent>.module`
+ * relative to `baseDir` (see `loadJudgeAgent`). Every agent-judge check applies:
+ * unknown or unsafe tools, persisting agents, tool rounds.
+ *
+ * @throws JudgeConfigurationError naming the YAML path of what is wrong.
+ * @example
+ * ```ts
+ * const { config, baseDir } = loadJudgeConfig('examples/judge/agent.yaml');
+ * const judge = await judgeFromConfig(config, { baseDir });
+ * judge.settings.name; // 'review'
+ * ```
+ */
+export async function judgeFromConfig(
+  config: JudgeConfig,
+  options: FromConfigOptions & { name?: string } = {},
+): Promise<Judge> {
+  const name = selectJudgeName(config, options.name);
+  const agentName = config.judges[name]?.agent;
+  if (agentName === undefined) return modelJudgeFromConfig(config, { ...options, name });
+  const agent = await loadJudgeAgent(config, agentName, {
+    baseDir: options.baseDir ?? process.cwd(),
+  });
+  return agentJudgeFromConfig(config, {
+    name,
+    registry: (requested) => (requested === agentName ? agent : undefined),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}
