@@ -141,11 +141,54 @@ describe('arena fuzz termination', () => {
       'arena: --require victory: expected one of success, plateau, max_episodes\n',
     ],
     [['--runs', 'many'], 'arena: --runs must be an integer, got "many"\n'],
+    [
+      ['--metric', 'PPO.objective=0:2'],
+      'arena: --metric PPO.objective: "PPO" is not an agent of the rules (agents: SAC), and no rule reads a metric "PPO.objective"\n',
+    ],
+    [
+      ['--metric', 'SAC.loss=0:2'],
+      'arena: --metric SAC.loss: no rule of agent SAC reads loss; its rules read objective\n',
+    ],
   ])('exits 2 with one line on bad input %j', async (extra, message) => {
     const { code, stdout, stderr } = await runArena(['fuzz', 'termination', unreachable, ...extra]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(message);
+  });
+
+  it('takes one agent’s range: success needs every agent, so one wider range is not enough', async () => {
+    const rules = path.join(folder, 'two-agents.yaml');
+    const rule =
+      '{ metric: objective, threshold: 1.5, direction: greater_equal, consecutive: 1, min_evaluations: 1 }';
+    writeFileSync(
+      rules,
+      ['agents:', '  PPO:', `    success: ${rule}`, '  SAC:', `    success: ${rule}`, ''].join(
+        '\n',
+      ),
+    );
+    const fuzz = (...metrics: string[]) =>
+      runArena([
+        'fuzz',
+        'termination',
+        rules,
+        ...metrics.flatMap((metric) => ['--metric', metric]),
+        '--require',
+        'success',
+        '--runs',
+        '30',
+      ]);
+    const oneWide = await fuzz('objective=0:1', 'SAC.objective=0:2');
+    expect(oneWide.stderr).toBe('');
+    expect(oneWide.code).toBe(1);
+    expect(oneWide.stdout).toContain('metric ranges: objective 0:1, SAC.objective 0:2');
+    expect(oneWide.stdout).toContain(
+      '  success       UNREACHABLE: agent "PPO" needs objective ≥ 1.5, outside the range 0:1',
+    );
+    const bothWide = await fuzz('PPO.objective=0:2', 'SAC.objective=0:2');
+    expect(bothWide.code).toBe(0);
+    expect(bothWide.stdout).toContain('metric ranges: PPO.objective 0:2, SAC.objective 0:2');
+    expect(bothWide.stdout).toContain('  success       reachable in 1 evaluation');
+    expect(bothWide.stdout).toContain('required reasons reachable: success');
   });
 
   it('names the rules file and the field of a bad rule set', async () => {

@@ -27,8 +27,11 @@ const fuzzedReasons: readonly FuzzedReason[] = ['success', 'plateau', 'max_episo
 
 /**
  * Register `arena fuzz termination <rules.yaml>`: fuzz a rule set with
- * fast-check before a run. Exit code 1 when a `--require`d reason is
- * unreachable or an invariant does not hold on the rules, 2 on bad input.
+ * fast-check before a run. `--metric objective=0:1` sets a metric's range for
+ * every agent, `--metric SAC.objective=0:2` for agent SAC only. Exit code 1
+ * when a `--require`d reason is unreachable or an invariant does not hold on
+ * the rules, 2 on bad input (such as an agent that is not in the rules, or a
+ * metric no rule of that agent reads).
  *
  * @example
  * ```sh
@@ -56,8 +59,8 @@ export function registerFuzzCommand(program: Command): void {
     )
     .argument('<rules>', 'YAML or JSON file with the agents: rules (and optional phase:)')
     .option(
-      '--metric <name=low:high>',
-      'the range of a metric the rules read (repeatable; default 0:1)',
+      '--metric <[agent.]name=low:high>',
+      "the range of a metric the rules read, or with agent. of one agent's metric, overriding the metric's range for that agent (repeatable; default 0:1)",
       collect,
       [],
     )

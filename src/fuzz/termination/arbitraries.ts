@@ -63,7 +63,7 @@ export function evaluationArbitrary(
   for (const [agentName, metrics] of Object.entries(metricsByAgent(config))) {
     const perMetric: Record<string, fc.Arbitrary<number>> = {};
     for (const metric of metrics) {
-      perMetric[metric] = metricValueArbitrary(config, rangeOf(ranges, metric));
+      perMetric[metric] = metricValueArbitrary(config, rangeOf(ranges, metric, agentName));
     }
     perAgent[agentName] = fc.record(perMetric);
   }
@@ -101,8 +101,9 @@ export const TARGETED_PATTERNS: readonly TargetedPattern[] = [
 
 /**
  * A hand-picked sequence of `length` checkpoints, the same pattern for every
- * agent and metric: constant at a threshold (the first success threshold of
- * the metric in range, else the midpoint), constant at either end or the
+ * agent and metric: constant at a threshold (the agent's own success threshold
+ * if it is in the agent's range, else another agent's on the same metric, else
+ * the midpoint), constant at either end or the
  * midpoint, or a monotone ramp across the range.
  *
  * @example
@@ -124,7 +125,14 @@ export function targetedSequence(
     for (const [agentName, metrics] of Object.entries(agents)) {
       const values: Record<string, number> = {};
       for (const metric of metrics) {
-        values[metric] = patternValue(config, rangeOf(ranges, metric), pattern, index, length);
+        values[metric] = patternValue(
+          config,
+          agentName,
+          rangeOf(ranges, metric, agentName),
+          pattern,
+          index,
+          length,
+        );
       }
       evaluation[agentName] = values;
     }
@@ -151,6 +159,7 @@ export function targetedExamples(
 
 function patternValue(
   config: TerminationConfig,
+  agentName: string,
   range: MetricRange,
   pattern: TargetedPattern,
   index: number,
@@ -165,7 +174,7 @@ function patternValue(
     case 'mid':
       return gridValue(range, 0.5);
     case 'threshold':
-      return thresholdInRange(config, range) ?? gridValue(range, 0.5);
+      return thresholdInRange(config, range, agentName) ?? gridValue(range, 0.5);
     case 'rampUp':
       return gridValue(range, fraction);
     case 'rampDown':
@@ -173,8 +182,13 @@ function patternValue(
   }
 }
 
-function thresholdInRange(config: TerminationConfig, range: MetricRange): number | null {
-  for (const agentName of config.agentNames) {
+/** The agent's own success threshold in the range, else another agent's on the same metric. */
+function thresholdInRange(
+  config: TerminationConfig,
+  range: MetricRange,
+  ownAgent: string,
+): number | null {
+  for (const agentName of [ownAgent, ...config.agentNames]) {
     const success = config.agents[agentName]?.success;
     if (success && success.metric === range.metric) {
       if (success.threshold >= range.low && success.threshold <= range.high)

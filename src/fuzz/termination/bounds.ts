@@ -62,7 +62,7 @@ export function successOutOfRange(
   for (const agentName of config.agentNames) {
     const rule = config.agents[agentName]?.success;
     if (!rule) continue;
-    const range = rangeOf(ranges, rule.metric);
+    const range = rangeOf(ranges, rule.metric, agentName);
     const reachable =
       rule.direction === 'greater_equal'
         ? range.high >= rule.threshold
@@ -124,7 +124,7 @@ function successAvoidance(
   }
   for (const agentName of config.agentNames) {
     const rule = config.agents[agentName]!.success!;
-    const range = rangeOf(ranges, rule.metric);
+    const range = rangeOf(ranges, rule.metric, agentName);
     const avoidable =
       rule.direction === 'greater_equal' ? range.low < rule.threshold : range.high > rule.threshold;
     if (avoidable) {
@@ -164,7 +164,7 @@ function plateauAvoidance(
       );
       return { avoidable: true, bound: null };
     }
-    const range = rangeOf(ranges, rule.metric);
+    const range = rangeOf(ranges, rule.metric, agentName);
     start = Math.max(start, rule.window, rule.minEvaluations - 1);
     improvements += Math.floor((range.high - range.low) / rule.minDelta) + 1;
     patience = Math.max(patience, rule.patience);

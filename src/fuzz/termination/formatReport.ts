@@ -1,4 +1,5 @@
 import type { FuzzTerminationReport } from './fuzzTermination.js';
+import { rangeName } from './metricRanges.js';
 import type { MetricSequence } from './sequences.js';
 
 /** Values of a long example shown before it is cut short. */
@@ -31,7 +32,7 @@ export function formatFuzzReport(report: FuzzTerminationReport, rulesPath: strin
     `metric ranges: ${report.ranges
       .map(
         (range) =>
-          `${range.metric} ${range.low}:${range.high}${range.assumed ? ` (assumed; give --metric ${range.metric}=LOW:HIGH)` : ''}`,
+          `${rangeName(range)} ${range.low}:${range.high}${range.assumed ? ` (assumed; give --metric ${range.metric}=LOW:HIGH)` : ''}`,
       )
       .join(', ')}`,
     '',

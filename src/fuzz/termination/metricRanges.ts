@@ -1,9 +1,19 @@
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import { FuzzInputError } from './errors.js';
+import { metricsByAgent } from './sequences.js';
 
 /** The closed interval a metric's values are drawn from. */
 export interface MetricRange {
+  /**
+   * The metric, or as given by `--metric` before it is resolved, `AGENT.METRIC`
+   * for one agent's range (`SAC.objective`).
+   */
   readonly metric: string;
+  /**
+   * Set when the range is one agent's only (`--metric SAC.objective=0:2`): it
+   * overrides the metric's range for that agent. Absent: every agent's range.
+   */
+  readonly agent?: string;
   readonly low: number;
   readonly high: number;
   /** `true` when the user gave no range and the default `0:1` is used. */
@@ -17,12 +27,15 @@ const rangePattern = /^([^=]+)=([^:]+):(.+)$/;
 
 /**
  * Parse one `--metric NAME=LOW:HIGH` option (finite numbers, `LOW < HIGH`).
+ * `NAME` is a metric, or `AGENT.METRIC` for one agent's range: which one is
+ * decided against the rules by {@link resolveMetricRanges}.
  *
  * @throws FuzzInputError naming the option and what was expected.
  * @example
  * ```ts
  * parseMetricRange('objective=0:1'); // { metric: 'objective', low: 0, high: 1, assumed: false }
  * parseMetricRange('loss=-2.5:1e3'); // { metric: 'loss', low: -2.5, high: 1000, assumed: false }
+ * parseMetricRange('SAC.objective=0:2'); // { metric: 'SAC.objective', low: 0, high: 2, assumed: false }
  * ```
  */
 export function parseMetricRange(text: string): MetricRange {
@@ -72,15 +85,23 @@ export function metricsReadBy(config: TerminationConfig): string[] {
 
 /**
  * One range per metric the rules read: the user's, or `0:1` (marked
- * `assumed`) when none was given.
+ * `assumed`) when none was given; then the per-agent ranges (`AGENT.METRIC`,
+ * which override the metric's range for that agent), in the rules' agent
+ * order. An assumed range that every agent reading the metric overrides is
+ * left out. A name that is a metric the rules read is that metric, even with a
+ * dot in it.
  *
- * @throws FuzzInputError for a range of a metric no rule reads, or a metric
- *   given twice.
+ * @throws FuzzInputError for a range of a metric no rule reads, an agent the
+ *   rules do not have, a metric no rule of that agent reads, or a range given
+ *   twice.
  * @example
  * ```ts
  * resolveMetricRanges(config, []); // [{ metric: 'objective', low: 0, high: 1, assumed: true }]
  * resolveMetricRanges(config, [parseMetricRange('objective=0:5')]);
  * // [{ metric: 'objective', low: 0, high: 5, assumed: false }]
+ * resolveMetricRanges(config, [parseMetricRange('SAC.objective=0:2')]); // agents PPO and SAC
+ * // [{ metric: 'objective', low: 0, high: 1, assumed: true },
+ * //  { metric: 'objective', agent: 'SAC', low: 0, high: 2, assumed: false }]
  * ```
  */
 export function resolveMetricRanges(
@@ -88,39 +109,117 @@ export function resolveMetricRanges(
   given: readonly MetricRange[],
 ): MetricRange[] {
   const read = metricsReadBy(config);
+  const readByAgent = metricsByAgent(config);
   const byMetric = new Map<string, MetricRange>();
+  const byAgentMetric = new Map<string, MetricRange>();
   for (const range of given) {
-    if (!read.includes(range.metric)) {
-      throw new FuzzInputError(
-        `--metric ${range.metric}: no rule reads this metric; the rules read ${read.join(', ')}`,
-      );
-    }
-    if (byMetric.has(range.metric)) {
-      throw new FuzzInputError(`--metric ${range.metric}: given more than once`);
-    }
-    byMetric.set(range.metric, range);
+    const target = rangeTarget(range, read, readByAgent);
+    const resolved: MetricRange = { ...range, ...target };
+    const key = target.agent === undefined ? target.metric : `${target.agent}.${target.metric}`;
+    const seen = target.agent === undefined ? byMetric : byAgentMetric;
+    if (seen.has(key)) throw new FuzzInputError(`--metric ${key}: given more than once`);
+    seen.set(key, resolved);
   }
-  return read.map(
-    (metric) =>
-      byMetric.get(metric) ?? {
-        metric,
-        low: DEFAULT_METRIC_RANGE.low,
-        high: DEFAULT_METRIC_RANGE.high,
-        assumed: true,
-      },
+  const overridden = (metric: string): boolean =>
+    config.agentNames
+      .filter((agentName) => readByAgent[agentName]?.includes(metric))
+      .every((agentName) => byAgentMetric.has(`${agentName}.${metric}`));
+  const metricRanges = read.flatMap((metric): MetricRange[] => {
+    const range = byMetric.get(metric);
+    if (range) return [range];
+    if (overridden(metric)) return [];
+    return [
+      { metric, low: DEFAULT_METRIC_RANGE.low, high: DEFAULT_METRIC_RANGE.high, assumed: true },
+    ];
+  });
+  const agentRanges = config.agentNames.flatMap((agentName) =>
+    (readByAgent[agentName] ?? []).flatMap((metric) => {
+      const range = byAgentMetric.get(`${agentName}.${metric}`);
+      return range ? [range] : [];
+    }),
+  );
+  return [...metricRanges, ...agentRanges];
+}
+
+/** Which metric (and agent) a given range is for. */
+function rangeTarget(
+  range: MetricRange,
+  read: readonly string[],
+  readByAgent: Readonly<Record<string, readonly string[]>>,
+): { metric: string; agent?: string } {
+  if (range.agent !== undefined) return agentTarget(range.agent, range.metric, readByAgent);
+  const name = range.metric;
+  if (read.includes(name)) return { metric: name };
+  for (let dot = name.indexOf('.'); dot > 0; dot = name.indexOf('.', dot + 1)) {
+    const agent = name.slice(0, dot);
+    if (Object.hasOwn(readByAgent, agent)) {
+      return agentTarget(agent, name.slice(dot + 1), readByAgent);
+    }
+  }
+  const agents = Object.keys(readByAgent).join(', ');
+  if (name.includes('.')) {
+    const agent = name.slice(0, name.indexOf('.'));
+    throw new FuzzInputError(
+      `--metric ${name}: ${JSON.stringify(agent)} is not an agent of the rules (agents: ${agents}), and no rule reads a metric ${JSON.stringify(name)}`,
+    );
+  }
+  throw new FuzzInputError(
+    `--metric ${name}: no rule reads this metric; the rules read ${read.join(', ')}`,
   );
 }
 
+function agentTarget(
+  agent: string,
+  metric: string,
+  readByAgent: Readonly<Record<string, readonly string[]>>,
+): { metric: string; agent: string } {
+  const metrics = readByAgent[agent];
+  if (metrics === undefined) {
+    throw new FuzzInputError(
+      `--metric ${agent}.${metric}: ${JSON.stringify(agent)} is not an agent of the rules (agents: ${Object.keys(readByAgent).join(', ')})`,
+    );
+  }
+  if (!metrics.includes(metric)) {
+    throw new FuzzInputError(
+      `--metric ${agent}.${metric}: no rule of agent ${agent} reads ${metric}; its rules read ${metrics.join(', ') || 'no metric'}`,
+    );
+  }
+  return { metric, agent };
+}
+
 /**
- * The range of `metric` among `ranges`.
+ * The range of `metric` for `agent`: the agent's own range if it has one,
+ * else the metric's.
  *
  * @example
  * ```ts
- * rangeOf(ranges, 'objective'); // { metric: 'objective', low: 0, high: 1, assumed: true }
+ * rangeOf(ranges, 'objective', 'PPO'); // { metric: 'objective', low: 0, high: 1, assumed: true }
+ * rangeOf(ranges, 'objective', 'SAC'); // { metric: 'objective', agent: 'SAC', low: 0, high: 2, assumed: false }
  * ```
  */
-export function rangeOf(ranges: readonly MetricRange[], metric: string): MetricRange {
-  const range = ranges.find((candidate) => candidate.metric === metric);
-  if (range === undefined) throw new FuzzInputError(`no range for metric ${metric}`);
+export function rangeOf(
+  ranges: readonly MetricRange[],
+  metric: string,
+  agent: string,
+): MetricRange {
+  const range =
+    ranges.find((candidate) => candidate.metric === metric && candidate.agent === agent) ??
+    ranges.find((candidate) => candidate.metric === metric && candidate.agent === undefined);
+  if (range === undefined) {
+    throw new FuzzInputError(`no range for metric ${metric} of agent ${agent}`);
+  }
   return range;
+}
+
+/**
+ * How a range is named on the command line: `objective`, or `SAC.objective`
+ * for one agent's.
+ *
+ * @example
+ * ```ts
+ * rangeName({ metric: 'objective', agent: 'SAC', low: 0, high: 2, assumed: false }); // 'SAC.objective'
+ * ```
+ */
+export function rangeName(range: MetricRange): string {
+  return range.agent === undefined ? range.metric : `${range.agent}.${range.metric}`;
 }
