@@ -12,5 +12,16 @@ export { markdownDiagramBlock, markdownDiagrams } from './markdownDiagrams.js';
 export { mermaidFromGraph, toMermaid } from './mermaid.js';
 export { mermaidClientScript } from './mermaidClient.js';
 export { mermaidStateIds } from './mermaidIds.js';
+export { svgFromGraph, svgFromLayout, toSvg } from './svg.js';
+export { clipAtEntry, type Point, type Rect, smoothPath, svgNumber } from './svgGeometry.js';
+export {
+  layoutMachineGraph,
+  type MachineLayout,
+  type StateBox,
+  type StateText,
+  stateText,
+  type TransitionArrow,
+} from './svgLayout.js';
+export { escapeXml, svgFontFamily, type TextStyle, textWidth } from './svgText.js';
 export { guardName, transitionEventLabel } from './transitionLabel.js';
 export { inlineScriptText, mermaidScript, readVendorScript } from './vendorScript.js';

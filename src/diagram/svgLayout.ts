@@ -1,0 +1,348 @@
+import dagre, { type Graph } from '@dagrejs/dagre';
+import type { DiagramState, DiagramTransition } from './machineGraph.js';
+import { clipAtEntry, type Point, type Rect } from './svgGeometry.js';
+import { type TextStyle, textWidth } from './svgText.js';
+
+/** How state names are set. */
+export const titleStyle: TextStyle = { fontSize: 14, bold: true };
+/** How notes inside a state and transition labels are set. */
+export const noteStyle: TextStyle = { fontSize: 12, bold: false };
+/** How the machine's name above the drawing is set. */
+export const machineTitleStyle: TextStyle = { fontSize: 16, bold: true };
+
+/** Heights in px of one line of each style, and the spacing around text in a box. */
+export const lineHeights = { title: 18, note: 16, machineTitle: 22 } as const;
+export const boxPadding = { x: 12, y: 8, separator: 6 } as const;
+const minimumStateWidth = 72;
+const initialDotSize = 14;
+const labelPadding = { x: 6, y: 2 } as const;
+const drawingMargin = 20;
+
+/** The text of a state box or a nested state's header: its name, then what it does. */
+export interface StateText {
+  readonly title: string;
+  /** `invokes runEpisode`, `on termination.checkpoint / recordCheckpointVerdict`. */
+  readonly notes: readonly string[];
+}
+
+/** A state drawn as a box: an atomic or final state, or a nested state around its children. */
+export interface StateBox extends StateText {
+  readonly path: string;
+  readonly final: boolean;
+  /** True for a state with children, drawn as a frame with its header at the top. */
+  readonly nested: boolean;
+  readonly rect: Rect;
+  /** Where the title and notes go: the box itself, or the header inside a nested state's frame. */
+  readonly textRect: Rect;
+}
+
+/** A transition drawn as an arrow, with its label where the layout left room for it. */
+export interface TransitionArrow {
+  readonly points: readonly Point[];
+  /** `start`, `runEpisode done [isReady]`, or `null` for the arrow from an initial dot. */
+  readonly label: { readonly text: string; readonly rect: Rect } | null;
+}
+
+/** Everything `svgFromLayout` draws, in px, with the origin at the top-left corner. */
+export interface MachineLayout {
+  readonly width: number;
+  readonly height: number;
+  /** The machine's id and what the machine itself does, above the states. */
+  readonly header: StateText & { readonly rect: Rect };
+  /** States in definition order, each nested state before its children. */
+  readonly states: readonly StateBox[];
+  /** The centres of the initial-state dots. */
+  readonly initialDots: readonly Point[];
+  readonly initialDotRadius: number;
+  readonly arrows: readonly TransitionArrow[];
+}
+
+interface NodeLabel {
+  width: number;
+  height: number;
+  x?: number;
+  y?: number;
+}
+
+interface EdgeLabel {
+  width: number;
+  height: number;
+  labelpos: 'c';
+  minlen: number;
+  points?: Point[];
+  x?: number;
+  y?: number;
+}
+
+type LayoutGraph = Graph<object, NodeLabel, EdgeLabel>;
+
+/** What the layout knows of each edge it was given, to draw it afterwards. */
+interface PlannedArrow {
+  readonly name: string;
+  readonly from: string;
+  readonly to: string;
+  readonly label: string | null;
+  /** The nested state whose frame the arrow must end at (it points at the frame's header). */
+  readonly entersFrame: string | null;
+}
+
+/**
+ * Lay out a machine graph with dagre, top to bottom: each state a box sized to
+ * its text, each state with children a frame around them (a dagre cluster)
+ * with its name and notes in a header at the top, a dot with an arrow to each
+ * initial state, and one labelled arrow per transition target. A transition of
+ * the machine itself is drawn from every top-level state that is not final,
+ * as in the Mermaid diagram. The same graph always gives the same layout.
+ *
+ * @example
+ * ```ts
+ * const layout = layoutMachineGraph(machineGraph(judgeMachine));
+ * layout.states.map((state) => state.path).slice(0, 2); // ['idle', 'judging']
+ * layout.width > 0 && layout.height > 0; // true
+ * ```
+ */
+export function layoutMachineGraph(root: DiagramState): MachineLayout {
+  const graph: LayoutGraph = new dagre.graphlib.Graph<object, NodeLabel, EdgeLabel>({
+    compound: true,
+    multigraph: true,
+  });
+  graph.setGraph({
+    rankdir: 'TB',
+    nodesep: 36,
+    ranksep: 36,
+    edgesep: 16,
+    marginx: 0,
+    marginy: 0,
+  });
+  const states = descendants(root);
+  const nested = new Set(states.filter((state) => state.children.length > 0).map((s) => s.path));
+  for (const state of states) addStateNodes(graph, state, nested);
+  const initialParents = [root, ...states].filter((state) => state.initial !== null);
+  for (const state of initialParents) addInitialDot(graph, state);
+  const arrows = planArrows(root, states, nested);
+  for (const arrow of arrows) {
+    const size = arrow.label === null ? { width: 0, height: 0 } : labelSize(arrow.label);
+    graph.setEdge(arrow.from, arrow.to, { ...size, labelpos: 'c', minlen: 1 }, arrow.name);
+  }
+  dagre.layout(graph);
+
+  const header = machineHeader(root);
+  const top = header.rect.y + header.rect.height + (header.rect.height > 0 ? 16 : 0);
+  const shift = (point: Point): Point => ({ x: point.x + drawingMargin, y: point.y + top });
+  const rectOf = (id: string): Rect => shiftRect(nodeRect(graph.node(id)), shift);
+  const boxes = states.map((state) => stateBox(state, nested, rectOf));
+  const frames = new Map(boxes.filter((box) => box.nested).map((box) => [box.path, box.rect]));
+  const laidOutArrows = arrows.map((arrow) => {
+    const edge = graph.edge(arrow.from, arrow.to, arrow.name);
+    // An arrow from a nested state starts at its header; one to it ends at its frame.
+    let points = (edge.points ?? []).map(shift);
+    if (arrow.entersFrame !== null) points = clipAtEntry(points, frames.get(arrow.entersFrame)!);
+    const label =
+      arrow.label === null
+        ? null
+        : { text: arrow.label, rect: shiftRect(nodeRect(edge as NodeLabel), shift) };
+    return { points, label };
+  });
+  const dots = initialParents.map((state) => {
+    const rect = rectOf(initialDotId(state.path));
+    return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+  });
+  const size = graph.graph() as { width?: number; height?: number };
+  return {
+    width: Math.ceil(
+      Math.max((size.width ?? 0) + 2 * drawingMargin, header.rect.width + 2 * drawingMargin),
+    ),
+    height: Math.ceil(top + (size.height ?? 0) + drawingMargin),
+    header,
+    states: boxes,
+    initialDots: dots,
+    initialDotRadius: initialDotSize / 2,
+    arrows: laidOutArrows,
+  };
+}
+
+/** The title and notes a state shows: what it invokes and its transitions that stay in it. */
+export function stateText(state: DiagramState): StateText {
+  const invokes = state.invokes.map((source) => `invokes ${source}`);
+  const internal = state.transitions
+    .filter((transition) => transition.targets.length === 0)
+    .map((transition) => {
+      const actions = transition.actions.length === 0 ? '' : ` / ${transition.actions.join(', ')}`;
+      return `on ${guardedEvent(transition)}${actions}`;
+    });
+  return { title: state.key, notes: [...invokes, ...internal] };
+}
+
+/** What an arrow says: the event, then the guard in brackets when there is one. */
+export function guardedEvent(transition: DiagramTransition): string {
+  return transition.guard === null ? transition.event : `${transition.event} [${transition.guard}]`;
+}
+
+function addStateNodes(graph: LayoutGraph, state: DiagramState, nested: ReadonlySet<string>): void {
+  const parentPath = parentOf(state.path);
+  const parentId = parentPath === '' ? undefined : stateId(parentPath);
+  graph.setNode(stateId(state.path), textBoxSize(stateText(state)));
+  if (parentId !== undefined) graph.setParent(stateId(state.path), parentId);
+  if (!nested.has(state.path)) return;
+  // A nested state's header is a node of its own inside the frame, above every child.
+  const header = headerId(state.path);
+  graph.setNode(header, textBoxSize(stateText(state)));
+  graph.setParent(header, stateId(state.path));
+  const entered = new Set(
+    state.children.flatMap((child) =>
+      child.transitions.flatMap((transition) => transition.targets),
+    ),
+  );
+  for (const child of state.children) {
+    if (entered.has(child.path) || child.path === childPath(state, state.initial)) continue;
+    graph.setEdge(header, anchorId(child.path, nested), hiddenEdge(), `above ${child.path}`);
+  }
+}
+
+function addInitialDot(graph: LayoutGraph, state: DiagramState): void {
+  const dot = initialDotId(state.path);
+  graph.setNode(dot, { width: initialDotSize, height: initialDotSize });
+  if (state.path !== '') {
+    graph.setParent(dot, stateId(state.path));
+    graph.setEdge(headerId(state.path), dot, hiddenEdge(), 'above initial');
+  }
+}
+
+function planArrows(
+  root: DiagramState,
+  states: readonly DiagramState[],
+  nested: ReadonlySet<string>,
+): PlannedArrow[] {
+  const arrows: PlannedArrow[] = [];
+  for (const state of [root, ...states]) {
+    if (state.initial === null) continue;
+    const target = childPath(state, state.initial);
+    arrows.push({
+      name: `initial ${state.path}`,
+      from: initialDotId(state.path),
+      to: anchorId(target, nested),
+      label: null,
+      entersFrame: nested.has(target) ? target : null,
+    });
+  }
+  const entry = root.initial ?? root.children[0]?.key ?? '';
+  for (const state of [root, ...states]) {
+    const sources =
+      state === root ? root.children.filter((child) => child.kind !== 'final') : [state];
+    state.transitions.forEach((transition, transitionIndex) => {
+      for (const rawTarget of transition.targets) {
+        const target = rawTarget === '' ? entry : rawTarget;
+        for (const source of sources) {
+          const inside = isWithin(target, source.path) || isWithin(source.path, target);
+          arrows.push({
+            name: `${state.path} ${transitionIndex} ${source.path} ${target}`,
+            from: anchorId(source.path, nested),
+            to: anchorId(target, nested),
+            label: guardedEvent(transition),
+            entersFrame: nested.has(target) && !inside ? target : null,
+          });
+        }
+      }
+    });
+  }
+  return arrows;
+}
+
+function stateBox(
+  state: DiagramState,
+  nested: ReadonlySet<string>,
+  rectOf: (id: string) => Rect,
+): StateBox {
+  const isNested = nested.has(state.path);
+  const rect = rectOf(stateId(state.path));
+  return {
+    ...stateText(state),
+    path: state.path,
+    final: state.kind === 'final',
+    nested: isNested,
+    rect,
+    textRect: isNested ? rectOf(headerId(state.path)) : rect,
+  };
+}
+
+function machineHeader(root: DiagramState): StateText & { readonly rect: Rect } {
+  const text = stateText(root);
+  const width = Math.max(
+    textWidth(text.title, machineTitleStyle),
+    ...text.notes.map((note) => textWidth(note, noteStyle)),
+  );
+  const height = lineHeights.machineTitle + text.notes.length * lineHeights.note;
+  return { ...text, rect: { x: drawingMargin, y: drawingMargin, width, height } };
+}
+
+/** The size of a box that shows a title, and under a line, its notes. */
+function textBoxSize(text: StateText): { width: number; height: number } {
+  const widest = Math.max(
+    textWidth(text.title, titleStyle),
+    ...text.notes.map((note) => textWidth(note, noteStyle)),
+  );
+  const notesHeight =
+    text.notes.length === 0 ? 0 : boxPadding.separator + text.notes.length * lineHeights.note;
+  return {
+    width: Math.ceil(Math.max(minimumStateWidth, widest + 2 * boxPadding.x)),
+    height: Math.ceil(2 * boxPadding.y + lineHeights.title + notesHeight),
+  };
+}
+
+function labelSize(text: string): { width: number; height: number } {
+  return {
+    width: Math.ceil(textWidth(text, noteStyle) + 2 * labelPadding.x),
+    height: lineHeights.note + 2 * labelPadding.y,
+  };
+}
+
+function hiddenEdge(): EdgeLabel {
+  return { width: 0, height: 0, labelpos: 'c', minlen: 1 };
+}
+
+function nodeRect(node: { width: number; height: number; x?: number; y?: number }): Rect {
+  return {
+    x: (node.x ?? 0) - node.width / 2,
+    y: (node.y ?? 0) - node.height / 2,
+    width: node.width,
+    height: node.height,
+  };
+}
+
+function shiftRect(rect: Rect, shift: (point: Point) => Point): Rect {
+  return { ...rect, ...shift(rect) };
+}
+
+function stateId(path: string): string {
+  return `state ${path}`;
+}
+
+function headerId(path: string): string {
+  return `header ${path}`;
+}
+
+function initialDotId(path: string): string {
+  return `initial ${path}`;
+}
+
+/** The node an arrow to or from a state attaches to: a nested state's header stands for its frame. */
+function anchorId(path: string, nested: ReadonlySet<string>): string {
+  return nested.has(path) ? headerId(path) : stateId(path);
+}
+
+function childPath(state: DiagramState, key: string | null): string {
+  return state.path === '' ? `${key}` : `${state.path}.${key}`;
+}
+
+function parentOf(path: string): string {
+  const end = path.lastIndexOf('.');
+  return end === -1 ? '' : path.slice(0, end);
+}
+
+function isWithin(path: string, ancestor: string): boolean {
+  return ancestor === '' || path === ancestor || path.startsWith(`${ancestor}.`);
+}
+
+function descendants(state: DiagramState): DiagramState[] {
+  return state.children.flatMap((child) => [child, ...descendants(child)]);
+}
