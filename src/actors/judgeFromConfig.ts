@@ -1,4 +1,5 @@
 import { type JudgeConfig, selectJudgeName } from '../config/judgeConfig.js';
+import { JudgeConfigurationError } from '../domain/judge/errors.js';
 import { loadJudgeAgent } from './judgeAgentModule.js';
 import {
   agentJudgeFromConfig,
@@ -14,7 +15,8 @@ import {
  * relative to `baseDir` (see `loadJudgeAgent`). Every agent-judge check applies:
  * unknown or unsafe tools, persisting agents, tool rounds.
  *
- * @throws JudgeConfigurationError naming the YAML path of what is wrong.
+ * @throws JudgeConfigurationError naming the YAML path of what is wrong, e.g.
+ * `judges.review (agent reviewer): unknown tools: shell`.
  * @example
  * ```ts
  * const { config, baseDir } = loadJudgeConfig('examples/judge/agent.yaml');
@@ -32,10 +34,17 @@ export async function judgeFromConfig(
   const agent = await loadJudgeAgent(config, agentName, {
     baseDir: options.baseDir ?? process.cwd(),
   });
-  return agentJudgeFromConfig(config, {
-    name,
-    registry: (requested) => (requested === agentName ? agent : undefined),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
+  try {
+    return agentJudgeFromConfig(config, {
+      name,
+      registry: (requested) => (requested === agentName ? agent : undefined),
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof JudgeConfigurationError)) throw error;
+    throw new JudgeConfigurationError(`judges.${name} (agent ${agentName}): ${error.message}`, {
+      cause: error,
+    });
+  }
 }

@@ -220,6 +220,8 @@ describe('arena judge', () => {
     );
     const unknownTool = await judgeWith(config.replace('[normalise]', '[normalise, shell]'));
     expect(unknownTool.code).toBe(2);
-    expect(unknownTool.stderr).toBe('arena: JudgeConfigurationError: unknown tools: shell\n');
+    expect(unknownTool.stderr).toBe(
+      'arena: JudgeConfigurationError: judges.review (agent reviewer): unknown tools: shell\n',
+    );
   });
 });

@@ -112,11 +112,13 @@ describe('agent judges from a judge config', () => {
     ];
     for (const [judgeProfile, agentProfile, message] of cases) {
       const { config, baseDir } = configWith('./agents.js:makeAgent', judgeProfile, agentProfile);
-      await expect(judgeFromConfig(config, { baseDir })).rejects.toThrow(message);
+      await expect(judgeFromConfig(config, { baseDir })).rejects.toThrow(
+        `judges.review (agent helper): ${message}`,
+      );
     }
     const { config, baseDir } = configWith('./agents.js:persisting');
     await expect(judgeFromConfig(config, { baseDir })).rejects.toThrow(
-      'evaluator agents must not persist ephemeral conversation history',
+      'judges.review (agent helper): evaluator agents must not persist ephemeral conversation history',
     );
   });
 
