@@ -31,7 +31,7 @@ function exportsOf(file: string): { values: string[]; types: string[] } {
     }
   }
   for (const match of text.matchAll(
-    /export\s+(?:declare\s+)?(const|function|class|interface|type)\s+([A-Za-z0-9_$]+)/g,
+    /export\s+(?:declare\s+)?(?:async\s+)?(const|function|class|interface|type)\s+([A-Za-z0-9_$]+)/g,
   )) {
     (match[1] === 'interface' || match[1] === 'type' ? types : values).add(match[2] as string);
   }
@@ -60,7 +60,14 @@ const sections: readonly [title: string, files: readonly string[]][] = [
   ],
   [
     'Running machines',
-    ['actors/index.js', 'actors/judges.js', 'actors/judgeMany.js', 'actors/inspection.js'],
+    [
+      'actors/index.js',
+      'actors/judges.js',
+      'actors/judgeFromConfig.js',
+      'actors/judgeAgentModule.js',
+      'actors/judgeMany.js',
+      'actors/inspection.js',
+    ],
   ],
   [
     'Run files and configuration',

@@ -320,6 +320,8 @@ export type {
   ModelJudgeOptions,
   TimerClock,
 } from './actors/judges.js';
+export { judgeFromConfig } from './actors/judgeFromConfig.js';
+export { loadJudgeAgent } from './actors/judgeAgentModule.js';
 export { judgeCacheKey, judgeMany } from './actors/judgeMany.js';
 export type { JudgeManyOptions, JudgeResultCache } from './actors/judgeMany.js';
 export {
@@ -398,6 +400,7 @@ export {
   selectJudgeName,
 } from './config/judgeConfig.js';
 export type {
+  JudgeAgentProfile,
   JudgeConfig,
   JudgeProfile,
   LoadedJudgeConfig,
@@ -568,10 +571,13 @@ export type {
 // Diagrams
 export {
   UnknownMachineError,
+  clipAtEntry,
   diagramHtmlPage,
   escapeHtml,
+  escapeXml,
   guardName,
   inlineScriptText,
+  layoutMachineGraph,
   machineGraph,
   machineNamed,
   machinesByName,
@@ -583,15 +589,30 @@ export {
   mermaidStateIds,
   readVendorScript,
   scriptJson,
+  smoothPath,
+  stateText,
+  svgFontFamily,
+  svgFromGraph,
+  svgFromLayout,
+  svgNumber,
+  textWidth,
   toMermaid,
+  toSvg,
   transitionEventLabel,
 } from './diagram/index.js';
 export type {
   DiagramState,
   DiagramStateKind,
   DiagramTransition,
+  MachineLayout,
   MachineName,
   PageDiagram,
+  Point,
+  Rect,
+  StateBox,
+  StateText,
+  TextStyle,
+  TransitionArrow,
 } from './diagram/index.js';
 
 // Run reports
