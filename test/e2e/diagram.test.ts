@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramHtmlPage } from '../../src/diagram/diagramHtml.js';
 import { machinesByName } from '../../src/diagram/machineCatalog.js';
 import { toMermaid } from '../../src/diagram/mermaid.js';
+import { toSvg } from '../../src/diagram/svg.js';
 import { launchChromium } from '../support/browser.js';
 import { runArena } from '../support/cli.js';
 
@@ -55,10 +57,17 @@ describe('arena diagram', () => {
     );
   });
 
+  it('prints the SVG image with --format svg', async () => {
+    const { code, stdout, stderr } = await runArena(['diagram', 'judge', '--format', 'svg']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(toSvg(machinesByName.get('judge')!));
+  });
+
   it('exits 2 for a format it does not write', async () => {
-    const { code, stderr } = await runArena(['diagram', 'judge', '--format', 'svg']);
+    const { code, stderr } = await runArena(['diagram', 'judge', '--format', 'png']);
     expect(code).toBe(2);
-    expect(stderr).toBe("arena: --format must be one of mermaid, html, got 'svg'\n");
+    expect(stderr).toBe("arena: --format must be one of mermaid, html, svg, got 'png'\n");
   });
 });
 
@@ -107,3 +116,87 @@ describe('the diagram page in headless Chromium', () => {
     }
   });
 });
+
+describe('the SVG image in headless Chromium', () => {
+  it('loads `arena diagram controller --format svg` as an image with its size, without errors', async () => {
+    const svgFile = path.join(folder, 'svg', 'controller.svg');
+    const { code, stdout } = await runArena([
+      'diagram',
+      'controller',
+      '--format',
+      'svg',
+      '--out',
+      svgFile,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`wrote ${svgFile}\n`);
+    const svg = readFileSync(svgFile, 'utf8');
+    const declared = /^<svg [^>]*width="(\d+)" height="(\d+)"/.exec(svg);
+    expect(declared).not.toBeNull();
+    const pageFile = path.join(folder, 'svg', 'image.html');
+    writeFileSync(
+      pageFile,
+      '<!doctype html><img id="diagram" src="controller.svg" alt="controller">',
+    );
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const problems = collectProblems(page);
+      await page.goto(pathToFileURL(pageFile).href);
+      const image = await page.locator('#diagram').evaluate(
+        (element) =>
+          new Promise<{ loaded: boolean; width: number; height: number }>((resolve) => {
+            const img = element as unknown as LoadingImage;
+            const report = (loaded: boolean) =>
+              resolve({ loaded, width: img.naturalWidth, height: img.naturalHeight });
+            if (img.complete) report(img.naturalWidth > 0);
+            img.addEventListener('load', () => report(true));
+            img.addEventListener('error', () => report(false));
+          }),
+      );
+      expect(image).toEqual({
+        loaded: true,
+        width: Number(declared?.[1]),
+        height: Number(declared?.[2]),
+      });
+
+      // Opened on its own, the file parses as SVG (an XML error would show a parsererror page).
+      await page.goto(pathToFileURL(svgFile).href);
+      const root = page.locator(':root');
+      expect(await root.evaluate((element) => element.localName)).toBe('svg');
+      expect(await page.locator('parsererror').count()).toBe(0);
+      const texts = await page.locator('text').allTextContents();
+      expect(texts).toContain('simulating');
+      expect(texts).toContain('runEpisode done');
+      const box = await root.boundingBox();
+      expect(box?.width).toBeGreaterThan(0);
+      expect(box?.height).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+/** What the test reads of an `<img>` element (the type-check has no DOM library). */
+interface LoadingImage {
+  readonly complete: boolean;
+  readonly naturalWidth: number;
+  readonly naturalHeight: number;
+  addEventListener(type: 'load' | 'error', listener: () => void): void;
+}
+
+/** Console errors and warnings, page errors and requests that leave the machine. */
+function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      problems.push(`${message.type()}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => {
+    if (!request.url().startsWith('file:')) problems.push(`request ${request.url()}`);
+  });
+  return problems;
+}

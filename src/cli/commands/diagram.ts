@@ -1,10 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { AnyStateMachine } from 'xstate';
 import { diagramHtmlPage } from '../../diagram/diagramHtml.js';
 import { UnknownMachineError } from '../../diagram/errors.js';
 import { machineNamed, machinesByName } from '../../diagram/machineCatalog.js';
 import { toMermaid } from '../../diagram/mermaid.js';
+import { toSvg } from '../../diagram/svg.js';
 import { CliError, ExitCode } from '../errors.js';
 
 interface DiagramCommandOptions {
@@ -12,13 +14,14 @@ interface DiagramCommandOptions {
   out?: string;
 }
 
-const formats = ['mermaid', 'html'] as const;
+const formats = ['mermaid', 'html', 'svg'] as const;
 type DiagramFormat = (typeof formats)[number];
 
 /**
  * Register `arena diagram <machine>`: one of arena's machines as Mermaid
- * `stateDiagram-v2` text, or as a self-contained HTML page that draws it
- * offline, generated from the machine definition.
+ * `stateDiagram-v2` text, as a self-contained HTML page that draws it
+ * offline, or as a standalone SVG image laid out without a browser, all
+ * generated from the machine definition.
  *
  * @example
  * ```ts
@@ -29,28 +32,24 @@ type DiagramFormat = (typeof formats)[number];
  * //   ...
  * // $ arena diagram controller --format html --out controller.html
  * // wrote controller.html
+ * // $ arena diagram judge --format svg --out judge.svg
+ * // wrote judge.svg
  * ```
  */
 export function registerDiagramCommand(program: Command): void {
   program
     .command('diagram')
-    .description('draw a machine from its definition: Mermaid stateDiagram-v2 text or an HTML page')
+    .description(
+      'draw a machine from its definition: Mermaid stateDiagram-v2 text, an HTML page or an SVG image',
+    )
     .argument('<machine>', [...machinesByName.keys()].join(', '))
-    .option('--format <format>', 'mermaid or html', 'mermaid')
+    .option('--format <format>', 'mermaid, html or svg', 'mermaid')
     .option('--out <file>', 'write to this file instead of standard output')
     .action((machineName: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<DiagramCommandOptions>();
       const format = parseFormat(options.format);
       const machine = machineOrCliError(machineName);
-      const mermaid = toMermaid(machine);
-      const text =
-        format === 'mermaid'
-          ? mermaid
-          : diagramHtmlPage({
-              title: `arena: ${machine.id} (${machineName})`,
-              diagrams: [{ heading: machine.id, mermaid }],
-            });
-      writeCommandOutput(text, options.out);
+      writeCommandOutput(diagramText(machine, machineName, format), options.out);
     });
 }
 
@@ -82,6 +81,16 @@ export function writeCommandOutput(text: string, outPath: string | undefined): v
     );
   }
   process.stdout.write(`wrote ${outPath}\n`);
+}
+
+function diagramText(machine: AnyStateMachine, machineName: string, format: DiagramFormat): string {
+  if (format === 'svg') return toSvg(machine);
+  const mermaid = toMermaid(machine);
+  if (format === 'mermaid') return mermaid;
+  return diagramHtmlPage({
+    title: `arena: ${machine.id} (${machineName})`,
+    diagrams: [{ heading: machine.id, mermaid }],
+  });
 }
 
 function parseFormat(format: string): DiagramFormat {
