@@ -17,6 +17,8 @@ const minimumStateWidth = 72;
 const initialDotSize = 14;
 const labelPadding = { x: 6, y: 2 } as const;
 const drawingMargin = 20;
+/** How far above and below a state's centre the loops of its self-transitions run. */
+const selfLoopSpread = { first: 7, step: 8 } as const;
 
 /** The text of a state box or a nested state's header: its name, then what it does. */
 export interface StateText {
@@ -97,7 +99,7 @@ interface PlannedArrow {
  * @example
  * ```ts
  * const layout = layoutMachineGraph(machineGraph(judgeMachine));
- * layout.states.map((state) => state.path).slice(0, 2); // ['idle', 'judging']
+ * layout.states.map((state) => state.path).slice(0, 2); // ['checkingSelfEvaluation', 'attempting']
  * layout.width > 0 && layout.height > 0; // true
  * ```
  */
@@ -115,7 +117,9 @@ export function layoutMachineGraph(root: DiagramState): MachineLayout {
     marginy: 0,
   });
   const states = descendants(root);
-  const nested = new Set(states.filter((state) => state.children.length > 0).map((s) => s.path));
+  const nested = new Set(
+    states.filter((state) => state.children.length > 0).map((state) => state.path),
+  );
   for (const state of states) addStateNodes(graph, state, nested);
   const initialParents = [root, ...states].filter((state) => state.initial !== null);
   for (const state of initialParents) addInitialDot(graph, state);
@@ -132,15 +136,23 @@ export function layoutMachineGraph(root: DiagramState): MachineLayout {
   const rectOf = (id: string): Rect => shiftRect(nodeRect(graph.node(id)), shift);
   const boxes = states.map((state) => stateBox(state, nested, rectOf));
   const frames = new Map(boxes.filter((box) => box.nested).map((box) => [box.path, box.rect]));
+  const selfLoopCounts = new Map<string, number>();
   const laidOutArrows = arrows.map((arrow) => {
     const edge = graph.edge(arrow.from, arrow.to, arrow.name);
-    // An arrow from a nested state starts at its header; one to it ends at its frame.
-    let points = (edge.points ?? []).map(shift);
-    if (arrow.entersFrame !== null) points = clipAtEntry(points, frames.get(arrow.entersFrame)!);
     const label =
       arrow.label === null
         ? null
         : { text: arrow.label, rect: shiftRect(nodeRect(edge as NodeLabel), shift) };
+    if (arrow.from === arrow.to && label !== null) {
+      // dagre leaves each label of a transition back to its own state beside the box, one
+      // after the other: each loop reaches out to its label, around the ones before it.
+      const order = selfLoopCounts.get(arrow.from) ?? 0;
+      selfLoopCounts.set(arrow.from, order + 1);
+      return { points: selfLoop(rectOf(arrow.from), label.rect, order), label };
+    }
+    // An arrow from a nested state starts at its header; one to it ends at its frame.
+    let points = (edge.points ?? []).map(shift);
+    if (arrow.entersFrame !== null) points = clipAtEntry(points, frames.get(arrow.entersFrame)!);
     return { points, label };
   });
   const dots = initialParents.map((state) => {
@@ -148,11 +160,11 @@ export function layoutMachineGraph(root: DiagramState): MachineLayout {
     return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
   });
   const size = graph.graph() as { width?: number; height?: number };
+  const graphWidth = finiteOrZero(size.width);
+  const graphHeight = finiteOrZero(size.height);
   return {
-    width: Math.ceil(
-      Math.max((size.width ?? 0) + 2 * drawingMargin, header.rect.width + 2 * drawingMargin),
-    ),
-    height: Math.ceil(top + (size.height ?? 0) + drawingMargin),
+    width: Math.ceil(Math.max(graphWidth, header.rect.width) + 2 * drawingMargin),
+    height: Math.ceil(top + graphHeight + drawingMargin),
     header,
     states: boxes,
     initialDots: dots,
@@ -176,6 +188,21 @@ export function stateText(state: DiagramState): StateText {
 /** What an arrow says: the event, then the guard in brackets when there is one. */
 export function guardedEvent(transition: DiagramTransition): string {
   return transition.guard === null ? transition.event : `${transition.event} [${transition.guard}]`;
+}
+
+/** A loop from the right side of `box` out to the edge of `label` and back, `order` loops out. */
+function selfLoop(box: Rect, label: Rect, order: number): Point[] {
+  const centreY = box.y + box.height / 2;
+  const spread = selfLoopSpread.first + order * selfLoopSpread.step;
+  const onBox = Math.min(spread, box.height / 2 - 3);
+  const right = box.x + box.width;
+  const reach = label.x + 2;
+  return [
+    { x: right, y: centreY - onBox },
+    { x: reach, y: centreY - spread },
+    { x: reach, y: centreY + spread },
+    { x: right, y: centreY + onBox },
+  ];
 }
 
 function addStateNodes(graph: LayoutGraph, state: DiagramState, nested: ReadonlySet<string>): void {
@@ -311,6 +338,11 @@ function nodeRect(node: { width: number; height: number; x?: number; y?: number 
 
 function shiftRect(rect: Rect, shift: (point: Point) => Point): Rect {
   return { ...rect, ...shift(rect) };
+}
+
+/** dagre leaves the size of an empty graph at -Infinity. */
+function finiteOrZero(value: number | undefined): number {
+  return value !== undefined && Number.isFinite(value) ? value : 0;
 }
 
 function stateId(path: string): string {

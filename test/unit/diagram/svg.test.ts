@@ -114,4 +114,10 @@ describe('toSvg', () => {
   it('gives the same bytes for two separately built copies of a machine', () => {
     expect(toSvg(awkwardMachine())).toBe(toSvg(awkwardMachine()));
   });
+
+  it('draws a machine with no states as its name alone, in a finite viewBox', () => {
+    const root = parseXml(toSvg(createMachine({ id: 'empty' })));
+    expect(texts(root)).toEqual(['empty']);
+    expect(root.attributes.get('viewBox')).toMatch(/^0 0 \d+ \d+$/);
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type AnyStateMachine, createMachine } from 'xstate';
 import { machinesByName } from '../../../src/diagram/machineCatalog.js';
 import { machineGraph } from '../../../src/diagram/machineGraph.js';
 import type { Rect } from '../../../src/diagram/svgGeometry.js';
@@ -23,8 +24,37 @@ function contains(outer: Rect, inner: Rect): boolean {
   );
 }
 
+/** A parallel state with nested regions, transitions across them, to the machine and to itself. */
+const regionsMachine = createMachine({
+  id: 'regions',
+  initial: 'working',
+  on: { stop: '.stopped' },
+  states: {
+    working: {
+      type: 'parallel',
+      on: { jump: '.left.two' },
+      states: {
+        left: {
+          initial: 'one',
+          states: { one: { on: { next: 'two', restart: '#regions.working' } }, two: {} },
+        },
+        right: {
+          initial: 'x',
+          states: {
+            x: { after: { 100: 'y' }, on: { poke: 'x', prod: 'x' } },
+            y: { type: 'final' },
+          },
+        },
+      },
+    },
+    stopped: { type: 'final' },
+  },
+});
+
+const machines: [string, AnyStateMachine][] = [...machinesByName, ['regions', regionsMachine]];
+
 describe('layoutMachineGraph', () => {
-  for (const [name, machine] of machinesByName) {
+  for (const [name, machine] of machines) {
     describe(`the ${name} machine`, () => {
       const layout = layoutMachineGraph(machineGraph(machine));
 
@@ -73,4 +103,41 @@ describe('layoutMachineGraph', () => {
       });
     });
   }
+});
+
+describe('layoutMachineGraph, edge cases', () => {
+  it('lays out a machine with no states as just its name', () => {
+    const layout = layoutMachineGraph(machineGraph(createMachine({ id: 'empty' })));
+    expect(layout.states).toEqual([]);
+    expect(layout.arrows).toEqual([]);
+    expect(Number.isFinite(layout.width) && layout.width > 0).toBe(true);
+    expect(Number.isFinite(layout.height) && layout.height > 0).toBe(true);
+  });
+
+  it('draws a transition back to its own state as a loop from the box out to its label', () => {
+    const layout = layoutMachineGraph(machineGraph(regionsMachine));
+    const box = layout.states.find((state) => state.path === 'working.right.x')!.rect;
+    const loops = layout.arrows.filter((arrow) =>
+      ['poke', 'prod'].includes(arrow.label?.text ?? ''),
+    );
+    expect(loops).toHaveLength(2);
+    for (const loop of loops) {
+      const first = loop.points[0]!;
+      const last = loop.points.at(-1)!;
+      expect(first.x).toBe(box.x + box.width);
+      expect(last.x).toBe(box.x + box.width);
+      expect(first.y).toBeLessThan(last.y);
+      const farthest = Math.max(...loop.points.map((point) => point.x));
+      expect(farthest).toBeCloseTo(loop.label!.rect.x + 2);
+    }
+  });
+
+  it('ends an arrow into a nested state at the border of its frame', () => {
+    const layout = layoutMachineGraph(machineGraph(regionsMachine));
+    const frame = layout.states.find((state) => state.path === 'working')!.rect;
+    const initial = layout.arrows.find(
+      (arrow) => arrow.label === null && arrow.points[0]!.y < frame.y,
+    )!;
+    expect(initial.points.at(-1)!.y).toBeCloseTo(frame.y);
+  });
 });
