@@ -173,7 +173,18 @@ export function layoutMachineGraph(root: DiagramState): MachineLayout {
   };
 }
 
-/** The title and notes a state shows: what it invokes and its transitions that stay in it. */
+/**
+ * The title and notes a state shows: what it invokes and its transitions that
+ * stay in it (`on event [guard] / actions`).
+ *
+ * @example
+ * ```ts
+ * const simulating = machineGraph(simulationControllerMachine).children[1]!;
+ * stateText(simulating);
+ * // { title: 'simulating',
+ * //   notes: ['invokes terminationEvents', 'on termination.checkpoint / recordCheckpointVerdict'] }
+ * ```
+ */
 export function stateText(state: DiagramState): StateText {
   const invokes = state.invokes.map((source) => `invokes ${source}`);
   const internal = state.transitions
@@ -185,7 +196,15 @@ export function stateText(state: DiagramState): StateText {
   return { title: state.key, notes: [...invokes, ...internal] };
 }
 
-/** What an arrow says: the event, then the guard in brackets when there is one. */
+/**
+ * What an arrow says: the event, then the guard in brackets when there is one.
+ *
+ * @example
+ * ```ts
+ * guardedEvent({ eventType: '', event: 'always', guard: 'isMetaProfile', targets: ['metaTurn'], actions: [] });
+ * // 'always [isMetaProfile]'
+ * ```
+ */
 export function guardedEvent(transition: DiagramTransition): string {
   return transition.guard === null ? transition.event : `${transition.event} [${transition.guard}]`;
 }
