@@ -56,3 +56,20 @@ describe('README fuzz example', () => {
     );
   });
 });
+
+describe('README study walkthrough', () => {
+  it('shows the phase lines and meta decisions that npm start really prints', async () => {
+    const result = await runArena([
+      'run',
+      'examples/hosting-capacity.yaml',
+      '--store',
+      'sqlite::memory:',
+    ]);
+    expect(result.code).toBe(0);
+    const shown = readme
+      .split('\n')
+      .filter((line) => /^phase \S+ \(|^ {2}midas\.definition\./.test(line));
+    expect(shown.length).toBeGreaterThan(10);
+    for (const line of shown) expect(result.stdout).toContain(line);
+  });
+});
