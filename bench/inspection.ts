@@ -17,44 +17,25 @@ import { evaluationTerminationMachine } from '../src/machines/evaluationTerminat
 
 const checkpoints = 4000;
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-bench-inspection-'));
-const input = {
-  agents: {
-    PPO: {
-      success: {
-        metric: 'objective',
-        threshold: 2,
-        direction: 'greater_equal',
-        consecutive: 2,
-        min_evaluations: 3,
-      },
-      plateau: {
-        metric: 'objective',
-        direction: 'maximize',
-        min_delta: 0,
-        patience: 3,
-        min_evaluations: 4,
-        window: 2,
-      },
-    },
-    SAC: {
-      success: {
-        metric: 'objective',
-        threshold: 2,
-        direction: 'greater_equal',
-        consecutive: 2,
-        min_evaluations: 3,
-      },
-      plateau: {
-        metric: 'objective',
-        direction: 'maximize',
-        min_delta: 0,
-        patience: 3,
-        min_evaluations: 4,
-        window: 2,
-      },
-    },
+/** Rules that never end the phase (threshold out of reach, min_delta 0), for both agents. */
+const neverEnding = {
+  success: {
+    metric: 'objective',
+    threshold: 2,
+    direction: 'greater_equal',
+    consecutive: 2,
+    min_evaluations: 3,
+  },
+  plateau: {
+    metric: 'objective',
+    direction: 'maximize',
+    min_delta: 0,
+    patience: 3,
+    min_evaluations: 4,
+    window: 2,
   },
 };
+const input = { agents: { PPO: neverEnding, SAC: neverEnding } };
 
 /**
  * Drive one actor through `checkpoints` never-terminating checkpoints, then
