@@ -288,7 +288,6 @@ export {
   controllerInputFor,
   instantiate,
   metaReturnUid,
-  restoreMetaAgent,
   runExperiment,
   terminationRulesOf,
   wireSimulationController,

@@ -2,7 +2,6 @@ import { fromPromise } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
 import { metaTurnMachine } from '../machines/metaTurn.js';
-import type { MetaAgentInterface } from '../machines/metaTurnTypes.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
 import type {
   CheckpointOutcome,
@@ -145,13 +144,4 @@ export async function controllerInputFor(
       loopAgents: world.loopAgents,
     },
   };
-}
-
-/** Set the meta agent up again from a persisted decision (resuming a run). */
-export async function restoreMetaAgent(
-  world: PhaseWorld,
-  agentName: string,
-  agentInterface: MetaAgentInterface,
-): Promise<void> {
-  await world.agent(agentName).setup(agentInterface);
 }

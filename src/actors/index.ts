@@ -8,7 +8,6 @@ export {
 export {
   controllerInputFor,
   MetaProfileError,
-  restoreMetaAgent,
   wireSimulationController,
 } from './controllerActors.js';
 export type { RunEvent } from './runEvents.js';

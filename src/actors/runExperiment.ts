@@ -8,11 +8,7 @@ import { rewindToLatestSnapshot } from '../ports/rewindRun.js';
 import type { RunStore, SnapshotRecord } from '../ports/store.js';
 import { createStoreWriter, type StoreWriter } from '../ports/storeWriter.js';
 import { buildPhaseWorld } from './components.js';
-import {
-  controllerInputFor,
-  restoreMetaAgent,
-  wireSimulationController,
-} from './controllerActors.js';
+import { controllerInputFor, wireSimulationController } from './controllerActors.js';
 import { logEvent, type RunEvent } from './runEvents.js';
 import {
   type PhaseOutcomeStatus,
@@ -248,7 +244,8 @@ async function runPhase(run: PhaseRun): Promise<{
       const saved = run.resumeState;
       await world.setUp(saved.worldParams);
       if (input.script.metaAgent !== null && saved.metaAgentInterface !== null) {
-        await restoreMetaAgent(world, input.script.metaAgent, saved.metaAgentInterface);
+        // the meta turn is not rerun on resume: its agent is set up from the saved decision
+        await world.agent(input.script.metaAgent).setup(saved.metaAgentInterface);
       }
       world.loadState(saved.world);
     }

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { buildDefinitionAgentInterface } from '../domain/definition/agentInterfaceBridge.js';
 import { DefinitionProvider } from '../domain/definition/definitionProvider.js';
 import { getAtPointer, setAtPointer } from '../domain/definition/pointer.js';
@@ -7,6 +7,7 @@ import type { DefinitionInterface, ProposedDefinition } from '../domain/definiti
 import { canonicalJson } from '../domain/shared/canonicalJson.js';
 import { ArenaError } from '../domain/shared/errors.js';
 import { isPlainObject, type JsonObject } from '../domain/shared/json.js';
+import { errorData, unwiredActor } from './actorErrors.js';
 import type {
   MetaAgentInterface,
   MetaDecision,
@@ -44,23 +45,10 @@ export class MetaTurnWiringError extends ArenaError {
   }
 }
 
-function unwired<TOutput, TInput>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw new MetaTurnWiringError(name);
-  });
-}
+const unwired = <TOutput, TInput>(name: string) =>
+  unwiredActor<TOutput, TInput>(name, (actor) => new MetaTurnWiringError(actor));
 
-function describeError(error: unknown): MetaTurnFailure {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      name: error.name,
-      code: typeof code === 'string' ? code : null,
-      message: error.message,
-    };
-  }
-  return { name: 'Error', code: null, message: String(error) };
-}
+const describeError = (error: unknown): MetaTurnFailure => errorData(error);
 
 type StepUpdate = Partial<MetaTurnContext>;
 

@@ -1,6 +1,7 @@
-import { assign, emit, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
+import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
+import { errorData, unwiredActor } from './actorErrors.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
 import { metaTurnMachine } from './metaTurn.js';
 import type { MetaTurnOutput } from './metaTurnTypes.js';
@@ -44,23 +45,11 @@ export class ControllerWiringError extends ArenaError {
   }
 }
 
-function unwired<TOutput, TInput>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw new ControllerWiringError(name);
-  });
-}
+const unwired = <TOutput, TInput>(name: string) =>
+  unwiredActor<TOutput, TInput>(name, (actor) => new ControllerWiringError(actor));
 
 function serialize(error: unknown, step: string): SerializedError {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      name: error.name,
-      code: typeof code === 'string' ? code : null,
-      message: error.message,
-      step,
-    };
-  }
-  return { name: 'Error', code: null, message: String(error), step };
+  return { ...errorData(error), step };
 }
 
 function episodeInput(context: ControllerContext, evaluation: boolean): EpisodeInput {
