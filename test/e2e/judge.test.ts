@@ -8,17 +8,23 @@ import { repoRoot, runArena } from '../support/cli.js';
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'arena-judge-'));
 
+/** Judge the shipped cases with a shipped config, results to a scratch file. */
+async function judgeExample(config: string) {
+  const out = path.join(scratch(), 'results.jsonl');
+  const run = await runArena([
+    'judge',
+    example('cases.jsonl'),
+    '--config',
+    example(config),
+    '--out',
+    out,
+  ]);
+  return { run, out };
+}
+
 describe('arena judge', () => {
   it('judges the shipped example offline with the replay provider and passes its gates', async () => {
-    const out = path.join(scratch(), 'results.jsonl');
-    const run = await runArena([
-      'judge',
-      example('cases.jsonl'),
-      '--config',
-      example('replay.yaml'),
-      '--out',
-      out,
-    ]);
+    const { run, out } = await judgeExample('replay.yaml');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
@@ -162,16 +168,7 @@ describe('arena judge', () => {
   });
 
   it('judges the shipped example with an agent judge from a user module, offline', async () => {
-    const dir = scratch();
-    const out = path.join(dir, 'results.jsonl');
-    const run = await runArena([
-      'judge',
-      example('cases.jsonl'),
-      '--config',
-      example('agent.yaml'),
-      '--out',
-      out,
-    ]);
+    const { run, out } = await judgeExample('agent.yaml');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
