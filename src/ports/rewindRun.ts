@@ -5,8 +5,9 @@ import { NothingToResumeError } from './storeErrors.js';
  * Prepare a stored run for `--resume`: find its latest snapshot, delete every
  * record written after it (`truncateAfter`) and return it, so the runner
  * restores that state and writes on as if it had never stopped. A run that
- * succeeded, or that stopped before its first episode barrier, throws
- * `NothingToResumeError`.
+ * stopped before its first resume point is rewound to its start and `null`
+ * returned: the runner starts it again under the same id. A run that
+ * succeeded throws `NothingToResumeError`.
  *
  * @example
  * ```ts
@@ -15,17 +16,15 @@ import { NothingToResumeError } from './storeErrors.js';
  * store.getRun(snapshot.runId).status; // 'running'
  * ```
  */
-export function rewindToLatestSnapshot(store: RunStore, runId: string): SnapshotRecord {
+export function rewindToLatestSnapshot(store: RunStore, runId: string): SnapshotRecord | null {
   const run = store.getRun(runId);
   if (run.status === 'succeeded') {
     throw new NothingToResumeError(runId, 'it already succeeded');
   }
   const snapshot = store.latestSnapshot(runId);
   if (snapshot === null) {
-    throw new NothingToResumeError(
-      runId,
-      'it stopped before its first episode barrier, so it has no snapshot; start it again instead',
-    );
+    store.rewindToStart(runId);
+    return null;
   }
   store.truncateAfter(runId, { phaseIndex: snapshot.phaseIndex, episode: snapshot.episode });
   return snapshot;

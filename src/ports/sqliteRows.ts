@@ -2,10 +2,14 @@ import type {
   CheckpointRecord,
   CheckpointStatus,
   EpisodeRecord,
+  LeaseHolder,
+  LeaseOwner,
   MetaDecisionRecord,
+  ModuleFingerprint,
   PhaseMode,
   PhaseRecord,
   PhaseStatus,
+  ResumeRecord,
   RunRecord,
   RunStatus,
   SnapshotRecord,
@@ -25,6 +29,13 @@ export interface RunRow {
   ended_at: string | null;
   error: string | null;
   summary: string | null;
+  // columns of schema version 2; absent when a version-1 file is read read-only
+  run_file_sha256?: string | null;
+  modules?: string | null;
+  lease_owner?: string | null;
+  lease_token?: number;
+  lease_heartbeat_ms?: number | null;
+  lease_expires_ms?: number | null;
 }
 
 export interface PhaseRow {
@@ -37,6 +48,7 @@ export interface PhaseRow {
   episodes: number;
   started_at: string;
   ended_at: string | null;
+  error?: string | null;
 }
 
 export interface EpisodeRow {
@@ -92,6 +104,22 @@ export function runFromRow(row: RunRow): RunRecord {
     endedAt: row.ended_at,
     error: row.error,
     summary: row.summary === null ? null : decodeStoredJson(row.summary),
+    runFileSha256: row.run_file_sha256 ?? null,
+    modules:
+      row.modules === null || row.modules === undefined
+        ? null
+        : (decodeStoredJson(row.modules) as unknown as ModuleFingerprint[]),
+    lease: leaseHolderFromRow(row),
+  };
+}
+
+/** The lease columns of a run row, or `null` when nobody holds its lease. */
+export function leaseHolderFromRow(row: RunRow): LeaseHolder | null {
+  if (row.lease_owner === null || row.lease_owner === undefined) return null;
+  return {
+    owner: JSON.parse(row.lease_owner) as LeaseOwner,
+    heartbeatAt: new Date(row.lease_heartbeat_ms ?? 0).toISOString(),
+    expiresAt: new Date(row.lease_expires_ms ?? 0).toISOString(),
   };
 }
 
@@ -104,6 +132,7 @@ export function phaseFromRow(row: PhaseRow): PhaseRecord {
     status: row.status as PhaseStatus,
     terminationReason: row.termination_reason,
     episodes: row.episodes,
+    error: row.error ?? null,
     startedAt: row.started_at,
     endedAt: row.ended_at,
   };
@@ -155,5 +184,29 @@ export function snapshotFromRow(row: SnapshotRow): SnapshotRecord {
     episode: row.episode,
     createdAt: row.created_at,
     state: decodeStoredJson(row.state),
+  };
+}
+
+export interface ResumeRow {
+  run_id: string;
+  resume_index: number;
+  resumed_at: string;
+  owner: string;
+  phase_index: number;
+  episode: number;
+  forced: number;
+  changed_modules: string;
+}
+
+export function resumeFromRow(row: ResumeRow): ResumeRecord {
+  return {
+    runId: row.run_id,
+    resumeIndex: row.resume_index,
+    resumedAt: row.resumed_at,
+    owner: row.owner,
+    phaseIndex: row.phase_index,
+    episode: row.episode,
+    forced: row.forced === 1,
+    changedModules: decodeStoredJson(row.changed_modules) as string[],
   };
 }

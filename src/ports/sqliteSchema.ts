@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { StoreSchemaError } from './storeErrors.js';
+import { StoreOpenError, StoreSchemaError } from './storeErrors.js';
 
 /**
  * The store's schema, one migration per version. Migration `i` takes a file at
@@ -83,6 +83,28 @@ export const storeMigrations: readonly string[] = [
     FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
   ) STRICT;
   `,
+  // 2: leases, the run file's and user modules' hashes, resumes, phase errors
+  `
+  ALTER TABLE runs ADD COLUMN run_file_sha256 TEXT;
+  ALTER TABLE runs ADD COLUMN modules TEXT;
+  ALTER TABLE runs ADD COLUMN lease_owner TEXT;
+  ALTER TABLE runs ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE runs ADD COLUMN lease_heartbeat_ms INTEGER;
+  ALTER TABLE runs ADD COLUMN lease_expires_ms INTEGER;
+  ALTER TABLE phases ADD COLUMN error TEXT;
+
+  CREATE TABLE resumes (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    resume_index INTEGER NOT NULL,
+    resumed_at TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    forced INTEGER NOT NULL CHECK (forced IN (0, 1)),
+    changed_modules TEXT NOT NULL,
+    PRIMARY KEY (run_id, resume_index)
+  ) STRICT;
+  `,
 ];
 
 /**
@@ -91,7 +113,7 @@ export const storeMigrations: readonly string[] = [
  *
  * @example
  * ```ts
- * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 1)
+ * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 2)
  * ```
  */
 export function migrateStore(db: Database, path: string): number {
@@ -101,9 +123,24 @@ export function migrateStore(db: Database, path: string): number {
     if (version > storeMigrations.length) {
       throw new StoreSchemaError(path, version, storeMigrations.length);
     }
+    if (version === 0 && hasTables(db)) {
+      throw new StoreOpenError(
+        path,
+        'a SQLite database, but not an arena store (it has tables of its own)',
+      );
+    }
     for (const migration of storeMigrations.slice(version)) db.exec(migration);
     db.pragma(`user_version = ${storeMigrations.length}`);
     return version;
   });
   return migrate.immediate();
+}
+
+/** The schema version a file has, without changing it. */
+export function storeVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function hasTables(db: Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").get() !== undefined;
 }

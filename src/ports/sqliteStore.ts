@@ -1,24 +1,35 @@
 import Database from 'better-sqlite3';
 import { type Clock, systemClock } from './clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from './runId.js';
+import { openStoreDatabase } from './sqliteOpen.js';
 import {
   type CheckpointRow,
   checkpointFromRow,
   type EpisodeRow,
   episodeFromRow,
+  leaseHolderFromRow,
   type MetaDecisionRow,
   metaDecisionFromRow,
   type PhaseRow,
   phaseFromRow,
+  type ResumeRow,
   type RunRow,
+  resumeFromRow,
   runFromRow,
   type SnapshotRow,
   snapshotFromRow,
 } from './sqliteRows.js';
-import { migrateStore } from './sqliteSchema.js';
-import type { EpisodeSummary, RunStore } from './store.js';
+import { storeMigrations, storeVersion } from './sqliteSchema.js';
+import type { EpisodeSummary, Lease, LeaseHolder, RunStore } from './store.js';
 import { encodeStoredJson } from './storedJson.js';
-import { DuplicateRecordError, PhaseNotFoundError, RunNotFoundError } from './storeErrors.js';
+import {
+  DuplicateRecordError,
+  LeaseLostError,
+  PhaseNotFoundError,
+  RunLeasedError,
+  RunNotFoundError,
+  StoreReadOnlyError,
+} from './storeErrors.js';
 import { requireFinite, requireInteger } from './storeRecordChecks.js';
 
 /** What a store is opened with. */
@@ -27,6 +38,10 @@ export interface StoreOptions {
   clock?: Clock;
   /** Makes the id of a run created without one. */
   newRunId?: RunIdGenerator;
+  /** Open for reading only: the file must exist and is never changed (see `openStoreDatabase`). */
+  readonly?: boolean;
+  /** How long a write waits for another process's write lock (default 30 s). */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -37,6 +52,11 @@ export interface StoreOptions {
  * transaction survives the process being killed (SIGKILL, a crash) the moment
  * the call that committed it returns; only an OS crash or power loss can lose
  * the last transactions, never corrupt the file.
+ *
+ * Concurrency: many processes may write one file. Every write transaction
+ * takes the write lock up front (`BEGIN IMMEDIATE`) and waits up to
+ * `busyTimeoutMs` for it, so writers queue instead of failing; readers never
+ * wait for writers.
  *
  * @example
  * ```ts
@@ -50,51 +70,90 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
   const clock = options.clock ?? systemClock;
   const newRunId = options.newRunId ?? createRunIdGenerator();
   const now = (): string => clock.now().toISOString();
-  const db = new Database(path);
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    migrateStore(db, path);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+  const readonly = options.readonly === true;
+  const db = openStoreDatabase(path, {
+    readonly,
+    ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+  });
+  // a read-only file of an older schema version lacks the newer tables and columns
+  const current = storeVersion(db) >= storeMigrations.length;
+  const writable = (what: string): void => {
+    if (readonly) throw new StoreReadOnlyError(what);
+  };
+  const nowMs = (): number => clock.now().getTime();
+  /** Statements are prepared on first use, so a read-only older file never prepares what it cannot run. */
+  const prepared = <T extends Record<string, string>>(texts: T) => {
+    const cache = new Map<string, Database.Statement>();
+    return new Proxy({} as { [K in keyof T]: Database.Statement }, {
+      get(_target, key: string) {
+        let statement = cache.get(key);
+        if (statement === undefined) {
+          const text = texts[key];
+          if (text === undefined) throw new Error(`no statement ${key}`);
+          statement = db.prepare(text);
+          cache.set(key, statement);
+        }
+        return statement;
+      },
+    });
+  };
+
+  const lease = prepared({
+    get: `SELECT * FROM runs WHERE run_id = ?`,
+    take: `UPDATE runs SET lease_owner = @owner, lease_token = @token,
+             lease_heartbeat_ms = @now, lease_expires_ms = @expires WHERE run_id = @runId`,
+    renew: `UPDATE runs SET lease_heartbeat_ms = @now, lease_expires_ms = @expires
+              WHERE run_id = @runId AND lease_token = @token AND lease_owner IS NOT NULL`,
+    release: `UPDATE runs SET lease_owner = NULL, lease_heartbeat_ms = NULL, lease_expires_ms = NULL
+                WHERE run_id = @runId AND lease_token = @token`,
+    insertResume: `INSERT INTO resumes (run_id, resume_index, resumed_at, owner, phase_index, episode,
+                     forced, changed_modules)
+                   SELECT @runId, COALESCE(MAX(resume_index), 0) + 1, @resumedAt, @owner, @phaseIndex,
+                     @episode, @forced, @changedModules FROM resumes WHERE run_id = @runId`,
+    lastResume: `SELECT * FROM resumes WHERE run_id = ? ORDER BY resume_index DESC LIMIT 1`,
+    resumes: `SELECT * FROM resumes WHERE run_id = ? ORDER BY resume_index`,
+  });
+
+  const write = prepared({
+    insertRun: `INSERT INTO runs (run_id, uid, seed, run_file, run_file_path, run_file_sha256, modules,
+         status, started_at)
+       VALUES (@runId, @uid, @seed, @runFile, @runFilePath, @runFileSha256, @modules, 'running',
+         @startedAt)`,
+    finishRun: `UPDATE runs SET status = @status, error = @error, summary = @summary, ended_at = @endedAt
+       WHERE run_id = @runId`,
+    insertPhase: `INSERT INTO phases (run_id, phase_index, name, mode, status, episodes, started_at)
+       VALUES (@runId, @phaseIndex, @name, @mode, 'running', 0, @startedAt)`,
+    finishPhase: `UPDATE phases SET status = @status, termination_reason = @terminationReason,
+         episodes = @episodes, error = @error, ended_at = @endedAt
+       WHERE run_id = @runId AND phase_index = @phaseIndex`,
+    insertEpisode: `INSERT INTO episodes (run_id, phase_index, episode, mode, evaluation, episode_return, steps,
+         returns_by_agent, done_reason)
+       VALUES (@runId, @phaseIndex, @episode, @mode, @evaluation, @episodeReturn, @steps,
+         @returnsByAgent, @doneReason)`,
+    insertCheckpoint: `INSERT INTO checkpoints (run_id, phase_index, checkpoint_index, after_episode, outcomes,
+         status, decision, error)
+       VALUES (@runId, @phaseIndex, @checkpointIndex, @afterEpisode, @outcomes, @status,
+         @decision, @error)`,
+    insertMetaDecision: `INSERT INTO meta_decisions (run_id, phase_index, start_request, first_episode,
+         environment_uid, agent_name, record)
+       VALUES (@runId, @phaseIndex, @startRequest, @firstEpisode, @environmentUid, @agentName,
+         @record)`,
+    upsertSnapshot: `INSERT INTO snapshots (run_id, phase_index, episode, created_at, state)
+       VALUES (@runId, @phaseIndex, @episode, @createdAt, @state)
+       ON CONFLICT (run_id, phase_index, episode)
+       DO UPDATE SET created_at = excluded.created_at, state = excluded.state`,
+  });
 
   const sql = {
-    insertRun: db.prepare(
-      `INSERT INTO runs (run_id, uid, seed, run_file, run_file_path, status, started_at)
-       VALUES (@runId, @uid, @seed, @runFile, @runFilePath, 'running', @startedAt)`,
-    ),
-    finishRun: db.prepare(
-      `UPDATE runs SET status = @status, error = @error, summary = @summary, ended_at = @endedAt
-       WHERE run_id = @runId`,
-    ),
     getRun: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE run_id = ?'),
     listRuns: db.prepare<[number], RunRow>(
       'SELECT * FROM runs ORDER BY started_at DESC, run_id DESC LIMIT ?',
-    ),
-    insertPhase: db.prepare(
-      `INSERT INTO phases (run_id, phase_index, name, mode, status, episodes, started_at)
-       VALUES (@runId, @phaseIndex, @name, @mode, 'running', 0, @startedAt)`,
-    ),
-    finishPhase: db.prepare(
-      `UPDATE phases SET status = @status, termination_reason = @terminationReason,
-         episodes = @episodes, ended_at = @endedAt
-       WHERE run_id = @runId AND phase_index = @phaseIndex`,
     ),
     getPhase: db.prepare<[string, number], PhaseRow>(
       'SELECT * FROM phases WHERE run_id = ? AND phase_index = ?',
     ),
     phases: db.prepare<[string], PhaseRow>(
       'SELECT * FROM phases WHERE run_id = ? ORDER BY phase_index',
-    ),
-    insertEpisode: db.prepare(
-      `INSERT INTO episodes (run_id, phase_index, episode, mode, evaluation, episode_return, steps,
-         returns_by_agent, done_reason)
-       VALUES (@runId, @phaseIndex, @episode, @mode, @evaluation, @episodeReturn, @steps,
-         @returnsByAgent, @doneReason)`,
     ),
     episodes: db.prepare<[string], EpisodeRow>(
       'SELECT * FROM episodes WHERE run_id = ? ORDER BY phase_index, episode',
@@ -110,32 +169,14 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
        FROM episodes WHERE run_id = ? GROUP BY phase_index, evaluation
        ORDER BY phase_index, evaluation`,
     ),
-    insertCheckpoint: db.prepare(
-      `INSERT INTO checkpoints (run_id, phase_index, checkpoint_index, after_episode, outcomes,
-         status, decision, error)
-       VALUES (@runId, @phaseIndex, @checkpointIndex, @afterEpisode, @outcomes, @status,
-         @decision, @error)`,
-    ),
     checkpoints: db.prepare<[string], CheckpointRow>(
       'SELECT * FROM checkpoints WHERE run_id = ? ORDER BY phase_index, checkpoint_index',
     ),
     phaseCheckpoints: db.prepare<[string, number], CheckpointRow>(
       'SELECT * FROM checkpoints WHERE run_id = ? AND phase_index = ? ORDER BY checkpoint_index',
     ),
-    insertMetaDecision: db.prepare(
-      `INSERT INTO meta_decisions (run_id, phase_index, start_request, first_episode,
-         environment_uid, agent_name, record)
-       VALUES (@runId, @phaseIndex, @startRequest, @firstEpisode, @environmentUid, @agentName,
-         @record)`,
-    ),
     metaDecisions: db.prepare<[string], MetaDecisionRow>(
       'SELECT * FROM meta_decisions WHERE run_id = ? ORDER BY phase_index, start_request',
-    ),
-    upsertSnapshot: db.prepare(
-      `INSERT INTO snapshots (run_id, phase_index, episode, created_at, state)
-       VALUES (@runId, @phaseIndex, @episode, @createdAt, @state)
-       ON CONFLICT (run_id, phase_index, episode)
-       DO UPDATE SET created_at = excluded.created_at, state = excluded.state`,
     ),
     latestSnapshot: db.prepare<[string], SnapshotRow>(
       `SELECT * FROM snapshots WHERE run_id = ?
@@ -148,22 +189,19 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
 
   // Rows after (phaseIndex, episode) of one run; `?` order: runId, phase, phase, episode.
   const later = 'run_id = ? AND (phase_index > ? OR (phase_index = ? AND';
-  const truncate = {
-    episodes: db.prepare(`DELETE FROM episodes WHERE ${later} episode > ?))`),
-    checkpoints: db.prepare(`DELETE FROM checkpoints WHERE ${later} after_episode > ?))`),
-    metaDecisions: db.prepare(`DELETE FROM meta_decisions WHERE ${later} first_episode > ?))`),
-    snapshots: db.prepare(`DELETE FROM snapshots WHERE ${later} episode > ?))`),
-    phases: db.prepare('DELETE FROM phases WHERE run_id = ? AND phase_index > ?'),
-    reopenPhase: db.prepare(
-      `UPDATE phases SET status = 'running', termination_reason = NULL, episodes = 0,
-         ended_at = NULL
+  const truncate = prepared({
+    episodes: `DELETE FROM episodes WHERE ${later} episode > ?))`,
+    checkpoints: `DELETE FROM checkpoints WHERE ${later} after_episode > ?))`,
+    metaDecisions: `DELETE FROM meta_decisions WHERE ${later} first_episode > ?))`,
+    snapshots: `DELETE FROM snapshots WHERE ${later} episode > ?))`,
+    phases: 'DELETE FROM phases WHERE run_id = ? AND phase_index > ?',
+    allPhases: 'DELETE FROM phases WHERE run_id = ?',
+    reopenPhase: `UPDATE phases SET status = 'running', termination_reason = NULL, episodes = 0,
+         error = NULL, ended_at = NULL
        WHERE run_id = ? AND phase_index = ?`,
-    ),
-    reopenRun: db.prepare(
-      `UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, summary = NULL
+    reopenRun: `UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, summary = NULL
        WHERE run_id = ?`,
-    ),
-  };
+  });
 
   const getRun = (runId: string) => {
     const row = sql.getRun.get(runId);
@@ -172,6 +210,10 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
   };
   const requireRun = (runId: string): void => {
     getRun(runId);
+  };
+  const currentHolder = (runId: string): LeaseHolder | null => {
+    const row = sql.getRun.get(runId);
+    return row === undefined ? null : leaseHolderFromRow(row);
   };
   const getPhase = (runId: string, phaseIndex: number) => {
     const row = sql.getPhase.get(runId, phaseIndex);
@@ -200,16 +242,104 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
   };
 
   return {
+    readonly,
     createRun(run) {
+      writable('create a run');
       requireInteger('seed', run, Number.MIN_SAFE_INTEGER);
       const startedAt = run.startedAt ?? now();
-      const runId = run.runId ?? newRunId(run.uid, new Date(startedAt));
-      const record = { ...run, runId, startedAt };
-      insert(`run '${runId}'`, runId, null, () => sql.insertRun.run(record));
-      return getRun(runId);
+      const record = {
+        uid: run.uid,
+        seed: run.seed,
+        runFile: run.runFile,
+        runFilePath: run.runFilePath,
+        runFileSha256: run.runFileSha256 ?? null,
+        modules:
+          run.modules === undefined || run.modules === null ? null : encodeStoredJson(run.modules),
+        startedAt,
+      };
+      // a generated id is random in its last 4 hex digits: two runs started in one second may collide
+      for (let attempt = 1; ; attempt++) {
+        const runId = run.runId ?? newRunId(run.uid, new Date(startedAt));
+        try {
+          insert(`run '${runId}'`, runId, null, () => write.insertRun.run({ ...record, runId }));
+          return getRun(runId);
+        } catch (error) {
+          if (!(error instanceof DuplicateRecordError) || run.runId !== undefined || attempt >= 8) {
+            throw error;
+          }
+        }
+      }
+    },
+    acquireLease(runId, request) {
+      writable('take a lease');
+      return db
+        .transaction((): Lease => {
+          const row = lease.get.get(runId) as RunRow | undefined;
+          if (row === undefined) throw new RunNotFoundError(runId);
+          const holder = leaseHolderFromRow(row);
+          const at = nowMs();
+          const held =
+            holder !== null &&
+            Date.parse(holder.expiresAt) > at &&
+            holder.owner.id !== request.owner.id &&
+            request.takeOver?.(holder) !== true;
+          if (held) throw new RunLeasedError(runId, holder, new Date(at));
+          const token = (row.lease_token ?? 0) + 1;
+          lease.take.run({
+            runId,
+            owner: JSON.stringify(request.owner),
+            token,
+            now: at,
+            expires: at + request.ttlMs,
+          });
+          return { runId, owner: request.owner, token };
+        })
+        .immediate();
+    },
+    renewLease(held, ttlMs) {
+      writable('renew a lease');
+      const at = nowMs();
+      const changes = lease.renew.run({
+        runId: held.runId,
+        token: held.token,
+        now: at,
+        expires: at + ttlMs,
+      }).changes;
+      if (changes === 0) throw new LeaseLostError(held.runId, currentHolder(held.runId));
+    },
+    requireLease(held) {
+      const row = lease.get.get(held.runId) as RunRow | undefined;
+      if (row === undefined) throw new RunNotFoundError(held.runId);
+      if (row.lease_owner === null || row.lease_token !== held.token) {
+        throw new LeaseLostError(held.runId, leaseHolderFromRow(row));
+      }
+    },
+    releaseLease(held) {
+      writable('release a lease');
+      lease.release.run({ runId: held.runId, token: held.token });
+    },
+    recordResume(record) {
+      writable('record a resume');
+      requireRun(record.runId);
+      lease.insertResume.run({
+        runId: record.runId,
+        resumedAt: now(),
+        owner: record.owner,
+        phaseIndex: record.phaseIndex,
+        episode: record.episode,
+        forced: record.forced ? 1 : 0,
+        changedModules: encodeStoredJson(record.changedModules),
+      });
+      return resumeFromRow(lease.lastResume.get(record.runId) as ResumeRow);
+    },
+    resumes(runId) {
+      requireRun(runId);
+      if (!current) return [];
+      return (lease.resumes.all(runId) as ResumeRow[]).map(resumeFromRow);
     },
     finishRun(runId, outcome) {
-      const changes = sql.finishRun.run({
+      writable('finish a run');
+      const changes = write.finishRun.run({
         runId,
         status: outcome.status,
         error: outcome.error ?? null,
@@ -223,34 +353,38 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
       return getRun(runId);
     },
     startPhase(phase) {
+      writable('start a phase');
       requireInteger('phaseIndex', phase, 0);
       const record = { ...phase, startedAt: phase.startedAt ?? now() };
       insert(`phase ${phase.phaseIndex} of run '${phase.runId}'`, phase.runId, null, () => {
         requireRun(phase.runId);
-        sql.insertPhase.run(record);
+        write.insertPhase.run(record);
       });
       return getPhase(phase.runId, phase.phaseIndex);
     },
     finishPhase(runId, phaseIndex, outcome) {
+      writable('finish a phase');
       requireInteger('episodes', outcome, 0);
-      const changes = sql.finishPhase.run({
+      const changes = write.finishPhase.run({
         runId,
         phaseIndex,
         status: outcome.status,
         terminationReason: outcome.terminationReason,
         episodes: outcome.episodes,
+        error: outcome.error ?? null,
         endedAt: outcome.endedAt ?? now(),
       }).changes;
       if (changes === 0) getPhase(runId, phaseIndex);
       return getPhase(runId, phaseIndex);
     },
     recordEpisode(record) {
+      writable('record an episode');
       requireInteger('episode', record, 1);
       requireInteger('steps', record, 0);
       requireFinite('episodeReturn', record);
       const { runId, phaseIndex, episode } = record;
       insert(`episode ${episode} of phase ${phaseIndex} of run '${runId}'`, runId, phaseIndex, () =>
-        sql.insertEpisode.run({
+        write.insertEpisode.run({
           ...record,
           evaluation: record.evaluation ? 1 : 0,
           returnsByAgent: encodeStoredJson(record.returnsByAgent),
@@ -258,12 +392,13 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
       );
     },
     recordCheckpoint(record) {
+      writable('record a checkpoint');
       requireInteger('checkpointIndex', record, 0);
       requireInteger('afterEpisode', record, 0);
       const { runId, phaseIndex, checkpointIndex } = record;
       const what = `checkpoint ${checkpointIndex} of phase ${phaseIndex} of run '${runId}'`;
       insert(what, runId, phaseIndex, () =>
-        sql.insertCheckpoint.run({
+        write.insertCheckpoint.run({
           ...record,
           outcomes: encodeStoredJson(record.outcomes),
           decision: encodeStoredJson(record.decision),
@@ -272,19 +407,21 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
       );
     },
     recordMetaDecision(record) {
+      writable('record a meta decision');
       requireInteger('startRequest', record, 1);
       requireInteger('firstEpisode', record, 1);
       const { runId, phaseIndex, startRequest } = record;
       const what = `meta decision ${startRequest} of phase ${phaseIndex} of run '${runId}'`;
       insert(what, runId, phaseIndex, () =>
-        sql.insertMetaDecision.run({ ...record, record: encodeStoredJson(record.record) }),
+        write.insertMetaDecision.run({ ...record, record: encodeStoredJson(record.record) }),
       );
     },
     saveSnapshot(snapshot) {
+      writable('save a snapshot');
       requireInteger('episode', snapshot, 0);
       const { runId, phaseIndex } = snapshot;
       insert(`snapshot of run '${runId}'`, runId, phaseIndex, () =>
-        sql.upsertSnapshot.run({
+        write.upsertSnapshot.run({
           runId,
           phaseIndex,
           episode: snapshot.episode,
@@ -343,6 +480,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
       return sql.metaDecisions.all(runId).map(metaDecisionFromRow);
     },
     truncateAfter(runId, point) {
+      writable('rewind a run');
       requireInteger('episode', point, 0);
       db.transaction(() => {
         // Episode 0 of a phase never started is the moment before it starts: nothing to reopen.
@@ -358,10 +496,20 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
         truncate.phases.run(runId, point.phaseIndex);
         truncate.reopenPhase.run(runId, point.phaseIndex);
         truncate.reopenRun.run(runId);
-      })();
+      }).immediate();
+    },
+    rewindToStart(runId) {
+      writable('rewind a run');
+      db.transaction(() => {
+        requireRun(runId);
+        // every table below phases cascades from it
+        truncate.allPhases.run(runId);
+        truncate.reopenRun.run(runId);
+      }).immediate();
     },
     transaction(work) {
-      return db.transaction(work)();
+      // IMMEDIATE: take the write lock before reading, so a concurrent writer makes us wait, never fail
+      return db.transaction(work).immediate();
     },
     close() {
       db.close();

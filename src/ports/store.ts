@@ -31,8 +31,12 @@ export interface RunRecord {
   readonly seed: number;
   /** The run file's YAML text, exactly as read. */
   readonly runFile: string;
-  /** Where the run file was read from. */
+  /** Where the run file was read from: an absolute path, so a resume works from any folder. */
   readonly runFilePath: string;
+  /** sha256 (hex) of `runFile`; `null` for runs stored before arena recorded it. */
+  readonly runFileSha256: string | null;
+  /** The user module files the run loaded, with their content hashes; `null` before arena recorded them. */
+  readonly modules: readonly ModuleFingerprint[] | null;
   readonly status: RunStatus;
   readonly startedAt: string;
   readonly endedAt: string | null;
@@ -40,6 +44,74 @@ export interface RunRecord {
   readonly error: string | null;
   /** The runner's closing summary. */
   readonly summary: JsonValue | null;
+  /** Who holds the run's lease now, or `null` when nobody does. */
+  readonly lease: LeaseHolder | null;
+}
+
+/** A user module file a run loaded (`./my-env.js:MyEnvironment`), and its content hash. */
+export interface ModuleFingerprint {
+  /** The absolute path of the file. */
+  readonly file: string;
+  /** sha256 (hex) of the file's bytes. */
+  readonly sha256: string;
+}
+
+/** Who runs a run: a process on a host (a worker name later). */
+export interface LeaseOwner {
+  /** Unique for one process's lifetime, e.g. `pid 4242 on lab-1 (3fa2c1)`. */
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+}
+
+/** The lease a store holds on a run, as anyone reading the store sees it. */
+export interface LeaseHolder {
+  readonly owner: LeaseOwner;
+  /** When the holder last renewed it (ISO 8601). */
+  readonly heartbeatAt: string;
+  /** When it lapses unless renewed (ISO 8601). */
+  readonly expiresAt: string;
+}
+
+/**
+ * A held lease: only the process holding it writes the run's records. The
+ * token grows with every acquisition, so a holder that lost its lease (it
+ * stalled past the expiry and another process took over) is fenced off: its
+ * writes fail with `LeaseLostError` instead of mixing with the new holder's.
+ */
+export interface Lease {
+  readonly runId: string;
+  readonly owner: LeaseOwner;
+  readonly token: number;
+}
+
+/** How to take a lease. */
+export interface LeaseRequest {
+  readonly owner: LeaseOwner;
+  /** How long the lease lasts without a renewal. */
+  readonly ttlMs: number;
+  /**
+   * Whether an unexpired lease of another owner may be taken over anyway,
+   * e.g. because its process is known to be gone. Defaults to never.
+   */
+  readonly takeOver?: (holder: LeaseHolder) => boolean;
+}
+
+/** One `--resume` of a run, as the store keeps it. */
+export interface ResumeRecord {
+  readonly runId: string;
+  /** 1-based count of resumes of the run. */
+  readonly resumeIndex: number;
+  readonly resumedAt: string;
+  /** `LeaseOwner.id` of the process that resumed it. */
+  readonly owner: string;
+  /** The resume point: just after this episode of this phase. */
+  readonly phaseIndex: number;
+  readonly episode: number;
+  /** Resumed with `--force` although user modules had changed. */
+  readonly forced: boolean;
+  /** The module files whose content differed from the run's start (only with `forced`). */
+  readonly changedModules: readonly string[];
 }
 
 /** What `createRun` needs; the id and start time default to the store's generator and clock. */
@@ -48,6 +120,8 @@ export interface NewRun {
   readonly seed: number;
   readonly runFile: string;
   readonly runFilePath: string;
+  readonly runFileSha256?: string | null;
+  readonly modules?: readonly ModuleFingerprint[] | null;
   readonly runId?: string;
   readonly startedAt?: string;
 }
@@ -71,8 +145,10 @@ export interface PhaseRecord {
   readonly status: PhaseStatus;
   /** The termination reason (`success`, `plateau`, `max_episodes`, `cancelled`, `failed`, ...). */
   readonly terminationReason: string | null;
-  /** Episodes the phase ran; 0 until `finishPhase`. */
+  /** Episodes the phase ran, training and evaluation alike; 0 until `finishPhase`. */
   readonly episodes: number;
+  /** Why a failed phase failed. */
+  readonly error: string | null;
   readonly startedAt: string;
   readonly endedAt: string | null;
 }
@@ -91,6 +167,7 @@ export interface PhaseOutcome {
   readonly status: Exclude<PhaseStatus, 'running'>;
   readonly terminationReason: string | null;
   readonly episodes: number;
+  readonly error?: string | null;
   readonly endedAt?: string;
 }
 
@@ -180,11 +257,27 @@ export interface EpisodeSummary {
 /**
  * The run store. Every method is synchronous; a run id that does not exist
  * throws `RunNotFoundError`, and writing a record whose key already exists
- * throws `DuplicateRecordError`.
+ * throws `DuplicateRecordError`. A store opened read-only throws
+ * `StoreReadOnlyError` from every write.
  */
 export interface RunStore {
+  /** Whether the store was opened for reading only. */
+  readonly readonly: boolean;
   /** Record a new run with status `running` and return it. */
   createRun(run: NewRun): RunRecord;
+  /**
+   * Take the run's lease: free, lapsed, or `takeOver` says yes. Throws
+   * `RunLeasedError` (naming the holder) when another owner holds it.
+   */
+  acquireLease(runId: string, request: LeaseRequest): Lease;
+  /** Extend a held lease by `ttlMs` from now; throws `LeaseLostError` when it is no longer held. */
+  renewLease(lease: Lease, ttlMs: number): void;
+  /** Throw `LeaseLostError` unless `lease` is still held: call it inside a transaction to fence writes. */
+  requireLease(lease: Lease): void;
+  /** Give a lease up; nothing happens when it is no longer held. */
+  releaseLease(lease: Lease): void;
+  recordResume(record: Omit<ResumeRecord, 'resumeIndex' | 'resumedAt'>): ResumeRecord;
+  resumes(runId: string): ResumeRecord[];
   finishRun(runId: string, outcome: RunOutcome): RunRecord;
   startPhase(phase: NewPhase): PhaseRecord;
   finishPhase(runId: string, phaseIndex: number, outcome: PhaseOutcome): PhaseRecord;
@@ -213,6 +306,12 @@ export interface RunStore {
    * point in such a phase throws `PhaseNotFoundError`.
    */
   truncateAfter(runId: string, point: ResumePoint): void;
+  /**
+   * Make the run look as it did the moment it was created: delete all its
+   * phases and their records and reopen it. What a resume does for a run
+   * that stopped before its first resume point.
+   */
+  rewindToStart(runId: string): void;
   /** Run `work` in one transaction: all of its writes land, or none. */
   transaction<T>(work: () => T): T;
   close(): void;

@@ -1,4 +1,5 @@
 import { ArenaError } from '../domain/shared/errors.js';
+import type { LeaseHolder } from './store.js';
 
 /**
  * A run id that the store does not hold.
@@ -86,5 +87,73 @@ export class NothingToResumeError extends ArenaError {
   constructor(runId: string, why: string) {
     super('NOTHING_TO_RESUME', `run '${runId}' cannot be resumed: ${why}`);
     this.runId = runId;
+  }
+}
+
+/** How long from `now` until `iso`, for messages: `in 13 s`, `2 s ago`. */
+function relative(iso: string, now: Date): string {
+  const seconds = Math.round((Date.parse(iso) - now.getTime()) / 1000);
+  return seconds >= 0 ? `in ${seconds} s` : `${-seconds} s ago`;
+}
+
+/**
+ * Another process holds the run's lease: it is being run or resumed right now.
+ *
+ * @example
+ * ```ts
+ * store.acquireLease(runId, { owner, ttlMs: 15_000 });
+ * // RunLeasedError: run 'grid-…' is being run by pid 4242 on lab-1 (3fa2c1) (last heartbeat 2 s ago,
+ * // its lease lapses in 13 s): wait for it to end, or stop that process first
+ * ```
+ */
+export class RunLeasedError extends ArenaError {
+  readonly runId: string;
+  readonly holder: LeaseHolder;
+  constructor(runId: string, holder: LeaseHolder, now: Date) {
+    super(
+      'RUN_LEASED',
+      `run '${runId}' is being run by ${holder.owner.id} (last heartbeat ${relative(holder.heartbeatAt, now)}, its lease lapses ${relative(holder.expiresAt, now)}): wait for it to end, or stop that process first`,
+    );
+    this.runId = runId;
+    this.holder = holder;
+  }
+}
+
+/** This process no longer holds the run's lease (it lapsed and another took over): it must stop writing. */
+export class LeaseLostError extends ArenaError {
+  readonly runId: string;
+  constructor(runId: string, holder: LeaseHolder | null, options?: { cause?: unknown }) {
+    const now = holder === null ? 'nobody holds it now' : `${holder.owner.id} holds it now`;
+    super(
+      'LEASE_LOST',
+      `run '${runId}' is no longer leased to this process (${now}): it stopped without writing more`,
+      options,
+    );
+    this.runId = runId;
+  }
+}
+
+/** A read command named a store file that does not exist (it never creates one). */
+export class StoreNotFoundError extends ArenaError {
+  readonly path: string;
+  constructor(path: string) {
+    super('STORE_NOT_FOUND', `no store at ${path} (arena run creates one; check --store)`);
+    this.path = path;
+  }
+}
+
+/** A store file that cannot be used: not a database, not arena's, or damaged. */
+export class StoreOpenError extends ArenaError {
+  readonly path: string;
+  constructor(path: string, problem: string, options?: { cause?: unknown }) {
+    super('STORE_OPEN', `${path}: ${problem}`, options);
+    this.path = path;
+  }
+}
+
+/** A write to a store that was opened for reading only. */
+export class StoreReadOnlyError extends ArenaError {
+  constructor(what: string) {
+    super('STORE_READ_ONLY', `the store was opened read-only: cannot ${what}`);
   }
 }

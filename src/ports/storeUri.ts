@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openSqliteStore, type StoreOptions } from './sqliteStore.js';
 import type { RunStore } from './store.js';
-import { StoreUriError } from './storeErrors.js';
+import { StoreNotFoundError, StoreUriError } from './storeErrors.js';
 
 /** Where the store is when `--store` is not given, relative to the current directory. */
 export const defaultStorePath = '.arena/arena.db';
@@ -36,15 +36,22 @@ export function parseStoreUri(uri: string | undefined, cwd: string = process.cwd
 }
 
 /**
- * Open the store at a location, creating its folder (and the file) if needed.
+ * Open the store at a location. For writing (the default) its folder and file
+ * are created if needed; `readonly: true` (what `arena runs`, `show`, `report`
+ * and `check` use) never creates or changes anything and throws
+ * `StoreNotFoundError` for a file that does not exist.
  *
  * @example
  * ```ts
- * const store = openStore(parseStoreUri(options.store));
+ * const store = openStore(parseStoreUri(options.store), { readonly: true });
  * store.listRuns({ limit: 20 });
  * ```
  */
 export function openStore(location: StoreLocation, options: StoreOptions = {}): RunStore {
-  if (location.path !== ':memory:') mkdirSync(path.dirname(location.path), { recursive: true });
+  if (location.path !== ':memory:') {
+    if (options.readonly === true) {
+      if (!existsSync(location.path)) throw new StoreNotFoundError(location.path);
+    } else mkdirSync(path.dirname(location.path), { recursive: true });
+  }
   return openSqliteStore(location.path, options);
 }

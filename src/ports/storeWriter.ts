@@ -2,6 +2,7 @@ import { exhaustMap, type Observable, Subject, type Subscription, timer } from '
 import type {
   CheckpointRecord,
   EpisodeRecord,
+  Lease,
   MetaDecisionRecord,
   NewPhase,
   NewSnapshot,
@@ -32,6 +33,11 @@ export interface StoreWriterOptions {
   maxBatch: number;
   /** A command waits at most this long before its batch is written. */
   maxDelayMs: number;
+  /**
+   * The run's lease: every batch checks it is still held, in its own
+   * transaction, so a runner that lost its lease writes nothing more.
+   */
+  lease?: Lease;
 }
 
 /** Batches writes to a run store; see `createStoreWriter`. */
@@ -88,6 +94,7 @@ export function createStoreWriter(store: RunStore, options: StoreWriterOptions):
     queue = [];
     try {
       store.transaction(() => {
+        if (options.lease !== undefined) store.requireLease(options.lease);
         for (const command of batch) applyCommand(store, command);
       });
     } catch (cause) {

@@ -62,6 +62,7 @@ export function phaseRecord(fields: Partial<PhaseRecord> = {}): PhaseRecord {
     status: 'done',
     terminationReason: null,
     episodes: 0,
+    error: null,
     startedAt: '2026-11-29T20:00:00.000Z',
     endedAt: '2026-11-29T20:01:00.000Z',
     ...fields,

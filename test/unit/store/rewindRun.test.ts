@@ -36,11 +36,12 @@ describe('rewinding a run for --resume', () => {
     );
   });
 
-  it('refuses a run with no snapshot and says what to do instead', () => {
+  it('rewinds a run with no snapshot to its start, so it starts again under its own id', () => {
     store.finishRun(runId, { status: 'failed', error: 'boom' });
-    expect(() => rewindToLatestSnapshot(store, runId)).toThrow(
-      "run 'r1' cannot be resumed: it stopped before its first episode barrier, so it has no snapshot; start it again instead",
-    );
+    expect(rewindToLatestSnapshot(store, runId)).toBeNull();
+    expect(store.phases(runId)).toEqual([]);
+    expect(store.episodes(runId)).toEqual([]);
+    expect(store.getRun(runId)).toMatchObject({ status: 'running', error: null });
   });
 
   it('names an unknown run', () => {

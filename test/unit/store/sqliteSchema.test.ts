@@ -34,6 +34,7 @@ describe('store schema migrations', () => {
       'episodes',
       'meta_decisions',
       'phases',
+      'resumes',
       'runs',
       'snapshots',
     ]);

@@ -44,11 +44,14 @@ describe('SQLite run store: round trips', () => {
       seed: 42,
       runFile: sampleRunFile,
       runFilePath: 'run.yaml',
+      runFileSha256: null,
+      modules: null,
       status: 'running',
       startedAt: '2026-11-29T20:07:02.000Z',
       endedAt: null,
       error: null,
       summary: null,
+      lease: null,
     });
     const finished = store.finishRun(runId, {
       status: 'failed',
@@ -85,6 +88,7 @@ describe('SQLite run store: round trips', () => {
         status: 'running',
         terminationReason: null,
         episodes: 0,
+        error: null,
         startedAt: '2026-11-29T20:07:02.000Z',
         endedAt: null,
       },
