@@ -1,25 +1,31 @@
+import path from 'node:path';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { hashFiles, sha256Hex, userModuleFiles } from '../config/moduleFingerprints.js';
 import type { PhaseSpec, RunSpec } from '../config/runSpec.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import type { MetaAgentInterface, MetaDecision } from '../machines/metaTurnTypes.js';
 import type { ControllerEmitted, ControllerOutput } from '../machines/simulationControllerTypes.js';
+import { defaultLeaseTtlMs, holderProcessIsGone, processLeaseOwner } from '../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
 import { rewindToLatestSnapshot } from '../ports/rewindRun.js';
-import type { RunStore, SnapshotRecord } from '../ports/store.js';
+import type { Lease, LeaseHolder, LeaseOwner, RunStore, SnapshotRecord } from '../ports/store.js';
+import { LeaseLostError, NothingToResumeError } from '../ports/storeErrors.js';
 import { createStoreWriter, type StoreWriter } from '../ports/storeWriter.js';
 import { buildPhaseWorld } from './components.js';
 import { controllerInputFor, wireSimulationController } from './controllerActors.js';
+import { changedModules, ModulesChangedError } from './moduleChanges.js';
 import { logEvent, type RunEvent } from './runEvents.js';
 import {
   type PhaseOutcomeStatus,
-  type PhaseSummary,
-  PhaseTracker,
   type RunSummary,
+  summarizeStoredPhase,
+  summarizeStoredRun,
   totalReturn,
 } from './runSummary.js';
 import { terminationRulesOf } from './terminationRules.js';
 import type { PhaseWorld } from './world.js';
 
+export { ModulesChangedError } from './moduleChanges.js';
 export type { RunEvent } from './runEvents.js';
 export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
 export { RunConfigError, terminationRulesOf } from './terminationRules.js';
@@ -35,6 +41,17 @@ export interface RunExperimentOptions {
   readonly signal?: AbortSignal;
   /** Continue this stored run from its last episode barrier. */
   readonly resumeRunId?: string;
+  /** Resume although a user module changed since the run started (the resume records that it was forced). */
+  readonly force?: boolean;
+  /** Who runs the run; defaults to this process. */
+  readonly owner?: LeaseOwner;
+  /** How long the run's lease lasts without a heartbeat (renewed every third of it); default 15 s. */
+  readonly leaseTtlMs?: number;
+  /**
+   * Whether another owner's unexpired lease may be taken over; default: when
+   * its process is gone from this host (`holderProcessIsGone`).
+   */
+  readonly takeOverLease?: (holder: LeaseHolder) => boolean;
   /** XState's `inspect` option, passed to every actor of the run (e.g. the Stately inspector). */
   readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   readonly onEvent?: (event: RunEvent) => void;
@@ -61,8 +78,13 @@ type ResumeState = BarrierState | PhaseStartState;
 
 /**
  * Run a run file's schedule, phase by phase, recording everything in the
- * store. Resolves with the closing summary; a failed or cancelled run
- * resolves too (with that status), so the store is always left consistent.
+ * store. Resolves with the closing summary, read back from the store so that
+ * it covers the whole run however often it was resumed; a failed or cancelled
+ * run resolves too (with that status), so the store is always left consistent.
+ *
+ * The runner holds the run's lease (renewed by a heartbeat) while it works:
+ * a second runner of the same run is refused with `RunLeasedError`, and a
+ * runner that lost its lease stops with `LeaseLostError`, writing nothing more.
  *
  * @example
  * ```ts
@@ -82,21 +104,33 @@ export async function runExperiment(
     logEvent(logger, event);
     options.onEvent?.(event);
   };
+  const ttlMs = options.leaseTtlMs ?? defaultLeaseTtlMs;
+  const claim =
+    options.resumeRunId !== undefined
+      ? await claimForResume(options, options.resumeRunId, ttlMs)
+      : await createLeasedRun(spec, options, ttlMs);
+  const { runId, lease, resume, resumed } = claim;
 
-  let runId: string;
-  let resume: SnapshotRecord | null = null;
-  if (options.resumeRunId !== undefined) {
-    resume = rewindToLatestSnapshot(store, options.resumeRunId);
-    runId = resume.runId;
-  } else {
-    runId = store.createRun({
-      uid: spec.uid,
-      seed: spec.seed,
-      runFile: options.runFileText,
-      runFilePath: spec.sourcePath,
-    }).runId;
-  }
-  const writer = createStoreWriter(store, options.batching ?? { maxBatch: 256, maxDelayMs: 50 });
+  // The lease is renewed while the run works; losing it cancels the run, and the writer is fenced.
+  const stop = new AbortController();
+  let leaseLost: LeaseLostError | null = null;
+  const heartbeat = setInterval(() => {
+    try {
+      store.renewLease(lease, ttlMs);
+    } catch (error) {
+      leaseLost =
+        error instanceof LeaseLostError ? error : new LeaseLostError(runId, null, { cause: error });
+      logger.error({ err: error }, 'the run lost its lease');
+      stop.abort();
+    }
+  }, ttlMs / 3);
+  const signal =
+    options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+
+  const writer = createStoreWriter(store, {
+    ...(options.batching ?? { maxBatch: 256, maxDelayMs: 50 }),
+    lease,
+  });
   const writeFailure = writer.error$.subscribe((error) =>
     logger.error({ err: error }, 'the run store failed to write a batch'),
   );
@@ -105,10 +139,9 @@ export async function runExperiment(
     runId,
     uid: spec.uid,
     phases: spec.phases.map((phase) => phase.name),
-    resumed: resume !== null,
+    resumed,
   });
 
-  const summaries: PhaseSummary[] = [];
   const firstPhase = resume?.phaseIndex ?? 0;
   let carried: Readonly<Record<string, JsonValue>> =
     (resume?.state as ResumeState | undefined)?.carried ?? {};
@@ -129,40 +162,124 @@ export async function runExperiment(
         resumeState,
         writer,
         store,
+        signal,
         logger: logger.child({ phase: phase.name }),
         options,
         emit,
       });
-      summaries.push(outcome.summary);
       carried = outcome.carried;
-      if (outcome.summary.status !== 'done') {
-        status = outcome.summary.status === 'cancelled' ? 'cancelled' : 'failed';
-        runError = outcome.summary.error;
+      if (outcome.status !== 'done') {
+        status = outcome.status === 'cancelled' ? 'cancelled' : 'failed';
+        runError = outcome.error;
         break;
       }
     }
   } catch (error) {
     status = 'failed';
-    runError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    runError = describeError(error);
     logger.error({ err: error }, 'the run failed');
+  } finally {
+    clearInterval(heartbeat);
   }
-  const summary: RunSummary = {
-    runId,
-    uid: spec.uid,
-    seed: spec.seed,
-    status,
-    error: runError,
-    phases: summaries,
-  };
-  writer.write({
-    kind: 'finishRun',
-    runId,
-    outcome: { status, error: runError, summary: summary as unknown as JsonValue },
-  });
+  if (leaseLost !== null) {
+    writeFailure.unsubscribe();
+    throw leaseLost;
+  }
   writer.close();
   writeFailure.unsubscribe();
+  const summary = summarizeStoredRun(store, runId, { status, error: runError });
+  // the run's outcome and the lease's release commit together: a finished run is never left leased
+  store.transaction(() => {
+    store.requireLease(lease);
+    store.finishRun(runId, { status, error: runError, summary: summary as unknown as JsonValue });
+    store.releaseLease(lease);
+  });
   emit({ type: 'run.finished', summary });
   return summary;
+}
+
+interface RunClaim {
+  readonly runId: string;
+  readonly lease: Lease;
+  /** The resume point a resumed run starts from; `null` from its first phase. */
+  readonly resume: SnapshotRecord | null;
+  readonly resumed: boolean;
+}
+
+/** Record a new run, with its run file's and user modules' hashes, and take its lease, in one transaction. */
+async function createLeasedRun(
+  spec: RunSpec,
+  options: RunExperimentOptions,
+  ttlMs: number,
+): Promise<RunClaim> {
+  const modules = await hashFiles(userModuleFiles(spec));
+  const owner = options.owner ?? processLeaseOwner();
+  const { store } = options;
+  return store.transaction(() => {
+    const { runId } = store.createRun({
+      uid: spec.uid,
+      seed: spec.seed,
+      runFile: options.runFileText,
+      runFilePath: path.resolve(spec.sourcePath),
+      runFileSha256: sha256Hex(options.runFileText),
+      modules: modules.flatMap(({ file, sha256 }) => (sha256 === null ? [] : [{ file, sha256 }])),
+    });
+    return {
+      runId,
+      lease: store.acquireLease(runId, { owner, ttlMs }),
+      resume: null,
+      resumed: false,
+    };
+  });
+}
+
+/**
+ * Take a stored run's lease (refused while another live process holds it),
+ * check that its user modules are the ones it started with, and rewind it to
+ * its latest resume point, recording the resume: the rewind and the record
+ * commit together, under the lease.
+ */
+async function claimForResume(
+  options: RunExperimentOptions,
+  runId: string,
+  ttlMs: number,
+): Promise<RunClaim> {
+  const { store } = options;
+  const record = store.getRun(runId);
+  if (record.status === 'succeeded') throw new NothingToResumeError(runId, 'it already succeeded');
+  const owner = options.owner ?? processLeaseOwner();
+  const lease = store.acquireLease(runId, {
+    owner,
+    ttlMs,
+    takeOver: options.takeOverLease ?? holderProcessIsGone,
+  });
+  try {
+    const changed = await changedModules(record.modules ?? []);
+    if (changed.length > 0 && options.force !== true) {
+      throw new ModulesChangedError(runId, changed);
+    }
+    const resume = store.transaction(() => {
+      store.requireLease(lease);
+      const snapshot = rewindToLatestSnapshot(store, runId);
+      store.recordResume({
+        runId,
+        owner: owner.id,
+        phaseIndex: snapshot?.phaseIndex ?? 0,
+        episode: snapshot?.episode ?? 0,
+        forced: changed.length > 0,
+        changedModules: changed,
+      });
+      return snapshot;
+    });
+    return { runId, lease, resume, resumed: true };
+  } catch (error) {
+    store.releaseLease(lease);
+    throw error;
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 interface PhaseRun {
@@ -174,19 +291,24 @@ interface PhaseRun {
   readonly resumeState: ResumeState | null;
   readonly writer: StoreWriter;
   readonly store: RunStore;
+  readonly signal: AbortSignal;
   readonly logger: Logger;
   readonly options: RunExperimentOptions;
   readonly emit: (event: RunEvent) => void;
 }
 
+interface PhaseResult {
+  readonly status: PhaseOutcomeStatus;
+  readonly error: string | null;
+  /** The agents' learning state the next phase starts from. */
+  readonly carried: Readonly<Record<string, JsonValue>>;
+}
+
 const PAUSED = { simulating: { episodeBarrier: 'paused' } } as const;
 
-async function runPhase(run: PhaseRun): Promise<{
-  summary: PhaseSummary;
-  carried: Readonly<Record<string, JsonValue>>;
-}> {
+async function runPhase(run: PhaseRun): Promise<PhaseResult> {
   const { phase, runId, writer, emit, logger } = run;
-  const resumingAtBarrier = run.resumeState?.kind === 'barrier';
+  const saved = run.resumeState?.kind === 'barrier' ? run.resumeState : null;
   if (run.resumeState === null) {
     writer.write({
       kind: 'startPhase',
@@ -211,7 +333,7 @@ async function runPhase(run: PhaseRun): Promise<{
     episodes: phase.phaseConfig.episodes,
   });
 
-  const tracker = new PhaseTracker(phase);
+  const progress = { ordinal: restoredOrdinal(saved) };
   let world: PhaseWorld | null = null;
   let output: ControllerOutput | null = null;
   let failure: string | null = null;
@@ -240,8 +362,7 @@ async function runPhase(run: PhaseRun): Promise<{
       requestedAt: new Date().toISOString(),
       environmentUids: phase.environments.map((environment) => environment.uid),
     });
-    if (run.resumeState?.kind === 'barrier') {
-      const saved = run.resumeState;
+    if (saved !== null) {
       await world.setUp(saved.worldParams);
       if (input.script.metaAgent !== null && saved.metaAgentInterface !== null) {
         // the meta turn is not rerun on resume: its agent is set up from the saved decision
@@ -249,27 +370,36 @@ async function runPhase(run: PhaseRun): Promise<{
       }
       world.loadState(saved.world);
     }
-    output = await driveController(run, world, input, tracker, resumingAtBarrier);
+    output = await driveController(run, world, input, progress);
   } catch (error) {
-    failure = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    failure = describeError(error);
     logger.error({ err: error }, 'the phase failed');
   }
 
-  const carried =
-    world !== null ? ((world.saveState().agents ?? {}) as Record<string, JsonValue>) : run.carried;
-  if (world !== null) {
-    try {
-      await world.close();
-    } catch (error) {
-      logger.warn({ err: error }, 'an environment failed to close');
-    }
-  }
   const status: PhaseOutcomeStatus =
     failure !== null
       ? 'failed'
       : output?.status === 'stopped'
         ? 'done'
         : (output?.status ?? 'failed');
+  let carried = run.carried;
+  if (world !== null) {
+    // Only a finished phase hands its learning state on; saving a failed world would hide why it failed.
+    if (status === 'done') {
+      try {
+        carried = (world.saveState().agents ?? {}) as Record<string, JsonValue>;
+      } catch (error) {
+        failure = describeError(error);
+        logger.error({ err: error }, 'the phase could not save its state');
+      }
+    }
+    try {
+      await world.close();
+    } catch (error) {
+      logger.warn({ err: error }, 'an environment failed to close');
+    }
+  }
+  const finalStatus: PhaseOutcomeStatus = failure !== null ? 'failed' : status;
   const reason = failure !== null ? 'failed' : (output?.reason ?? null);
   const error =
     failure ??
@@ -281,20 +411,30 @@ async function runPhase(run: PhaseRun): Promise<{
     runId,
     phaseIndex: phase.index,
     outcome: {
-      status,
+      status: finalStatus,
       terminationReason: reason,
-      episodes: output?.ordinal ?? tracker.ordinal,
+      episodes: output?.ordinal ?? progress.ordinal,
+      error,
     },
   });
   writer.flush();
   emit({
     type: 'phase.finished',
     phaseIndex: phase.index,
-    status,
+    status: finalStatus,
     reason,
-    episodes: output?.episodes ?? tracker.episodes,
+    episodes: summarizeStoredPhase(
+      run.store,
+      run.store.phases(runId).find((record) => record.phaseIndex === phase.index)!,
+    ).episodes,
   });
-  return { summary: tracker.summary(status, reason, error), carried };
+  return { status: finalStatus, error, carried };
+}
+
+/** The controller's episode ordinal in a saved barrier, or 0 at a phase's start. */
+function restoredOrdinal(saved: BarrierState | null): number {
+  const snapshot = saved?.controller as { context?: { ordinal?: number } } | undefined;
+  return snapshot?.context?.ordinal ?? 0;
 }
 
 /**
@@ -305,8 +445,7 @@ function driveController(
   run: PhaseRun,
   world: PhaseWorld,
   input: Awaited<ReturnType<typeof controllerInputFor>>,
-  tracker: PhaseTracker,
-  resumingAtBarrier: boolean,
+  progress: { ordinal: number },
 ): Promise<ControllerOutput> {
   const { phase, runId, writer, emit } = run;
   const machine = wireSimulationController(world);
@@ -317,18 +456,17 @@ function driveController(
     ...(run.options.inspect !== undefined ? { inspect: run.options.inspect } : {}),
   });
 
-  actor.on('*', (event: ControllerEmitted) => {
+  const record = (event: ControllerEmitted): void => {
     switch (event.type) {
       case 'meta.decided': {
         const decision = event.decision.decision as MetaDecision;
-        tracker.metaDecision = decision;
         writer.write({
           kind: 'metaDecision',
           record: {
             runId,
             phaseIndex: phase.index,
             startRequest: decision.startRequest,
-            firstEpisode: tracker.ordinal + 1,
+            firstEpisode: progress.ordinal + 1,
             environmentUid: decision.environmentUid,
             agentName: decision.agentName,
             record: decision as unknown as JsonValue,
@@ -338,7 +476,7 @@ function driveController(
         return;
       }
       case 'episode.completed': {
-        tracker.episode(event.summary);
+        progress.ordinal = event.summary.ordinal;
         writer.write({
           kind: 'episode',
           record: {
@@ -357,7 +495,6 @@ function driveController(
         return;
       }
       case 'checkpoint.completed': {
-        tracker.checkpoint(event.verdict);
         writer.write({
           kind: 'checkpoint',
           record: {
@@ -377,13 +514,62 @@ function driveController(
       default:
         return;
     }
-  });
+  };
 
   return new Promise<ControllerOutput>((resolve, reject) => {
-    let persistedOrdinal = -1;
+    // A restored run stands at the barrier it was restored from: that resume point is already stored.
+    let persistedOrdinal = saved !== null ? progress.ordinal : -1;
     const onAbort = () => actor.send({ type: 'cancel' });
-    run.options.signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = () => run.options.signal?.removeEventListener('abort', onAbort);
+    run.signal.addEventListener('abort', onAbort, { once: true });
+    const finish = () => run.signal.removeEventListener('abort', onAbort);
+    const fail = (error: unknown) => {
+      finish();
+      actor.stop();
+      reject(error);
+    };
+    // A record the store cannot take (disk full, a lost lease) ends the phase as failed, not the process.
+    actor.on('*', (event: ControllerEmitted) => {
+      try {
+        record(event);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    const persistBarrier = (ordinal: number) => {
+      const current = actor.getSnapshot();
+      // Cancelled, failed or already past this barrier meanwhile: nothing to persist, nothing to continue.
+      if (
+        current.status !== 'active' ||
+        !current.matches(PAUSED) ||
+        current.context.ordinal !== ordinal
+      ) {
+        return;
+      }
+      try {
+        const state: BarrierState = {
+          kind: 'barrier',
+          controller: actor.getPersistedSnapshot() as unknown as JsonValue,
+          world: world.saveState(),
+          worldParams: current.context.worldParams,
+          metaAgentInterface: current.context.metaDecision?.agentInterface ?? null,
+          carried: run.carried,
+        };
+        // The barrier's records and its resume point commit in one transaction.
+        writer.write({
+          kind: 'snapshot',
+          snapshot: {
+            runId,
+            phaseIndex: phase.index,
+            episode: ordinal,
+            state: state as unknown as JsonValue,
+          },
+        });
+        writer.flush();
+        actor.send({ type: 'continue' });
+      } catch (error) {
+        fail(error);
+      }
+    };
     actor.subscribe({
       next: (snapshot) => {
         if (snapshot.status === 'done') {
@@ -392,40 +578,11 @@ function driveController(
           return;
         }
         if (snapshot.matches(PAUSED) && snapshot.context.ordinal !== persistedOrdinal) {
-          persistedOrdinal = snapshot.context.ordinal;
+          const ordinal = snapshot.context.ordinal;
+          persistedOrdinal = ordinal;
           // Persist only here: a quiet point, no provider or episode promise in flight.
           // setImmediate, not a microtask: the event loop (Ctrl-C, timers) runs at every barrier.
-          setImmediate(() => {
-            const current = actor.getSnapshot();
-            // Cancelled (or failed) meanwhile: nothing to persist, nothing to continue.
-            if (current.status !== 'active' || !current.matches(PAUSED)) return;
-            try {
-              const state: BarrierState = {
-                kind: 'barrier',
-                controller: actor.getPersistedSnapshot() as unknown as JsonValue,
-                world: world.saveState(),
-                worldParams: snapshot.context.worldParams,
-                metaAgentInterface: snapshot.context.metaDecision?.agentInterface ?? null,
-                carried: run.carried,
-              };
-              // The barrier's records and its resume point commit in one transaction.
-              writer.write({
-                kind: 'snapshot',
-                snapshot: {
-                  runId,
-                  phaseIndex: phase.index,
-                  episode: snapshot.context.ordinal,
-                  state: state as unknown as JsonValue,
-                },
-              });
-              writer.flush();
-              actor.send({ type: 'continue' });
-            } catch (error) {
-              finish();
-              actor.stop();
-              reject(error);
-            }
-          });
+          setImmediate(() => persistBarrier(ordinal));
         }
       },
       error: (error) => {
@@ -434,7 +591,7 @@ function driveController(
       },
     });
     actor.start();
-    if (run.options.signal?.aborted) actor.send({ type: 'cancel' });
-    actor.send({ type: resumingAtBarrier ? 'continue' : 'start' });
+    if (run.signal.aborted) actor.send({ type: 'cancel' });
+    else actor.send({ type: saved !== null ? 'continue' : 'start' });
   });
 }

@@ -1,7 +1,6 @@
-import type { PhaseSpec } from '../config/runSpec.js';
 import type { MetaDecision } from '../machines/metaTurnTypes.js';
-import type { CheckpointVerdict, CompletedEpisode } from '../machines/simulationControllerTypes.js';
-import type { RunStatus } from '../ports/store.js';
+import type { CompletedEpisode } from '../machines/simulationControllerTypes.js';
+import type { PhaseRecord, RunStatus, RunStore } from '../ports/store.js';
 
 /** How a phase ended. */
 export type PhaseOutcomeStatus = 'done' | 'failed' | 'cancelled';
@@ -40,63 +39,96 @@ export interface RunSummary {
   readonly phases: readonly PhaseSummary[];
 }
 
-/** Keeps what the summary needs as the controller's events arrive. */
-export class PhaseTracker {
-  episodes = 0;
-  ordinal = 0;
-  evaluationEpisodes = 0;
-  private returnSum = 0;
-  private readonly agentReturnSums: Record<string, number> = {};
-  readonly checkpoints: PhaseSummary['checkpoints'][number][] = [];
-  metaDecision: MetaDecision | null = null;
-
-  constructor(private readonly phase: PhaseSpec) {}
-
-  episode(summary: CompletedEpisode): void {
-    this.ordinal = summary.ordinal;
-    if (summary.evaluation) {
-      this.evaluationEpisodes++;
-      return;
+/**
+ * A phase's summary, read from its stored records: the same whether the phase
+ * ran in one go or was resumed any number of times.
+ *
+ * @example
+ * ```ts
+ * summarizeStoredPhase(store, store.phases(runId)[0]!);
+ * // { index: 0, name: 'train', mode: 'train', status: 'done', reason: 'success', episodes: 8, ... }
+ * ```
+ */
+export function summarizeStoredPhase(store: RunStore, phase: PhaseRecord): PhaseSummary {
+  let episodes = 0;
+  let evaluationEpisodes = 0;
+  let returnSum = 0;
+  const agentReturnSums: Record<string, number> = {};
+  for (const episode of store.episodes(phase.runId, phase.phaseIndex)) {
+    if (episode.evaluation) {
+      evaluationEpisodes++;
+      continue;
     }
-    this.episodes++;
-    this.returnSum += totalReturn(summary);
-    for (const [agent, value] of Object.entries(summary.returnsByAgent)) {
-      this.agentReturnSums[agent] = (this.agentReturnSums[agent] ?? 0) + value;
+    episodes++;
+    returnSum += episode.episodeReturn;
+    for (const [agent, value] of Object.entries(episode.returnsByAgent as Record<string, number>)) {
+      agentReturnSums[agent] = (agentReturnSums[agent] ?? 0) + value;
     }
   }
-
-  checkpoint(verdict: CheckpointVerdict): void {
+  const checkpoints = store.checkpoints(phase.runId, phase.phaseIndex).map((checkpoint) => {
     const metrics: Record<string, Record<string, number>> = {};
-    for (const outcome of verdict.outcomes) metrics[outcome.agentName] = { ...outcome.metrics };
-    const decision = verdict.decision as { control?: string; reason?: string | null } | null;
-    this.checkpoints.push({
-      index: verdict.index,
-      afterEpisode: verdict.afterEpisode,
-      status: verdict.status,
+    for (const outcome of checkpoint.outcomes as unknown as readonly StoredOutcome[]) {
+      metrics[outcome.agentName] = { ...outcome.metrics };
+    }
+    const decision = checkpoint.decision as { control?: string; reason?: string | null } | null;
+    return {
+      index: checkpoint.checkpointIndex,
+      afterEpisode: checkpoint.afterEpisode,
+      status: checkpoint.status,
       metrics,
       control: decision?.control ?? null,
       reason: decision?.reason ?? null,
-    });
-  }
-
-  summary(status: PhaseOutcomeStatus, reason: string | null, error: string | null): PhaseSummary {
-    return {
-      index: this.phase.index,
-      name: this.phase.name,
-      mode: this.phase.phaseConfig.mode,
-      status,
-      reason,
-      episodes: this.episodes,
-      evaluationEpisodes: this.evaluationEpisodes,
-      meanReturn: this.episodes > 0 ? this.returnSum / this.episodes : null,
-      meanReturnsByAgent: Object.fromEntries(
-        Object.entries(this.agentReturnSums).map(([agent, sum]) => [agent, sum / this.episodes]),
-      ),
-      checkpoints: this.checkpoints,
-      metaDecision: this.metaDecision,
-      error,
     };
-  }
+  });
+  const decisions = store
+    .metaDecisions(phase.runId)
+    .filter((decision) => decision.phaseIndex === phase.phaseIndex);
+  return {
+    index: phase.phaseIndex,
+    name: phase.name,
+    mode: phase.mode,
+    status: phase.status === 'running' ? 'failed' : phase.status,
+    reason: phase.terminationReason,
+    episodes,
+    evaluationEpisodes,
+    meanReturn: episodes > 0 ? returnSum / episodes : null,
+    meanReturnsByAgent: Object.fromEntries(
+      Object.entries(agentReturnSums).map(([agent, sum]) => [agent, sum / episodes]),
+    ),
+    checkpoints,
+    metaDecision: (decisions.at(-1)?.record ?? null) as unknown as MetaDecision | null,
+    error: phase.error,
+  };
+}
+
+/**
+ * The closing summary of a run, read from the store: every phase the run has
+ * recorded, from its first start through every resume.
+ *
+ * @example
+ * ```ts
+ * summarizeStoredRun(store, runId, { status: 'succeeded', error: null }).phases.length; // 7
+ * ```
+ */
+export function summarizeStoredRun(
+  store: RunStore,
+  runId: string,
+  outcome: { readonly status: RunSummary['status']; readonly error: string | null },
+): RunSummary {
+  const run = store.getRun(runId);
+  return {
+    runId,
+    uid: run.uid,
+    seed: run.seed,
+    status: outcome.status,
+    error: outcome.error,
+    phases: store.phases(runId).map((phase) => summarizeStoredPhase(store, phase)),
+  };
+}
+
+interface StoredOutcome {
+  readonly agentName: string;
+  readonly metrics: Readonly<Record<string, number>>;
 }
 
 /** The sum of every loop agent's return in one episode. */

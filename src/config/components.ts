@@ -66,15 +66,14 @@ export async function resolveComponent(
   { baseDir, builtins }: ComponentResolution,
 ): Promise<unknown> {
   if (ref.name.startsWith(BUILTIN_PREFIX)) return resolveBuiltin(ref, builtins);
-  const separator = ref.name.lastIndexOf(':');
-  const modulePath = ref.name.slice(0, separator);
-  const exportName = ref.name.slice(separator + 1);
-  if (separator <= 0 || exportName === '' || !/^\.\.?\//.test(modulePath)) {
+  const named = userModuleOf(ref.name);
+  if (named === null) {
     throw new ComponentResolutionError(
       ref,
       `expected arena:BuiltinName or ./path.js:ExportName, got ${JSON.stringify(ref.name)}`,
     );
   }
+  const { modulePath, exportName } = named;
   const file = path.resolve(baseDir, modulePath);
   try {
     await access(file);
@@ -103,6 +102,25 @@ export async function resolveComponent(
     );
   }
   return module[exportName];
+}
+
+/**
+ * The module path and export of a user component name (`./my-env.js:MyEnvironment`),
+ * or `null` for a built-in or a name of neither form.
+ *
+ * @example
+ * ```ts
+ * userModuleOf('./envs/my-env.js:MyEnvironment'); // { modulePath: './envs/my-env.js', exportName: 'MyEnvironment' }
+ * userModuleOf('arena:GridEnvironment'); // null
+ * ```
+ */
+export function userModuleOf(name: string): { modulePath: string; exportName: string } | null {
+  if (name.startsWith(BUILTIN_PREFIX)) return null;
+  const separator = name.lastIndexOf(':');
+  const modulePath = name.slice(0, separator);
+  const exportName = name.slice(separator + 1);
+  if (separator <= 0 || exportName === '' || !/^\.\.?\//.test(modulePath)) return null;
+  return { modulePath, exportName };
 }
 
 function resolveBuiltin(ref: ComponentRef, builtins: ReadonlyMap<string, unknown>): unknown {
