@@ -22,9 +22,20 @@ function reportError(error: unknown): number {
     process.stderr.write(`arena: ${error.name}: ${error.message}\n`);
     return ExitCode.badInput;
   }
+  if (isSqliteError(error)) {
+    // damage found while reading (a page the open did not touch): the file, not arena, is at fault
+    process.stderr.write(
+      `arena: the store failed: ${error.message} (${error.code}); arena check tells what is damaged\n`,
+    );
+    return ExitCode.badInput;
+  }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`arena: unexpected error: ${message}\n`);
   return ExitCode.failed;
+}
+
+function isSqliteError(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && error.name === 'SqliteError' && 'code' in error;
 }
 
 await main();

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerCheckCommand } from './check.js';
 import { registerDiagramCommand } from './diagram.js';
 import { registerFuzzCommand } from './fuzz.js';
 import { registerJudgeCommand } from './judge.js';
@@ -22,5 +23,5 @@ export function registerCommands(program: Command): void {
   registerReportCommand(program);
   registerFuzzCommand(program);
   registerTraceCommand(program);
-  void program;
+  registerCheckCommand(program);
 }

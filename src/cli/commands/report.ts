@@ -35,7 +35,7 @@ export function registerReportCommand(program: Command): void {
     .action((runId: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<ReportCommandOptions>();
       const location = parseStoreUri(options.store);
-      const store = openStore(location);
+      const store = openStore(location, { readonly: true });
       let html: string;
       try {
         html = buildRunReportHtml(store, runId);

@@ -4,11 +4,12 @@ import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
+import { sha256Hex } from '../../config/moduleFingerprints.js';
 import { loadRunFile, parseRunFile } from '../../config/runFile.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import type { RunStore } from '../../ports/store.js';
-import { RunNotFoundError } from '../../ports/storeErrors.js';
+import { LeaseLostError, RunNotFoundError } from '../../ports/storeErrors.js';
 import { openStore, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
@@ -18,6 +19,7 @@ import { formatRunSummary } from './runSummaryText.js';
 interface RunCommandOptions {
   store?: string;
   resume?: string;
+  force?: boolean;
   json?: boolean;
   inspect?: boolean;
   inspectPort?: string;
@@ -43,6 +45,10 @@ export function registerRunCommand(program: Command): void {
     .argument('[run-file]', 'the run file (omit with --resume: the stored run file is used)')
     .option('--store <uri>', 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)')
     .option('--resume <run-id>', 'continue a stored run from its last episode barrier')
+    .option(
+      '--force',
+      'with --resume: go on although a user module changed since the run started (the resume records it)',
+    )
     .option('--json', 'JSON log lines, and the closing summary as JSON on stdout')
     .option(
       '--inspect',
@@ -86,7 +92,9 @@ async function runCommand(
       runFileText: text,
       logger,
       signal: abort.signal,
+      leaseTtlMs: leaseTtlFromEnvironment(),
       ...(options.resume !== undefined ? { resumeRunId: options.resume } : {}),
+      ...(options.force === true ? { force: true } : {}),
       onEvent: (event) => progress.on(event),
       ...(inspection.inspect !== undefined ? { inspect: inspection.inspect } : {}),
     });
@@ -99,6 +107,7 @@ async function runCommand(
     if (error instanceof RunNotFoundError) {
       throw new CliError(`no run '${error.runId}' in ${location.path} (arena runs lists the runs)`);
     }
+    if (error instanceof LeaseLostError) throw new CliError(error.message, ExitCode.failed);
     throw error;
   } finally {
     process.removeListener('SIGINT', onSignal);
@@ -106,6 +115,19 @@ async function runCommand(
     store.close();
     await inspection?.finish();
   }
+}
+
+/** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */
+function leaseTtlFromEnvironment(): number | undefined {
+  const text = process.env.ARENA_LEASE_TTL_MS;
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 100) {
+    throw new CliError(
+      `ARENA_LEASE_TTL_MS must be a whole number of milliseconds >= 100, got '${text}'`,
+    );
+  }
+  return value;
 }
 
 function exitCodeOf(summary: RunSummary): number {
@@ -129,6 +151,12 @@ async function loadSpec(
         );
       }
     }
+    if (record.runFileSha256 !== null && sha256Hex(record.runFile) !== record.runFileSha256) {
+      throw new CliError(
+        `the run file stored with run '${resume}' does not match its recorded sha256: the store was changed by hand`,
+      );
+    }
+    // components resolve against the run file's folder (stored as an absolute path), wherever arena runs
     return {
       spec: parseRunFile(record.runFile, { sourcePath: record.runFilePath }),
       text: record.runFile,

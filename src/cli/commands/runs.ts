@@ -65,7 +65,7 @@ function withStore(
   work: (store: RunStore, location: StoreLocation) => void,
 ): void {
   const location = parseStoreUri(uri);
-  const store = openStore(location);
+  const store = openStore(location, { readonly: true });
   try {
     work(store, location);
   } catch (error) {

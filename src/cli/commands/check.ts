@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { checkSqliteStore } from '../../ports/sqliteCheck.js';
+import { parseStoreUri } from '../../ports/storeUri.js';
+import { ExitCode } from '../errors.js';
+
+interface CheckCommandOptions {
+  store?: string;
+  json?: boolean;
+}
+
+/**
+ * Register `arena check [store]`: SQLite's full integrity check of a store,
+ * read-only, for damage the normal path never reads.
+ *
+ * @example
+ * ```ts
+ * registerCheckCommand(program);
+ * // $ arena check sqlite:.arena/arena.db
+ * // ok: /work/.arena/arena.db is a sound arena store (schema version 2, 3 runs)
+ * ```
+ */
+export function registerCheckCommand(program: Command): void {
+  program
+    .command('check')
+    .description("check a store for damage: SQLite's integrity and foreign-key checks, read-only")
+    .argument(
+      '[store]',
+      'the store, sqlite:PATH or a file path (default: --store, or sqlite:.arena/arena.db)',
+    )
+    .option('--store <uri>', 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)')
+    .option('--json', 'print the findings as JSON')
+    .action((store: string | undefined, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals<CheckCommandOptions>();
+      const uri =
+        store === undefined
+          ? options.store
+          : store.startsWith('sqlite:')
+            ? store
+            : `sqlite:${store}`;
+      const check = checkSqliteStore(parseStoreUri(uri).path);
+      if (options.json) process.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
+      else if (check.problems.length === 0) {
+        const upgrade = check.upToDate ? '' : '; the next arena run upgrades its schema';
+        process.stdout.write(
+          `ok: ${check.path} is a sound arena store (schema version ${check.schemaVersion}, ${check.runs} runs${upgrade})\n`,
+        );
+      } else {
+        const lines = check.problems.map((problem) => `  - ${problem}`);
+        process.stdout.write(
+          `damaged: ${check.path} (${check.problems.length} problems)\n${lines.join('\n')}\n`,
+        );
+      }
+      process.exitCode = check.problems.length === 0 ? ExitCode.ok : ExitCode.badInput;
+    });
+}
