@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runExperiment } from '../../src/actors/runExperiment.js';
+import type { RunSummary } from '../../src/actors/runSummary.js';
+import { parseRunFile } from '../../src/config/runFile.js';
+import { fixedClock } from '../../src/ports/clock.js';
+import { openSqliteStore } from '../../src/ports/sqliteStore.js';
+import type { RunStore } from '../../src/ports/store.js';
+import { dyingStore } from '../support/dyingStore.js';
+import { fakeBuiltins, resetFakes } from '../support/fakeComponents.js';
+import { randomRun, runFileOf } from '../support/randomRuns.js';
+import { runRecords } from '../support/records.js';
+
+/** One interruption: a kill at the n-th store write of an attempt, or Ctrl-C after n run events. */
+type Fault = { kind: 'kill'; atWrite: number } | { kind: 'cancel'; afterEvents: number };
+
+const fault: fc.Arbitrary<Fault> = fc.oneof(
+  fc.record({ kind: fc.constant('kill' as const), atWrite: fc.integer({ min: 1, max: 24 }) }),
+  fc.record({ kind: fc.constant('cancel' as const), afterEvents: fc.integer({ min: 1, max: 30 }) }),
+);
+
+const folder = mkdtempSync(path.join(tmpdir(), 'arena-resume-faults-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+let files = 0;
+
+// Heartbeats never fire in these short runs, so write counts are the same from run to run.
+const leaseTtlMs = 600_000;
+
+/** What a whole run must leave behind, without ids and wall-clock times. */
+function outcome(store: RunStore, runId: string, summary: RunSummary) {
+  return {
+    records: runRecords(store, runId),
+    status: summary.status,
+    phases: summary.phases.map(({ metaDecision, ...phase }) => ({
+      ...phase,
+      metaCandidate: metaDecision?.candidate ?? null,
+    })),
+  };
+}
+
+describe('exact resume under repeated faults (property)', () => {
+  it('any sequence of 1-4 kills and Ctrl-Cs, at any write or moment, each followed by --resume, ends with the records and summary of an uninterrupted run', async () => {
+    const seen = { kills: 0, killsDuringResume: 0, cancels: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        randomRun,
+        fc.array(fault, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (run, faults, maxBatch) => {
+          const text = runFileOf({ ...run, evaluationRules: true });
+          const spec = parseRunFile(text, { sourcePath: '/virtual/random.yaml' });
+          const batching = { maxBatch, maxDelayMs: 60_000 };
+
+          resetFakes();
+          const referenceStore = openSqliteStore(':memory:');
+          const reference = await runExperiment(spec, {
+            store: referenceStore,
+            builtins: fakeBuiltins,
+            runFileText: text,
+            batching,
+            leaseTtlMs,
+          });
+          const expected = outcome(referenceStore, reference.runId, reference);
+          referenceStore.close();
+
+          const file = path.join(folder, `run-${files++}.db`);
+          const clock = fixedClock(new Date('2026-12-01T00:00:00Z'));
+          let runId: string | null = null;
+          let finished: RunSummary | null = null;
+          for (const next of [...faults, null]) {
+            // a new process: its own store handle; the killed one's lease has lapsed by now
+            clock.advance(leaseTtlMs + 1);
+            resetFakes();
+            const handle = openSqliteStore(file, { clock });
+            const store = next?.kind === 'kill' ? dyingStore(handle, next.atWrite) : handle;
+            const abort = new AbortController();
+            let events = 0;
+            const resuming = runId !== null;
+            const attempt = runExperiment(spec, {
+              store,
+              builtins: fakeBuiltins,
+              runFileText: text,
+              batching,
+              leaseTtlMs,
+              signal: abort.signal,
+              ...(runId !== null ? { resumeRunId: runId } : {}),
+              onEvent: () => {
+                events += 1;
+                if (next?.kind === 'cancel' && events === next.afterEvents) abort.abort();
+              },
+            });
+            const summary = await attempt.catch((error: unknown) => {
+              runId ??= handle.listRuns()[0]?.runId ?? null;
+              if (!(next?.kind === 'kill' && (store as { killed?: boolean }).killed)) throw error;
+              return null;
+            });
+            // killed after the run's outcome committed: it is finished, as a new process would see
+            const stored = runId === null ? null : handle.getRun(runId);
+            handle.close();
+            if (summary === null && stored?.status === 'succeeded') {
+              finished = stored.summary as unknown as RunSummary;
+              break;
+            }
+            if (next?.kind === 'kill' && summary === null) {
+              seen.kills += 1;
+              if (resuming) seen.killsDuringResume += 1;
+            }
+            if (summary?.status === 'cancelled') seen.cancels += 1;
+            if (summary?.status === 'succeeded') {
+              finished = summary;
+              runId = summary.runId;
+              break;
+            }
+            runId ??= summary?.runId ?? null;
+          }
+          expect(finished).not.toBeNull();
+          const store = openSqliteStore(file, { readonly: true });
+          expect(outcome(store, runId as string, finished as RunSummary)).toEqual(expected);
+          expect(store.getRun(runId as string)).toMatchObject({ status: 'succeeded', lease: null });
+          store.close();
+        },
+      ),
+      { numRuns: 60, seed: 20261201 },
+    );
+    // the property means something only if the faults really struck, resumes included
+    expect(seen.kills).toBeGreaterThan(20);
+    expect(seen.killsDuringResume).toBeGreaterThan(4);
+    expect(seen.cancels).toBeGreaterThan(8);
+  });
+});
