@@ -96,7 +96,7 @@ function launchError(executablePath: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   const library = /error while loading shared libraries: (\S+?):/.exec(message)?.[1];
   const hint = library
-    ? `: the system lacks ${library} (on Debian: apt-get install -y libnss3 libnspr4 libexpat1)`
+    ? `: it cannot load the system library ${library} (on Debian: apt-get install -y libnss3 libnspr4 libexpat1)`
     : '';
   return new Error(`cannot launch the npm-shipped Chromium ${executablePath}${hint}\n${message}`, {
     cause: error,
