@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,9 +129,12 @@ beforeAll(async () => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('the packed package in a consumer app', () => {
-  it('installs from the tarball without running install scripts', () => {
+  it('installs the packed tarball, and no devDependency types come with it', () => {
     expect(install.stderr).not.toMatch(/npm error/);
     expect(install.code).toBe(0);
+    const installed = path.join(folder, 'node_modules');
+    expect(existsSync(path.join(installed, 'arena-runtime/dist/index.d.ts'))).toBe(true);
+    expect(existsSync(path.join(installed, '@types/better-sqlite3'))).toBe(false);
   });
 
   it('type-checks every published declaration with strict nodenext settings and no skipLibCheck', () => {
