@@ -472,6 +472,7 @@ export type {
   EpisodeRecord,
   EpisodeSummary,
   MetaDecisionRecord,
+  MigratableDatabase,
   NewPhase,
   NewRun,
   NewSnapshot,

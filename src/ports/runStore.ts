@@ -7,7 +7,7 @@
 export { createMemoryStore } from './memoryStore.js';
 export { rewindToLatestSnapshot } from './rewindRun.js';
 export { createRunIdGenerator, type RunIdGenerator } from './runId.js';
-export { migrateStore, storeMigrations } from './sqliteSchema.js';
+export { type MigratableDatabase, migrateStore, storeMigrations } from './sqliteSchema.js';
 export { openSqliteStore, type StoreOptions } from './sqliteStore.js';
 export type {
   CheckpointRecord,

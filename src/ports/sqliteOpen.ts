@@ -24,6 +24,7 @@ const problemsByCode: Readonly<Record<string, string>> = {
  * Turn SQLite's error for an unusable file into one line that names the file;
  * other errors pass through unchanged.
  *
+ * @internal the store adapters' own helper; its types are better-sqlite3's.
  * @example
  * ```ts
  * storeFileError('/runs/x.db', sqliteNotADbError).message;
@@ -43,6 +44,7 @@ export function storeFileError(path: string, error: unknown): unknown {
  * never changed; a store in a read-only folder is read from a copy in memory,
  * because SQLite cannot open a WAL file there).
  *
+ * @internal the store adapters' own helper; its types are better-sqlite3's.
  * @example
  * ```ts
  * const db = openStoreDatabase('.arena/arena.db', { readonly: true });

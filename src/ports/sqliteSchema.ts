@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import { StoreOpenError, StoreSchemaError } from './storeErrors.js';
 
 /**
@@ -108,6 +107,17 @@ export const storeMigrations: readonly string[] = [
 ];
 
 /**
+ * What `migrateStore` needs of a better-sqlite3 `Database`, which satisfies it. Named
+ * here so the published declarations need no `@types/better-sqlite3` (a devDependency).
+ */
+export interface MigratableDatabase {
+  exec(sql: string): unknown;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  transaction<Result>(run: () => Result): { immediate(): Result };
+  prepare(sql: string): { get(...parameters: unknown[]): unknown };
+}
+
+/**
  * Bring the file's schema up to date, in one transaction, and return the
  * version it had before. A file from a newer arena is refused, not touched.
  *
@@ -116,7 +126,7 @@ export const storeMigrations: readonly string[] = [
  * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 2)
  * ```
  */
-export function migrateStore(db: Database, path: string): number {
+export function migrateStore(db: MigratableDatabase, path: string): number {
   // IMMEDIATE: two processes opening a new file at once migrate it one after the other.
   const migrate = db.transaction((): number => {
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -137,10 +147,10 @@ export function migrateStore(db: Database, path: string): number {
 }
 
 /** The schema version a file has, without changing it. */
-export function storeVersion(db: Database): number {
+export function storeVersion(db: MigratableDatabase): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function hasTables(db: Database): boolean {
+function hasTables(db: MigratableDatabase): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").get() !== undefined;
 }

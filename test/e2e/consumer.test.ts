@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/cli.js';
+
+/** What one command printed and how it exited. */
+interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a command and collect what it printed. */
+function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<CommandRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The environment for npm in the scratch app, without what `npm test` says about this repo. */
+function scratchNpmEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    // npm run exports the repo as local prefix and its package.json fields; they would leak in.
+    if (/^npm_(config_local_prefix|config_call|package_|lifecycle_)/i.test(key)) delete env[key];
+  }
+  return env;
+}
+
+const repoManifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+};
+
+/** A consumer's code: the main entry's values and types, and one call its types must refuse. */
+const consumerSource = `import {
+  type MigratableDatabase,
+  type RunStore,
+  type TerminationConfig,
+  createLogger,
+  evaluationTerminationMachine,
+  migrateStore,
+  openSqliteStore,
+  parseTerminationConfig,
+} from 'arena-runtime';
+
+export const logger = createLogger({ level: 'warn', json: true });
+export const machineId: string = evaluationTerminationMachine.id;
+export const openStore: (path: string) => RunStore = (path) => openSqliteStore(path);
+export const migrate = (db: MigratableDatabase): number => migrateStore(db, ':memory:');
+export const parse = (input: unknown): TerminationConfig => parseTerminationConfig(input);
+// @ts-expect-error: the declarations are real types, not any; a level is one of LOG_LEVELS.
+createLogger({ level: 'loud' });
+`;
+
+let folder: string;
+let install: CommandRun;
+let typeCheck: CommandRun;
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(tmpdir(), 'arena-consumer-e2e-'));
+  // dist/ is built by the global set-up; packing must not rebuild it.
+  const pack = await runCommand(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', folder],
+    { cwd: repoRoot },
+  );
+  if (pack.code !== 0) throw new Error(`npm pack exited ${pack.code}: ${pack.stderr}`);
+  const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
+  writeFileSync(
+    path.join(folder, 'package.json'),
+    `${JSON.stringify({ name: 'arena-consumer', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  // A Node app has Node's types; arena's public Logger is pino's, which needs them.
+  const nodeTypes = `@types/node@${repoManifest.devDependencies['@types/node']}`;
+  install = await runCommand(
+    'npm',
+    [
+      'install',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--prefix',
+      folder,
+      `./${filename}`,
+      nodeTypes,
+    ],
+    { cwd: folder, env: scratchNpmEnv() },
+  );
+  writeFileSync(path.join(folder, 'index.ts'), consumerSource);
+  writeFileSync(
+    path.join(folder, 'tsconfig.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: { module: 'nodenext', strict: true, noEmit: true },
+        // Every published declaration, not only those the entry reaches.
+        include: ['index.ts', 'node_modules/arena-runtime/dist/**/*.d.ts'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  typeCheck = await runCommand(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', folder],
+    { cwd: folder },
+  );
+}, 240_000);
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('the packed package in a consumer app', () => {
+  it('installs the packed tarball, and no devDependency types come with it', () => {
+    expect(install.stderr).not.toMatch(/npm error/);
+    expect(install.code).toBe(0);
+    const installed = path.join(folder, 'node_modules');
+    expect(existsSync(path.join(installed, 'arena-runtime/dist/index.d.ts'))).toBe(true);
+    expect(existsSync(path.join(installed, '@types/better-sqlite3'))).toBe(false);
+  });
+
+  it('type-checks every published declaration with strict nodenext settings and no skipLibCheck', () => {
+    // tsc reports on stdout; an empty report is the proof, the exit code the summary.
+    expect(`${typeCheck.stdout}${typeCheck.stderr}`).toBe('');
+    expect(typeCheck.code).toBe(0);
+  });
+});
