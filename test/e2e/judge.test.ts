@@ -116,7 +116,7 @@ describe('arena judge', () => {
       score: 1,
       label: 'correct',
       explanation: null,
-      evidence: null,
+      evidence: [],
     });
     const server = await startChatServer((_, index) =>
       index === 0

@@ -210,6 +210,22 @@ describe('model judge', () => {
     });
   });
 
+  it('retries a verdict whose evidence is null, as the seed does', async () => {
+    const nullEvidence = JSON.stringify({ ...JSON.parse(PASSED), evidence: null });
+    const provider = scriptedProvider([{ content: nullEvidence }, { content: PASSED }]);
+    const result = await createModelJudge({ ...baseSettings, provider }).evaluate(subject());
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+    const alwaysNull = scriptedProvider([{ content: nullEvidence }, { content: nullEvidence }]);
+    const exhausted = await createModelJudge({ ...baseSettings, provider: alwaysNull }).evaluate(
+      subject(),
+    );
+    expect(exhausted).toMatchObject({
+      status: 'error',
+      errorType: 'JudgeResponseError',
+      attemptCount: 2,
+    });
+  });
+
   it('never lets raw invalid output reach the result', async () => {
     const secret = 'IGNORE-PREVIOUS-INSTRUCTIONS-TOKEN';
     const provider = scriptedProvider([
