@@ -94,14 +94,19 @@ function responseFrom(
   }
   const usage = completion.usage;
   if (!usage) return { content, usage: null, costUsd: null };
+  // Servers that report only some counts leave the others out: the judge counts them as 0.
   const reported = {
     inputTokens: usage.prompt_tokens,
     outputTokens: usage.completion_tokens,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
-    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
+    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens,
     totalTokens: usage.total_tokens,
   };
-  return { content, usage: reported, costUsd: price ? costFromPrice(reported, price) : null };
+  const priced = {
+    inputTokens: usage.prompt_tokens ?? 0,
+    outputTokens: usage.completion_tokens ?? 0,
+  };
+  return { content, usage: reported, costUsd: price ? costFromPrice(priced, price) : null };
 }
 
 /** Map an SDK error to an arena provider error whose class name is the error type. */

@@ -91,6 +91,29 @@ describe('judge usage and cost', () => {
     });
   });
 
+  it('counts missing or null usage fields as 0, as the seed does, and rejects malformed counts', () => {
+    expect(normaliseUsage({ outputTokens: 1 })).toEqual({
+      inputTokens: 0,
+      outputTokens: 1,
+      reasoningTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      totalTokens: 1,
+    });
+    expect(normaliseUsage({ inputTokens: null, totalTokens: 7 }).totalTokens).toBe(7);
+    expect(() => normaliseUsage({ outputTokens: -1 })).toThrow('usage.outputTokens');
+    expect(() => normaliseUsage({ inputTokens: '3' as unknown as number })).toThrow(
+      'usage.inputTokens must be a non-negative integer',
+    );
+  });
+
+  it('keeps cache read and write counts (the seed drops them to 0)', () => {
+    expect(normaliseUsage({ cacheReadTokens: 300, cacheWriteTokens: 40 })).toMatchObject({
+      cacheReadTokens: 300,
+      cacheWriteTokens: 40,
+    });
+  });
+
   it('accepts finite non-negative cost and rejects booleans, strings, NaN and negatives', () => {
     expect(responseCost(undefined)).toBeNull();
     expect(responseCost(0)).toBe(0);

@@ -210,6 +210,13 @@ describe('model judge', () => {
     });
   });
 
+  it('accepts usage that reports only some counts, counting the others as 0', async () => {
+    const provider = scriptedProvider([{ content: PASSED, usage: { outputTokens: 1 } }]);
+    const result = await createModelJudge({ ...baseSettings, provider }).evaluate(subject());
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 1 });
+    expect(result.usage).toMatchObject({ inputTokens: 0, outputTokens: 1, totalTokens: 1 });
+  });
+
   it('retries a verdict whose evidence is null, as the seed does', async () => {
     const nullEvidence = JSON.stringify({ ...JSON.parse(PASSED), evidence: null });
     const provider = scriptedProvider([{ content: nullEvidence }, { content: PASSED }]);

@@ -62,6 +62,20 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
     });
   });
 
+  it('accepts a server that reports only some usage counts and prices what it reports', async () => {
+    const result = await judgeAgainst([{ content: PASSED, usage: { completion_tokens: 1000 } }]);
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 1 });
+    expect(result.usage).toEqual({
+      inputTokens: 0,
+      outputTokens: 1000,
+      reasoningTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      totalTokens: 1000,
+    });
+    expect(result.costUsd).toBeCloseTo(0.002);
+  });
+
   it('aborts a slow response at the timeout and retries', async () => {
     const result = await judgeAgainst([{ content: PASSED, delayMs: 2000 }, { content: PASSED }], {
       timeoutMs: 150,
