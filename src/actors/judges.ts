@@ -320,9 +320,13 @@ function judgeOptionsFrom(
   };
 }
 
+/** The output cap of a model profile without `max_output_tokens`: the seed's `from_config` default. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 1000;
+
 /**
  * Build the provider of a model profile: the OpenAI-compatible adapter (API key
- * from the env var named by `api_key_env`, if any) or the replay provider.
+ * from the env var named by `api_key_env`, if any; output capped at
+ * `max_output_tokens`, default 1000 as in the seed) or the replay provider.
  */
 export function providerFromConfig(
   profileName: string,
@@ -366,7 +370,7 @@ export function providerFromConfig(
     price: price
       ? { inputPerMillion: price.input_per_million, outputPerMillion: price.output_per_million }
       : null,
-    maxOutputTokens: profile.max_output_tokens ?? null,
+    maxOutputTokens: profile.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
   });
 }
 

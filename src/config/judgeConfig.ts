@@ -15,6 +15,7 @@ const modelProfileSchema = z.strictObject({
   base_url: z.url().optional(),
   /** The environment variable holding the API key; omit for local servers. */
   api_key_env: nonEmpty.optional(),
+  /** Sent as `max_completion_tokens`; default 1000, as the seed's `from_config`. */
   max_output_tokens: z.number().int().positive().optional(),
   /** For `replay`: a JSONL file, relative to the config file. */
   replay_file: nonEmpty.optional(),

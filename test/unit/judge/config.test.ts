@@ -113,6 +113,20 @@ describe('judge config', () => {
     expect(server.requests[0]?.headers.authorization).toBe('Bearer secret-key');
   });
 
+  it('caps output at max_output_tokens, and at 1000 (the seed default) without it', async () => {
+    server = await startChatServer(() => ({ content: PASSED }));
+    const configWith = (extra: Record<string, unknown>) =>
+      parseJudgeConfig({
+        ...minimal,
+        models: { local: { provider: 'openai', model: 'm', base_url: server!.baseURL, ...extra } },
+      });
+    await modelJudgeFromConfig(configWith({})).evaluate(subject());
+    await modelJudgeFromConfig(configWith({ max_output_tokens: 400 })).evaluate(subject());
+    expect(server.requests.map((request) => request.body.max_completion_tokens)).toEqual([
+      1000, 400,
+    ]);
+  });
+
   it('plays a replay file named relative to the config', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'arena-replay-'));
     writeFileSync(
