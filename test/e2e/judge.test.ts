@@ -110,6 +110,26 @@ describe('arena judge', () => {
     expect(run.stderr).toContain('judges.strict.max_attempts');
   });
 
+  it('exits 2 naming timeout_seconds when a timer cannot hold it', async () => {
+    const dir = scratch();
+    const config = readFileSync(example('replay.yaml'), 'utf8').replace(
+      'timeout_seconds: 30',
+      'timeout_seconds: 3000000',
+    );
+    writeFileSync(path.join(dir, 'bad.yaml'), config);
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      path.join(dir, 'bad.yaml'),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'judges.strict.timeout_seconds: expected at most 2147483.647 seconds (the longest a timer can wait, about 24.8 days), got number 3000000',
+    );
+    expect(run.stderr).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('judges through a local OpenAI-compatible server with the key, price table and retries of the config', async () => {
     const verdict = JSON.stringify({
       status: 'passed',

@@ -46,6 +46,18 @@ describe('judge config', () => {
     ],
     [{ judges: { strict: { model: 'local', max_attempts: 101 } } }, 'judges.strict.max_attempts'],
     [
+      { judges: { strict: { model: 'local', timeout_seconds: 3_000_000 } } },
+      'judges.strict.timeout_seconds: expected at most 2147483.647 seconds (the longest a timer can wait, about 24.8 days), got number 3000000',
+    ],
+    [
+      { judges: { strict: { model: 'local', backoff: { initial_ms: 1, max_ms: 2 ** 31 } } } },
+      'judges.strict.backoff.max_ms: expected at most 2147483647 ms',
+    ],
+    [
+      { judges: { strict: { model: 'local', backoff: { initial_ms: 50, max_ms: 10 } } } },
+      'judges.strict.backoff.max_ms: expected at least initial_ms',
+    ],
+    [
       { judges: { strict: { model: 'local', max_input_tokens: 0 } } },
       'judges.strict.max_input_tokens',
     ],

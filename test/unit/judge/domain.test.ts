@@ -175,6 +175,11 @@ describe('judge settings', () => {
     [{ backoff: { initialMs: 0, maxMs: 1, multiplier: 2, jitter: 0 } }, 'backoff.initialMs'],
     [{ backoff: { initialMs: 10, maxMs: 1, multiplier: 2, jitter: 0 } }, 'backoff.maxMs'],
     [{ backoff: { initialMs: 1, maxMs: 1, multiplier: 2, jitter: 2 } }, 'backoff.jitter'],
+    [{ timeoutMs: 3_000_000_000 }, 'timeoutMs must be at most 2147483647 ms'],
+    [
+      { backoff: { initialMs: 1, maxMs: 2 ** 31, multiplier: 2, jitter: 0 } },
+      'backoff.maxMs must be at most 2147483647 ms',
+    ],
   ])('rejects %o', (override, message) => {
     expect(() => judgeSettings({ ...required, ...override })).toThrow(JudgeConfigurationError);
     expect(() => judgeSettings({ ...required, ...override })).toThrow(message);
