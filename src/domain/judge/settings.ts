@@ -135,15 +135,18 @@ function checkedBackoff(backoff: BackoffSettings): BackoffSettings {
 }
 
 /**
- * The delay before attempt `failedAttempt + 1`: exponential, capped, with
- * jitter drawn from `random` (a seeded rng's `next`), and never shorter than a
- * provider's retry-after.
+ * The delay before attempt `failedAttempt + 1`: exponential, capped at
+ * `maxMs`, with jitter drawn from `random` (a seeded rng's `next`), and never
+ * shorter than a provider's retry-after that fits within `maxMs`. A longer
+ * retry-after is not waited for: the failed attempt stays a failure and the
+ * next one comes after the ordinary delay, so no wait ever exceeds `maxMs`.
  *
  * @example
  * ```ts
  * const backoff = { initialMs: 100, maxMs: 1000, multiplier: 2, jitter: 0 };
  * retryDelayMs(backoff, 3, () => 0.5, null); // 400
- * retryDelayMs(backoff, 1, () => 0.5, 2500); // 2500
+ * retryDelayMs(backoff, 1, () => 0.5, 800); // 800
+ * retryDelayMs(backoff, 1, () => 0.5, 999_999_000); // 100
  * ```
  */
 export function retryDelayMs(
@@ -157,5 +160,11 @@ export function retryDelayMs(
     backoff.initialMs * backoff.multiplier ** Math.max(0, failedAttempt - 1),
   );
   const jittered = exponential * (1 - backoff.jitter * random());
-  return Math.max(jittered, retryAfterMs ?? 0);
+  return Math.max(jittered, honouredRetryAfterMs(retryAfterMs, backoff.maxMs));
+}
+
+/** A retry-after the backoff can wait for: finite, non-negative and at most `maxMs`; else 0. */
+function honouredRetryAfterMs(retryAfterMs: number | null, maxMs: number): number {
+  if (retryAfterMs === null || !Number.isFinite(retryAfterMs)) return 0;
+  return retryAfterMs >= 0 && retryAfterMs <= maxMs ? retryAfterMs : 0;
 }

@@ -185,12 +185,22 @@ describe('judge settings', () => {
     expect(() => judgeSettings({ ...required, ...override })).toThrow(message);
   });
 
-  it('grows the backoff exponentially up to its cap and honours retry-after', () => {
+  it('grows the backoff exponentially up to its cap and honours a retry-after within it', () => {
     const backoff = { initialMs: 100, maxMs: 1000, multiplier: 2, jitter: 0.5 };
     expect(retryDelayMs(backoff, 1, () => 0, null)).toBe(100);
     expect(retryDelayMs(backoff, 3, () => 0, null)).toBe(400);
     expect(retryDelayMs(backoff, 10, () => 0, null)).toBe(1000);
     expect(retryDelayMs(backoff, 1, () => 1, null)).toBe(50);
-    expect(retryDelayMs(backoff, 1, () => 0, 2500)).toBe(2500);
+    expect(retryDelayMs(backoff, 1, () => 0, 800)).toBe(800);
+    expect(retryDelayMs(backoff, 1, () => 0, 1000)).toBe(1000);
+  });
+
+  it('does not wait for a retry-after beyond maxMs: the ordinary delay applies', () => {
+    const backoff = { initialMs: 100, maxMs: 1000, multiplier: 2, jitter: 0 };
+    expect(retryDelayMs(backoff, 1, () => 0, 1001)).toBe(100);
+    expect(retryDelayMs(backoff, 2, () => 0, 999_999_000)).toBe(200);
+    expect(retryDelayMs(backoff, 1, () => 0, 2 ** 31 + 1)).toBe(100);
+    expect(retryDelayMs(backoff, 1, () => 0, Number.POSITIVE_INFINITY)).toBe(100);
+    expect(retryDelayMs(backoff, 1, () => 0, -5)).toBe(100);
   });
 });

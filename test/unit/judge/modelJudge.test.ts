@@ -314,7 +314,7 @@ describe('model judge', () => {
     await createModelJudge({ ...baseSettings, clock, provider: rateLimited() }).evaluate(subject());
     const immediate = times[1]! - times[0]!;
     times.length = 0;
-    const backoff = { initialMs: 1, maxMs: 10, multiplier: 2, jitter: 0.5 };
+    const backoff = { initialMs: 1, maxMs: 100, multiplier: 2, jitter: 0.5 };
     const result = await createModelJudge({
       ...baseSettings,
       clock,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModelJudge } from '../../../src/actors/judges.js';
+import { createModelJudge, type JudgeOptions } from '../../../src/actors/judges.js';
 import { createOpenAIProvider, retryAfterFrom } from '../../../src/ports/openaiProvider.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from '../../support/chatServer.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
@@ -12,7 +12,7 @@ afterEach(async () => {
 
 async function judgeAgainst(
   replies: ScriptedReply[],
-  options: { timeoutMs?: number; maxAttempts?: number } = {},
+  options: Partial<Pick<JudgeOptions, 'timeoutMs' | 'maxAttempts' | 'backoff'>> = {},
 ) {
   server = await startChatServer((_, index) => replies[index] ?? { status: 500 });
   const provider = createOpenAIProvider({
@@ -125,6 +125,40 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
       retryAfterMs: 2000,
       status: 429,
     });
+  });
+
+  it('does not wait for a retry-after beyond the backoff cap: every attempt is made, then the judgement ends', async () => {
+    const backoff = { initialMs: 1, maxMs: 20, multiplier: 2, jitter: 0 };
+    const tooLong = { status: 429, headers: { 'retry-after': '999999' } };
+    const result = await judgeAgainst([tooLong, tooLong, tooLong], {
+      maxAttempts: 3,
+      timeoutMs: 2000,
+      backoff,
+    });
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderRateLimitError',
+      attemptCount: 3,
+    });
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('never sets a timer it cannot hold for a retry-after-ms above 2^31 ms', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const backoff = { initialMs: 1, maxMs: 20, multiplier: 2, jitter: 0 };
+      const huge = { status: 503, headers: { 'retry-after-ms': String(2 ** 31 + 1000) } };
+      const result = await judgeAgainst([huge, { content: PASSED }], { backoff, timeoutMs: 2000 });
+      expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('TimeoutOverflowWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('treats malformed JSON bodies and malformed content as failed attempts', async () => {
