@@ -27,6 +27,8 @@ const modelProfileSchema = z.strictObject({
   api_key_env: nonEmpty.optional(),
   /** Sent as `max_completion_tokens`; default 1000, as the seed's `from_config`. */
   max_output_tokens: z.number().int().positive().optional(),
+  /** The largest response body read per attempt (default 4 MiB); over it, the attempt fails. */
+  max_response_bytes: z.number().int().positive().optional(),
   /** For `replay`: a JSONL file, relative to the config file. */
   replay_file: nonEmpty.optional(),
 });

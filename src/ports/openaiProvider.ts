@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ModelPrice } from '../domain/judge/usage.js';
 import { costFromPrice } from '../domain/judge/usage.js';
+import { boundedFetch } from './boundedFetch.js';
 import {
   type ModelProvider,
   ModelProviderError,
@@ -27,13 +28,19 @@ export interface OpenAIProviderOptions {
   readonly maxOutputTokens?: number | null;
   /** The SDK's own client timeout; each call also gets the judge's timeout. */
   readonly timeoutMs?: number;
+  /** The largest response body read, per attempt; default `DEFAULT_MAX_RESPONSE_BYTES`. */
+  readonly maxResponseBytes?: number;
 }
+
+/** 4 MiB: far above any judge verdict, far below what would strain memory at high concurrency. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 /**
  * A `ModelProvider` over the official `openai` SDK, for OpenAI, Ollama, vLLM,
  * LM Studio and llama.cpp's server. Deterministic and strict: temperature 0,
  * the SDK's retries off (the judge owns retries), a strict `json_schema`
- * response format, and the judge's AbortSignal passed to the request.
+ * response format, the judge's AbortSignal passed to the request, and a cap on
+ * the response body (`ProviderResponseTooLargeError` over it).
  *
  * @example
  * ```ts
@@ -48,6 +55,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     apiKey: options.apiKey ?? 'not-needed',
     maxRetries: 0,
     timeout: options.timeoutMs ?? 600_000,
+    fetch: boundedFetch(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
   });
   const price = options.price ?? null;
   return {

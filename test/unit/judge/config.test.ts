@@ -139,6 +139,27 @@ describe('judge config', () => {
     ]);
   });
 
+  it('caps the response body at the profile max_response_bytes', async () => {
+    server = await startChatServer(() => ({ content: PASSED }));
+    const config = parseJudgeConfig({
+      ...minimal,
+      models: {
+        local: { provider: 'openai', model: 'm', base_url: server.baseURL, max_response_bytes: 64 },
+      },
+      judges: { strict: { model: 'local', max_attempts: 1 } },
+    });
+    expect(await modelJudgeFromConfig(config).evaluate(subject())).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderResponseTooLargeError',
+    });
+    expect(() =>
+      parseJudgeConfig({
+        ...minimal,
+        models: { local: { ...minimal.models.local, max_response_bytes: 0 } },
+      }),
+    ).toThrow('models.local.max_response_bytes');
+  });
+
   it('plays a replay file named relative to the config', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'arena-replay-'));
     writeFileSync(

@@ -12,16 +12,20 @@ afterEach(async () => {
 
 async function judgeAgainst(
   replies: ScriptedReply[],
-  options: Partial<Pick<JudgeOptions, 'timeoutMs' | 'maxAttempts' | 'backoff'>> = {},
+  options: Partial<Pick<JudgeOptions, 'timeoutMs' | 'maxAttempts' | 'backoff'>> & {
+    maxResponseBytes?: number;
+  } = {},
 ) {
   server = await startChatServer((_, index) => replies[index] ?? { status: 500 });
+  const { maxResponseBytes, ...judgeOptions } = options;
   const provider = createOpenAIProvider({
     baseURL: server.baseURL,
     model: 'judge-model',
     apiKey: 'test-key',
     price: { inputPerMillion: 1, outputPerMillion: 2 },
+    ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
   });
-  const judge = createModelJudge({ ...baseSettings, provider, ...options });
+  const judge = createModelJudge({ ...baseSettings, provider, ...judgeOptions });
   return judge.evaluate(subject());
 }
 
@@ -159,6 +163,36 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
     } finally {
       process.off('warning', onWarning);
     }
+  });
+
+  it('stops reading a 50 MB body at the cap: an attempt error, retried, with its own type', async () => {
+    const huge = { streamBytes: 50 * 1024 * 1024 };
+    const result = await judgeAgainst([huge, huge]);
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderResponseTooLargeError',
+      attemptCount: 2,
+    });
+    expect(server!.requests).toHaveLength(2);
+    expect(server!.streamedBytes()).toBeLessThan(2 * 20 * 1024 * 1024);
+  });
+
+  it('refuses a body whose declared length is over the cap, and recovers on the next attempt', async () => {
+    const result = await judgeAgainst([
+      { streamBytes: 10 * 1024 * 1024, declareLength: true },
+      { content: PASSED },
+    ]);
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+  });
+
+  it('takes the cap from maxResponseBytes', async () => {
+    const small = await judgeAgainst([{ content: PASSED }], { maxResponseBytes: 2000 });
+    expect(small).toMatchObject({ status: 'passed', attemptCount: 1 });
+    const tiny = await judgeAgainst([{ content: PASSED }], {
+      maxResponseBytes: 100,
+      maxAttempts: 1,
+    });
+    expect(tiny).toMatchObject({ status: 'error', errorType: 'ProviderResponseTooLargeError' });
   });
 
   it('treats malformed JSON bodies and malformed content as failed attempts', async () => {
