@@ -115,9 +115,10 @@ function createJudge(
         actor.subscribe({
           complete: () => {
             settle();
-            const output = actor.getSnapshot().output;
+            const snapshot = actor.getSnapshot();
+            const output = snapshot.output;
             if (output) {
-              logVerdict(logger, output);
+              logVerdict(logger, output, snapshot.context.lastErrorDetail);
               resolve(output);
             } else {
               logger.info({ judge: settings.name, caseId: context.caseId }, 'judgement cancelled');
@@ -135,8 +136,12 @@ function createJudge(
   };
 }
 
-/** Log the facts of a verdict: ids, status, error type, attempts, duration; never text. */
-function logVerdict(logger: Logger, result: JudgeResult): void {
+/**
+ * Log the facts of a verdict: ids, status, error type, attempts, duration; never
+ * model text. An error names its cause when a provider gave one (e.g. the URL
+ * and ECONNREFUSED).
+ */
+function logVerdict(logger: Logger, result: JudgeResult, errorDetail: string | null): void {
   const fields = {
     judge: result.judge,
     caseId: result.caseId,
@@ -146,8 +151,12 @@ function logVerdict(logger: Logger, result: JudgeResult): void {
     attemptCount: result.attemptCount,
     durationMs: result.durationMs,
   };
-  if (result.status === 'error') logger.warn(fields, 'judgement ended in error');
-  else logger.debug(fields, 'judgement done');
+  if (result.status === 'error') {
+    logger.warn(
+      errorDetail === null ? fields : { ...fields, errorDetail },
+      'judgement ended in error',
+    );
+  } else logger.debug(fields, 'judgement done');
 }
 
 /** A direct model judge: a `ModelProvider` plus the judge's identity and bounds. */

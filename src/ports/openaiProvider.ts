@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { ModelPrice } from '../domain/judge/usage.js';
 import { costFromPrice } from '../domain/judge/usage.js';
 import { boundedFetch } from './boundedFetch.js';
+import { describeConnectionFailure, displayBaseUrl } from './connectionFailure.js';
 import {
   type ModelProvider,
   ModelProviderError,
@@ -58,6 +59,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     fetch: boundedFetch(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
   });
   const price = options.price ?? null;
+  const serverName = displayBaseUrl(options.baseURL);
   return {
     name: options.providerName ?? 'openai',
     model: options.model,
@@ -85,7 +87,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
           { signal: request.signal, timeout: request.timeoutMs, maxRetries: 0 },
         );
       } catch (error) {
-        throw providerErrorFrom(error, request.signal);
+        throw providerErrorFrom(error, request.signal, serverName);
       }
       return responseFrom(completion, price);
     },
@@ -117,13 +119,24 @@ function responseFrom(
   return { content, usage: reported, costUsd: price ? costFromPrice(priced, price) : null };
 }
 
-/** Map an SDK error to an arena provider error whose class name is the error type. */
-function providerErrorFrom(error: unknown, signal: AbortSignal): ModelProviderError {
+/**
+ * Map an SDK error to an arena provider error whose class name is the error
+ * type; a connection error names the server and the root cause (refused, DNS, TLS...).
+ */
+function providerErrorFrom(
+  error: unknown,
+  signal: AbortSignal,
+  serverName: string,
+): ModelProviderError {
   if (error instanceof ModelProviderError) return error;
   if (signal.aborted || error instanceof OpenAI.APIUserAbortError)
     return new ProviderAbortedError();
   if (error instanceof OpenAI.APIConnectionError) {
-    return new ProviderConnectionError(`cannot reach the model server: ${error.message}`, {
+    const cause =
+      error instanceof OpenAI.APIConnectionTimeoutError
+        ? 'request timed out'
+        : describeConnectionFailure(error);
+    return new ProviderConnectionError(`cannot reach the model server at ${serverName}: ${cause}`, {
       cause: error,
     });
   }

@@ -271,6 +271,34 @@ describe('model judge', () => {
     expect(lines.join('')).not.toContain(secret);
   });
 
+  it('logs the cause of the last attempt only: an answered attempt clears an earlier provider error', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = pino({ level: 'warn' }, destination);
+    const provider = scriptedProvider([
+      new ProviderHttpError('model server answered HTTP 500', { status: 500 }),
+      { content: 'not json' },
+    ]);
+    await createModelJudge({ ...baseSettings, provider, logger }).evaluate(subject());
+    const lastHttp = scriptedProvider([
+      { content: 'not json' },
+      new ProviderHttpError('model server answered HTTP 503', { status: 503 }),
+    ]);
+    await createModelJudge({ ...baseSettings, provider: lastHttp, logger }).evaluate(subject());
+    const [invalidLast, httpLast] = lines.map((line) => JSON.parse(line));
+    expect(invalidLast).toMatchObject({ errorType: 'JudgeResponseError' });
+    expect(invalidLast).not.toHaveProperty('errorDetail');
+    expect(httpLast).toMatchObject({
+      errorType: 'ProviderHttpError',
+      errorDetail: 'model server answered HTTP 503',
+    });
+  });
+
   it('rejects a clock without a zone with JudgeConfigurationError', async () => {
     const provider = scriptedProvider([{ content: PASSED }]);
     const clock = { now: () => '2026-01-01T00:00:00', monotonicMs: () => 0 };

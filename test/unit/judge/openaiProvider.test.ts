@@ -1,5 +1,8 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelJudge, type JudgeOptions } from '../../../src/actors/judges.js';
+import type { ModelRequest } from '../../../src/ports/modelProvider.js';
 import { createOpenAIProvider, retryAfterFrom } from '../../../src/ports/openaiProvider.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from '../../support/chatServer.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
@@ -27,6 +30,18 @@ async function judgeAgainst(
   });
   const judge = createModelJudge({ ...baseSettings, provider, ...judgeOptions });
   return judge.evaluate(subject());
+}
+
+/** A bare provider request (no judge around it). */
+function request(): ModelRequest {
+  return {
+    messages: [],
+    responseSchema: { name: 'x', strict: true, schema: {} },
+    temperature: 0,
+    timeoutMs: 5000,
+    metadata: {},
+    signal: new AbortController().signal,
+  };
 }
 
 describe('OpenAI-compatible provider against a real chat-completions server', () => {
@@ -114,16 +129,7 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
   it('carries retry-after into the error so the backoff can honour it', async () => {
     server = await startChatServer(() => ({ status: 429, headers: { 'retry-after': '2' } }));
     const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'm' });
-    const error = await provider
-      .invoke({
-        messages: [],
-        responseSchema: { name: 'x', strict: true, schema: {} },
-        temperature: 0,
-        timeoutMs: 5000,
-        metadata: {},
-        signal: new AbortController().signal,
-      })
-      .catch((caught: unknown) => caught);
+    const error = await provider.invoke(request()).catch((caught: unknown) => caught);
     expect(error).toMatchObject({
       name: 'ProviderRateLimitError',
       retryAfterMs: 2000,
@@ -207,6 +213,55 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
     });
     const protocol = await judgeAgainst([{ rawBody: '{"choices": [' }], { maxAttempts: 1 });
     expect(protocol.errorType).toBe('ProviderProtocolError');
+  });
+
+  it('names the base URL and ECONNREFUSED when the server is down', async () => {
+    const stopped = await startChatServer(() => ({ content: PASSED }));
+    const baseURL = stopped.baseURL;
+    await stopped.close();
+    const provider = createOpenAIProvider({ baseURL, model: 'judge-model' });
+    const error = await provider.invoke(request()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderConnectionError' });
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^cannot reach the model server at ${baseURL}: connection refused \\(ECONNREFUSED`,
+      ),
+    );
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const result = await createModelJudge({ ...baseSettings, provider, logger }).evaluate(
+      subject(),
+    );
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderConnectionError',
+      attemptCount: 2,
+    });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      msg: 'judgement ended in error',
+      errorType: 'ProviderConnectionError',
+      errorDetail: expect.stringContaining(`${baseURL}: connection refused (ECONNREFUSED`),
+    });
+  });
+
+  it('names a TLS failure when https meets a plain HTTP server', async () => {
+    server = await startChatServer(() => ({ content: PASSED }));
+    const baseURL = server.baseURL.replace('http://', 'https://');
+    const provider = createOpenAIProvider({ baseURL, model: 'judge-model' });
+    const error = await provider.invoke(request()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderConnectionError' });
+    expect((error as Error).message).toContain(
+      `cannot reach the model server at ${baseURL}: TLS handshake failed (`,
+    );
   });
 
   it('parses retry-after as ms, seconds or an HTTP date', () => {
