@@ -187,6 +187,67 @@ describe('arena judge', () => {
     }
   });
 
+  it('names the server and the cause when the model server is down', async () => {
+    const stopped = await startChatServer(() => ({ status: 500 }));
+    await stopped.close();
+    const dir = scratch();
+    const config = readFileSync(example('local.yaml'), 'utf8').replace(
+      'base_url: http://localhost:11434/v1',
+      `base_url: ${stopped.baseURL}`,
+    );
+    writeFileSync(path.join(dir, 'down.yaml'), config);
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      path.join(dir, 'down.yaml'),
+      '--json',
+    ]);
+    expect(run.code).toBe(1);
+    const results = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(results.map((result) => [result.errorType, result.attemptCount])).toEqual(
+      Array.from({ length: 4 }, () => ['ProviderConnectionError', 2]),
+    );
+    expect(run.stderr).toContain(
+      `cannot reach the model server at ${stopped.baseURL}: connection refused (ECONNREFUSED`,
+    );
+  });
+
+  it('does not hang on a 429 with retry-after: 999999: every attempt is made, then each case ends', async () => {
+    const server = await startChatServer(() => ({
+      status: 429,
+      headers: { 'retry-after': '999999' },
+    }));
+    try {
+      const dir = scratch();
+      const config = readFileSync(example('local.yaml'), 'utf8').replace(
+        'base_url: http://localhost:11434/v1',
+        `base_url: ${server.baseURL}`,
+      );
+      writeFileSync(path.join(dir, 'limited.yaml'), config);
+      const run = await runArena(
+        ['judge', example('cases.jsonl'), '--config', path.join(dir, 'limited.yaml'), '--json'],
+        { timeoutMs: 30_000 },
+      );
+      expect(run.signal).toBeNull();
+      expect(run.code).toBe(1);
+      const results = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(results.map((result) => [result.errorType, result.attemptCount])).toEqual(
+        Array.from({ length: 4 }, () => ['ProviderRateLimitError', 2]),
+      );
+      expect(server.requests).toHaveLength(8);
+      expect(server.requests[0]?.body.max_completion_tokens).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('judges the shipped example with an agent judge from a user module, offline', async () => {
     const { run, out } = await judgeExample('agent.yaml');
     expect(run.stderr).toBe('');
