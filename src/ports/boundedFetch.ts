@@ -13,7 +13,9 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * A `fetch` whose response bodies are read through a byte counter: a body over
  * `maxBytes` (by its `content-length`, or once that many bytes arrived) fails
  * to read with `ProviderResponseTooLargeError` and its download is cancelled,
- * so memory stays bounded by the cap whatever the server sends.
+ * so memory stays bounded by the cap whatever the server sends. A body with a
+ * declared length within the cap and no content encoding passes untouched;
+ * a compressed one is counted after decompression.
  *
  * @example
  * ```ts
@@ -27,6 +29,9 @@ export function boundedFetch(maxBytes: number, inner: FetchFunction = fetch): Fe
     const body = response.body;
     if (body === null || NULL_BODY_STATUSES.has(response.status)) return response;
     const declaredBytes = Number(response.headers.get('content-length') ?? Number.NaN);
+    const encoding = response.headers.get('content-encoding') ?? 'identity';
+    // A declared, uncompressed length is all fetch will read: within the cap, nothing to count.
+    if (declaredBytes <= maxBytes && encoding === 'identity') return response;
     const capped =
       declaredBytes > maxBytes ? refusedBody(body, maxBytes) : countedBody(body, maxBytes);
     return new Response(capped, {

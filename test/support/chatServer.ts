@@ -8,8 +8,8 @@ export interface ScriptedReply {
   readonly headers?: Readonly<Record<string, string>>;
   /** The message content of a 200 chat completion. */
   readonly content?: string;
-  /** Raw body instead of a chat completion (e.g. malformed JSON). */
-  readonly rawBody?: string;
+  /** Raw body instead of a chat completion (e.g. malformed JSON), or raw bytes (e.g. gzip). */
+  readonly rawBody?: string | Uint8Array;
   /** `usage` of the completion, in the wire format. */
   readonly usage?: Readonly<Record<string, unknown>>;
   /** Wait this long before answering. */

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelJudge, type JudgeOptions } from '../../../src/actors/judges.js';
@@ -189,6 +190,21 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
       { content: PASSED },
     ]);
     expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+  });
+
+  it('counts a compressed body after decompression, so a small gzip of 50 MB is over the cap', async () => {
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, ' '));
+    const result = await judgeAgainst(
+      [
+        {
+          rawBody: bomb,
+          headers: { 'content-encoding': 'gzip', 'content-length': String(bomb.length) },
+        },
+      ],
+      { maxAttempts: 1 },
+    );
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(result).toMatchObject({ status: 'error', errorType: 'ProviderResponseTooLargeError' });
   });
 
   it('takes the cap from maxResponseBytes', async () => {
