@@ -84,8 +84,8 @@ function conciseDetail(message: string): string {
  *
  * @example
  * ```ts
- * await fetch('http://127.0.0.1:9/v1').catch(describeConnectionFailure);
- * // 'connection refused (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)'
+ * await fetch('http://127.0.0.1:8099/v1').catch(describeConnectionFailure); // nothing listening
+ * // 'connection refused (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8099)'
  * describeConnectionFailure(new Error('fetch failed', { cause: { code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND nowhere.invalid' } }));
  * // 'DNS lookup failed (ENOTFOUND: getaddrinfo ENOTFOUND nowhere.invalid)'
  * ```
