@@ -169,6 +169,7 @@ export {
   JudgeConfigurationError,
   JudgeResponseError,
   JudgeTimeoutError,
+  MAX_TIMER_MS,
   PROMPT_TEMPLATE_VERSION,
   addUsage,
   awareUtcTimestamp,
@@ -305,6 +306,7 @@ export type {
   WorldScript,
 } from './actors/index.js';
 export {
+  DEFAULT_MAX_OUTPUT_TOKENS,
   agentJudgeFromConfig,
   createAgentJudge,
   createModelJudge,
@@ -500,6 +502,7 @@ export {
   ProviderHttpError,
   ProviderProtocolError,
   ProviderRateLimitError,
+  ProviderResponseTooLargeError,
 } from './ports/modelProvider.js';
 export type {
   ModelProvider,
@@ -507,7 +510,11 @@ export type {
   ModelResponse,
   ResponseSchema,
 } from './ports/modelProvider.js';
-export { createOpenAIProvider, retryAfterFrom } from './ports/openaiProvider.js';
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  createOpenAIProvider,
+  retryAfterFrom,
+} from './ports/openaiProvider.js';
 export type { OpenAIProviderOptions } from './ports/openaiProvider.js';
 export {
   ReplayFileError,

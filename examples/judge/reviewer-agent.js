@@ -74,7 +74,7 @@ export class ReviewerAgent {
         score: null,
         label: null,
         explanation: 'no expected output to compare with',
-        evidence: null,
+        evidence: [],
       });
     }
     const toolAllowed =

@@ -115,9 +115,10 @@ function createJudge(
         actor.subscribe({
           complete: () => {
             settle();
-            const output = actor.getSnapshot().output;
+            const snapshot = actor.getSnapshot();
+            const output = snapshot.output;
             if (output) {
-              logVerdict(logger, output);
+              logVerdict(logger, output, snapshot.context.lastErrorDetail);
               resolve(output);
             } else {
               logger.info({ judge: settings.name, caseId: context.caseId }, 'judgement cancelled');
@@ -135,8 +136,12 @@ function createJudge(
   };
 }
 
-/** Log the facts of a verdict: ids, status, error type, attempts, duration; never text. */
-function logVerdict(logger: Logger, result: JudgeResult): void {
+/**
+ * Log the facts of a verdict: ids, status, error type, attempts, duration; never
+ * model text. An error names its cause when a provider gave one (e.g. the URL
+ * and ECONNREFUSED).
+ */
+function logVerdict(logger: Logger, result: JudgeResult, errorDetail: string | null): void {
   const fields = {
     judge: result.judge,
     caseId: result.caseId,
@@ -146,8 +151,12 @@ function logVerdict(logger: Logger, result: JudgeResult): void {
     attemptCount: result.attemptCount,
     durationMs: result.durationMs,
   };
-  if (result.status === 'error') logger.warn(fields, 'judgement ended in error');
-  else logger.debug(fields, 'judgement done');
+  if (result.status === 'error') {
+    logger.warn(
+      errorDetail === null ? fields : { ...fields, errorDetail },
+      'judgement ended in error',
+    );
+  } else logger.debug(fields, 'judgement done');
 }
 
 /** A direct model judge: a `ModelProvider` plus the judge's identity and bounds. */
@@ -320,9 +329,13 @@ function judgeOptionsFrom(
   };
 }
 
+/** The output cap of a model profile without `max_output_tokens`: the seed's `from_config` default. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 1000;
+
 /**
  * Build the provider of a model profile: the OpenAI-compatible adapter (API key
- * from the env var named by `api_key_env`, if any) or the replay provider.
+ * from the env var named by `api_key_env`, if any; output capped at
+ * `max_output_tokens`, default 1000 as in the seed) or the replay provider.
  */
 export function providerFromConfig(
   profileName: string,
@@ -366,7 +379,8 @@ export function providerFromConfig(
     price: price
       ? { inputPerMillion: price.input_per_million, outputPerMillion: price.output_per_million }
       : null,
-    maxOutputTokens: profile.max_output_tokens ?? null,
+    maxOutputTokens: profile.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    ...(profile.max_response_bytes ? { maxResponseBytes: profile.max_response_bytes } : {}),
   });
 }
 

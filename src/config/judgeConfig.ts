@@ -3,8 +3,18 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { JudgeConfigurationError } from '../domain/judge/errors.js';
+import { MAX_TIMER_MS } from '../domain/judge/settings.js';
+import { expecting } from './zodIssues.js';
 
 const nonEmpty = z.string().trim().min(1);
+
+const TIMER_LIMIT = 'the longest a timer can wait, about 24.8 days';
+
+/** Milliseconds a timer can hold: a longer one would fire at once. */
+const timerMs = z
+  .number()
+  .positive()
+  .max(MAX_TIMER_MS, { error: expecting(`at most ${MAX_TIMER_MS} ms (${TIMER_LIMIT})`) });
 
 const modelProfileSchema = z.strictObject({
   /** `openai` (any OpenAI-compatible server) or `replay` (recorded responses). */
@@ -15,7 +25,10 @@ const modelProfileSchema = z.strictObject({
   base_url: z.url().optional(),
   /** The environment variable holding the API key; omit for local servers. */
   api_key_env: nonEmpty.optional(),
+  /** Sent as `max_completion_tokens`; default 1000, as the seed's `from_config`. */
   max_output_tokens: z.number().int().positive().optional(),
+  /** The largest response body read per attempt (default 4 MiB); over it, the attempt fails. */
+  max_response_bytes: z.number().int().positive().optional(),
   /** For `replay`: a JSONL file, relative to the config file. */
   replay_file: nonEmpty.optional(),
 });
@@ -30,7 +43,13 @@ const judgeProfileSchema = z
     model: nonEmpty.optional(),
     agent: nonEmpty.optional(),
     judge_version: nonEmpty.default('1'),
-    timeout_seconds: z.number().positive().default(60),
+    timeout_seconds: z
+      .number()
+      .positive()
+      .max(MAX_TIMER_MS / 1000, {
+        error: expecting(`at most ${MAX_TIMER_MS / 1000} seconds (${TIMER_LIMIT})`),
+      })
+      .default(60),
     max_attempts: z.number().int().min(1).max(100).default(2),
     allow_self_evaluation: z.boolean().default(false),
     max_input_tokens: z.number().int().positive().optional(),
@@ -39,10 +58,14 @@ const judgeProfileSchema = z
     tool_policy: z.enum(['evaluation_safe', 'read_only']).default('evaluation_safe'),
     backoff: z
       .strictObject({
-        initial_ms: z.number().positive(),
-        max_ms: z.number().positive(),
+        initial_ms: timerMs,
+        max_ms: timerMs,
         multiplier: z.number().min(1).default(2),
         jitter: z.number().min(0).max(1).default(0.2),
+      })
+      .refine((backoff) => backoff.max_ms >= backoff.initial_ms, {
+        path: ['max_ms'],
+        message: 'expected at least initial_ms',
       })
       .optional(),
     seed: z.number().int().nonnegative().default(0),

@@ -15,7 +15,7 @@ import {
   type JudgeResult,
   type JudgeStatus,
 } from '../domain/judge/result.js';
-import { type JudgeSettings, retryDelayMs } from '../domain/judge/settings.js';
+import { type JudgeSettings, MAX_TIMER_MS, retryDelayMs } from '../domain/judge/settings.js';
 import { addUsage, type TokenUsage } from '../domain/judge/usage.js';
 import {
   ModelProviderError,
@@ -100,6 +100,8 @@ export interface JudgeMachineContext {
   readonly costUsd: number;
   readonly sawCost: boolean;
   readonly lastErrorType: string;
+  /** The last provider error's message (arena's own words: a URL and a cause, never model text). */
+  readonly lastErrorDetail: string | null;
   readonly lastRetryAfterMs: number | null;
   readonly answered: AnsweredAttempt | null;
   /** Written once, by the action that decides the verdict. */
@@ -140,9 +142,9 @@ export const judgeMachine = setup({
   },
   delays: {
     attemptTimeout: ({ context }) =>
-      Math.max(0, (context.attemptDeadlineMs ?? 0) - context.job.clock.monotonicMs()),
+      timerDelayMs((context.attemptDeadlineMs ?? 0) - context.job.clock.monotonicMs()),
     retryDelay: ({ context }) =>
-      Math.max(0, (context.retryAtMs ?? 0) - context.job.clock.monotonicMs()),
+      timerDelayMs((context.retryAtMs ?? 0) - context.job.clock.monotonicMs()),
   },
   guards: {
     isRejectedSelfEvaluation: ({ context }) =>
@@ -167,6 +169,8 @@ export const judgeMachine = setup({
       attemptDeadlineMs: context.job.clock.monotonicMs() + context.job.settings.timeoutMs,
       retryAtMs: null,
       answered: null,
+      // The detail describes the latest attempt only, so a later verdict never shows an older cause.
+      lastErrorDetail: null,
     })),
     /** Read the answer once, then add its usage and cost to the totals. */
     recordAnswer: assign(({ context }, response: ModelResponse) => {
@@ -182,15 +186,18 @@ export const judgeMachine = setup({
     }),
     recordInvalidResponse: assign({
       lastErrorType: JudgeResponseError.name,
+      lastErrorDetail: null,
       lastRetryAfterMs: null,
     }),
     recordTimeout: assign({
       lastErrorType: JudgeTimeoutError.name,
+      lastErrorDetail: null,
       lastRetryAfterMs: null,
       attemptDeadlineMs: null,
     }),
     recordProviderError: assign((_, error: unknown) => ({
       lastErrorType: errorTypeOf(error),
+      lastErrorDetail: error instanceof ModelProviderError ? error.message : null,
       lastRetryAfterMs: error instanceof ModelProviderError ? error.retryAfterMs : null,
       attemptDeadlineMs: null,
     })),
@@ -242,6 +249,7 @@ export const judgeMachine = setup({
     costUsd: 0,
     sawCost: false,
     lastErrorType: 'JudgeInvocationError',
+    lastErrorDetail: null,
     lastRetryAfterMs: null,
     answered: null,
     result: null,
@@ -320,6 +328,11 @@ export const judgeMachine = setup({
   },
   output: ({ context }) => context.result,
 });
+
+/** A delay a timer can hold: settings are checked, and this keeps hand-built ones from overflowing too. */
+function timerDelayMs(ms: number): number {
+  return Math.min(MAX_TIMER_MS, Math.max(0, ms));
+}
 
 function errorVerdict(errorType: string, attemptCount: number): Verdict {
   return { status: 'error', errorType, payload: null, attemptCount };

@@ -95,6 +95,27 @@ export class ProviderProtocolError extends ModelProviderError {
   }
 }
 
+/**
+ * The server's response body is larger than the adapter's cap
+ * (`max_response_bytes`): reading stopped at the cap, and the attempt failed.
+ *
+ * @example
+ * ```ts
+ * new ProviderResponseTooLargeError(4_194_304).message;
+ * // 'model server response is larger than 4194304 bytes (max_response_bytes); reading stopped there'
+ * ```
+ */
+export class ProviderResponseTooLargeError extends ModelProviderError {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(
+      'PROVIDER_RESPONSE_TOO_LARGE',
+      `model server response is larger than ${maxBytes} bytes (max_response_bytes); reading stopped there`,
+    );
+    this.maxBytes = maxBytes;
+  }
+}
+
 /** The call was aborted by its signal (timeout or cancel). */
 export class ProviderAbortedError extends ModelProviderError {
   constructor(message = 'model call aborted') {

@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import type { ModelPrice } from '../domain/judge/usage.js';
 import { costFromPrice } from '../domain/judge/usage.js';
+import { boundedFetch } from './boundedFetch.js';
+import { describeConnectionFailure, displayBaseUrl } from './connectionFailure.js';
 import {
   type ModelProvider,
   ModelProviderError,
@@ -27,13 +29,19 @@ export interface OpenAIProviderOptions {
   readonly maxOutputTokens?: number | null;
   /** The SDK's own client timeout; each call also gets the judge's timeout. */
   readonly timeoutMs?: number;
+  /** The largest response body read, per attempt; default `DEFAULT_MAX_RESPONSE_BYTES`. */
+  readonly maxResponseBytes?: number;
 }
+
+/** 4 MiB: far above any judge verdict, far below what would strain memory at high concurrency. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 /**
  * A `ModelProvider` over the official `openai` SDK, for OpenAI, Ollama, vLLM,
  * LM Studio and llama.cpp's server. Deterministic and strict: temperature 0,
  * the SDK's retries off (the judge owns retries), a strict `json_schema`
- * response format, and the judge's AbortSignal passed to the request.
+ * response format, the judge's AbortSignal passed to the request, and a cap on
+ * the response body (`ProviderResponseTooLargeError` over it).
  *
  * @example
  * ```ts
@@ -48,8 +56,10 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     apiKey: options.apiKey ?? 'not-needed',
     maxRetries: 0,
     timeout: options.timeoutMs ?? 600_000,
+    fetch: boundedFetch(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
   });
   const price = options.price ?? null;
+  const serverName = displayBaseUrl(options.baseURL);
   return {
     name: options.providerName ?? 'openai',
     model: options.model,
@@ -77,7 +87,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
           { signal: request.signal, timeout: request.timeoutMs, maxRetries: 0 },
         );
       } catch (error) {
-        throw providerErrorFrom(error, request.signal);
+        throw providerErrorFrom(error, request.signal, serverName);
       }
       return responseFrom(completion, price);
     },
@@ -94,23 +104,39 @@ function responseFrom(
   }
   const usage = completion.usage;
   if (!usage) return { content, usage: null, costUsd: null };
+  // Servers that report only some counts leave the others out: the judge counts them as 0.
   const reported = {
     inputTokens: usage.prompt_tokens,
     outputTokens: usage.completion_tokens,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
-    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
+    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens,
     totalTokens: usage.total_tokens,
   };
-  return { content, usage: reported, costUsd: price ? costFromPrice(reported, price) : null };
+  const priced = {
+    inputTokens: usage.prompt_tokens ?? 0,
+    outputTokens: usage.completion_tokens ?? 0,
+  };
+  return { content, usage: reported, costUsd: price ? costFromPrice(priced, price) : null };
 }
 
-/** Map an SDK error to an arena provider error whose class name is the error type. */
-function providerErrorFrom(error: unknown, signal: AbortSignal): ModelProviderError {
+/**
+ * Map an SDK error to an arena provider error whose class name is the error
+ * type; a connection error names the server and the root cause (refused, DNS, TLS...).
+ */
+function providerErrorFrom(
+  error: unknown,
+  signal: AbortSignal,
+  serverName: string,
+): ModelProviderError {
   if (error instanceof ModelProviderError) return error;
   if (signal.aborted || error instanceof OpenAI.APIUserAbortError)
     return new ProviderAbortedError();
   if (error instanceof OpenAI.APIConnectionError) {
-    return new ProviderConnectionError(`cannot reach the model server: ${error.message}`, {
+    const cause =
+      error instanceof OpenAI.APIConnectionTimeoutError
+        ? 'request timed out'
+        : describeConnectionFailure(error);
+    return new ProviderConnectionError(`cannot reach the model server at ${serverName}: ${cause}`, {
       cause: error,
     });
   }

@@ -110,13 +110,33 @@ describe('arena judge', () => {
     expect(run.stderr).toContain('judges.strict.max_attempts');
   });
 
+  it('exits 2 naming timeout_seconds when a timer cannot hold it', async () => {
+    const dir = scratch();
+    const config = readFileSync(example('replay.yaml'), 'utf8').replace(
+      'timeout_seconds: 30',
+      'timeout_seconds: 3000000',
+    );
+    writeFileSync(path.join(dir, 'bad.yaml'), config);
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      path.join(dir, 'bad.yaml'),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'judges.strict.timeout_seconds: expected at most 2147483.647 seconds (the longest a timer can wait, about 24.8 days), got number 3000000',
+    );
+    expect(run.stderr).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('judges through a local OpenAI-compatible server with the key, price table and retries of the config', async () => {
     const verdict = JSON.stringify({
       status: 'passed',
       score: 1,
       label: 'correct',
       explanation: null,
-      evidence: null,
+      evidence: [],
     });
     const server = await startChatServer((_, index) =>
       index === 0
@@ -162,6 +182,67 @@ describe('arena judge', () => {
       expect(results[0].attemptCount).toBe(2);
       expect(JSON.parse(run.stderr).summary.costUsd).toBeCloseTo(4 * 0.002);
       expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer e2e-key');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('names the server and the cause when the model server is down', async () => {
+    const stopped = await startChatServer(() => ({ status: 500 }));
+    await stopped.close();
+    const dir = scratch();
+    const config = readFileSync(example('local.yaml'), 'utf8').replace(
+      'base_url: http://localhost:11434/v1',
+      `base_url: ${stopped.baseURL}`,
+    );
+    writeFileSync(path.join(dir, 'down.yaml'), config);
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      path.join(dir, 'down.yaml'),
+      '--json',
+    ]);
+    expect(run.code).toBe(1);
+    const results = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(results.map((result) => [result.errorType, result.attemptCount])).toEqual(
+      Array.from({ length: 4 }, () => ['ProviderConnectionError', 2]),
+    );
+    expect(run.stderr).toContain(
+      `cannot reach the model server at ${stopped.baseURL}: connection refused (ECONNREFUSED`,
+    );
+  });
+
+  it('does not hang on a 429 with retry-after: 999999: every attempt is made, then each case ends', async () => {
+    const server = await startChatServer(() => ({
+      status: 429,
+      headers: { 'retry-after': '999999' },
+    }));
+    try {
+      const dir = scratch();
+      const config = readFileSync(example('local.yaml'), 'utf8').replace(
+        'base_url: http://localhost:11434/v1',
+        `base_url: ${server.baseURL}`,
+      );
+      writeFileSync(path.join(dir, 'limited.yaml'), config);
+      const run = await runArena(
+        ['judge', example('cases.jsonl'), '--config', path.join(dir, 'limited.yaml'), '--json'],
+        { timeoutMs: 30_000 },
+      );
+      expect(run.signal).toBeNull();
+      expect(run.code).toBe(1);
+      const results = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(results.map((result) => [result.errorType, result.attemptCount])).toEqual(
+        Array.from({ length: 4 }, () => ['ProviderRateLimitError', 2]),
+      );
+      expect(server.requests).toHaveLength(8);
+      expect(server.requests[0]?.body.max_completion_tokens).toBe(400);
     } finally {
       await server.close();
     }

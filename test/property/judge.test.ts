@@ -8,7 +8,7 @@ import { JudgeCancelledError } from '../../src/domain/judge/errors.js';
 import type { JudgeResult } from '../../src/domain/judge/result.js';
 import { addUsage, normaliseUsage, type TokenUsage } from '../../src/domain/judge/usage.js';
 import type { ModelProvider, ModelRequest } from '../../src/ports/modelProvider.js';
-import { ProviderHttpError } from '../../src/ports/modelProvider.js';
+import { ProviderHttpError, ProviderRateLimitError } from '../../src/ports/modelProvider.js';
 import { PASSED, subject } from '../unit/judge/fixtures.js';
 
 const TIMEOUT_MS = 1000;
@@ -140,6 +140,87 @@ describe('judge machine under any interleaving of responses, timeouts and a canc
         },
       ),
       { numRuns: 150 },
+    );
+  });
+});
+
+/** A retry-after hint as any provider might send it: none, small, huge, overflowing or nonsense. */
+const retryAfterArbitrary: fc.Arbitrary<number | null> = fc.oneof(
+  fc.constant(null),
+  fc.nat(2000),
+  fc.integer({ min: 0, max: 2 ** 33 }),
+  fc.constantFrom(999_999_000, 2 ** 31 + 1000, Number.POSITIVE_INFINITY, Number.NaN, -1),
+);
+
+/** Longer than any backoff cap drawn below, so an attempt timeout is told apart from a retry wait. */
+const ATTEMPT_TIMEOUT_MS = 5000;
+
+describe('judge backoff under any retry-after values', () => {
+  it('never exceeds maxAttempts, never waits longer than max_ms, and ends within (attempts - 1) × max_ms', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(retryAfterArbitrary, fc.constant('valid' as const)), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.record({
+          initialMs: fc.integer({ min: 1, max: 50 }),
+          extraMs: fc.nat(950),
+          multiplier: fc.double({ min: 1, max: 3, noNaN: true }),
+          jitter: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        async (steps, maxAttempts, { initialMs, extraMs, multiplier, jitter }) => {
+          const backoff = { initialMs, maxMs: initialMs + extraMs, multiplier, jitter };
+          const simulated = new SimulatedClock();
+          const delays: number[] = [];
+          const timers = {
+            setTimeout: (callback: () => void, delayMs: number) => {
+              delays.push(delayMs);
+              return simulated.setTimeout(callback, delayMs);
+            },
+            clearTimeout: (id: unknown) => simulated.clearTimeout(id as number),
+          };
+          const clock = { now: () => new Date(0), monotonicMs: () => simulated.now() };
+          let calls = 0;
+          const provider: ModelProvider = {
+            name: 'openai',
+            model: 'judge-model',
+            invoke: async () => {
+              const step = steps[calls % steps.length]!;
+              calls++;
+              if (step === 'valid') return { content: PASSED };
+              throw new ProviderRateLimitError('slow down', { retryAfterMs: step });
+            },
+          };
+          const judge = createModelJudge({
+            ...settings,
+            provider,
+            maxAttempts,
+            timeoutMs: ATTEMPT_TIMEOUT_MS,
+            backoff,
+            clock,
+            timers,
+          });
+          let result: JudgeResult | null = null;
+          judge.evaluate(subject()).then((value) => {
+            result = value;
+          });
+          await settle();
+          for (let retry = 1; retry < maxAttempts && result === null; retry++) {
+            simulated.increment(backoff.maxMs);
+            await settle();
+          }
+          const final = result as JudgeResult | null;
+          expect(final).not.toBeNull();
+          expect(calls).toBeLessThanOrEqual(maxAttempts);
+          expect(final!.attemptCount).toBe(calls);
+          for (const delayMs of delays) {
+            expect(delayMs === ATTEMPT_TIMEOUT_MS || delayMs <= backoff.maxMs).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -8,12 +8,19 @@ export interface ScriptedReply {
   readonly headers?: Readonly<Record<string, string>>;
   /** The message content of a 200 chat completion. */
   readonly content?: string;
-  /** Raw body instead of a chat completion (e.g. malformed JSON). */
-  readonly rawBody?: string;
+  /** Raw body instead of a chat completion (e.g. malformed JSON), or raw bytes (e.g. gzip). */
+  readonly rawBody?: string | Uint8Array;
   /** `usage` of the completion, in the wire format. */
   readonly usage?: Readonly<Record<string, unknown>>;
   /** Wait this long before answering. */
   readonly delayMs?: number;
+  /**
+   * Stream a 200 completion of about this many bytes (a long content string),
+   * chunk by chunk, stopping when the client goes away.
+   */
+  readonly streamBytes?: number;
+  /** With `streamBytes`: declare the size in `content-length` (default: chunked, undeclared). */
+  readonly declareLength?: boolean;
 }
 
 /** A request the server received (parsed JSON body). */
@@ -35,6 +42,8 @@ export interface ChatServer {
   readonly resetMaxInFlight: () => void;
   /** TCP connections accepted so far (keep-alive reuse keeps this near the concurrency). */
   readonly connections: () => number;
+  /** Bytes written by `streamBytes` replies so far (the client stopping reading stops them). */
+  readonly streamedBytes: () => number;
   close(): Promise<void>;
 }
 
@@ -57,6 +66,7 @@ export async function startChatServer(
   let inFlight = 0;
   let maxInFlight = 0;
   let connections = 0;
+  let streamedBytes = 0;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -76,7 +86,11 @@ export async function startChatServer(
       const timer = setTimeout(() => {
         finished = true;
         inFlight--;
-        answer(response, scripted, body);
+        if (scripted.streamBytes !== undefined) {
+          streamCompletion(response, scripted, (bytes) => {
+            streamedBytes += bytes;
+          });
+        } else answer(response, scripted, body);
       }, scripted.delayMs ?? 0);
       response.on('close', () => {
         if (!finished) {
@@ -103,6 +117,7 @@ export async function startChatServer(
       maxInFlight = inFlight;
     },
     connections: () => connections,
+    streamedBytes: () => streamedBytes,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -143,4 +158,48 @@ function answer(
     ...(scripted.usage ? { usage: scripted.usage } : {}),
   };
   response.writeHead(status, headers).end(JSON.stringify(completion));
+}
+
+const STREAM_CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+/** Write a huge completion with backpressure, until done or the client closes the connection. */
+function streamCompletion(
+  response: ServerResponse,
+  scripted: ScriptedReply,
+  onWritten: (bytes: number) => void,
+): void {
+  const head = Buffer.from(
+    '{"id":"chatcmpl-big","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"',
+  );
+  const tail = Buffer.from('"},"finish_reason":"stop"}]}');
+  const fillerChunks = Math.max(
+    0,
+    Math.ceil(((scripted.streamBytes ?? 0) - head.length - tail.length) / STREAM_CHUNK.length),
+  );
+  const total = head.length + fillerChunks * STREAM_CHUNK.length + tail.length;
+  response.writeHead(200, {
+    'content-type': 'application/json',
+    ...(scripted.declareLength ? { 'content-length': String(total) } : {}),
+  });
+  let closed = false;
+  response.on('close', () => {
+    closed = true;
+  });
+  const write = (chunk: Buffer): boolean => {
+    onWritten(chunk.length);
+    return response.write(chunk);
+  };
+  write(head);
+  let sent = 0;
+  const pump = (): void => {
+    while (!closed && sent < fillerChunks) {
+      sent++;
+      if (!write(STREAM_CHUNK)) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+    if (!closed) response.end(tail);
+  };
+  pump();
 }

@@ -42,6 +42,7 @@ export {
   type JudgeSettings,
   type JudgeSettingsInput,
   judgeSettings,
+  MAX_TIMER_MS,
   retryDelayMs,
 } from './settings.js';
 export {

@@ -6,7 +6,8 @@ const MAX_EVIDENCE_BYTES = 8192;
 /**
  * The strict payload a judge model or agent must return. No extra keys; a
  * finite score; `passed` and `failed` need both a score and a label; evidence is
- * at most 64 non-empty strings of at most 8192 UTF-8 bytes each.
+ * at most 64 non-empty strings of at most 8192 UTF-8 bytes each (absent is
+ * none; `null` is invalid).
  */
 export const judgePayloadSchema = z
   .strictObject({
@@ -24,9 +25,8 @@ export const judgePayloadSchema = z
           ),
       )
       .max(64)
-      .nullable()
-      .default([])
-      .transform((value) => value ?? []),
+      // Absent is no evidence; null is invalid, as the seed's tuple is never None.
+      .default([]),
   })
   .refine(
     (payload) => payload.status === 'skipped' || (payload.score !== null && payload.label !== null),
@@ -38,8 +38,9 @@ export type JudgePayload = z.output<typeof judgePayloadSchema>;
 
 /**
  * The JSON Schema sent as the strict structured-output format: every property
- * is required and nullable (strict mode's way to say optional), and no other
- * property is allowed.
+ * is required, no other property is allowed, and every property but `status`
+ * and `evidence` is nullable (strict mode's way to say optional); evidence is
+ * an array, empty when there is none.
  */
 export const judgePayloadJsonSchema = {
   type: 'object',
@@ -49,7 +50,7 @@ export const judgePayloadJsonSchema = {
     label: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
     explanation: { type: ['string', 'null'], maxLength: 8192 },
     evidence: {
-      type: ['array', 'null'],
+      type: 'array',
       items: { type: 'string', minLength: 1 },
       maxItems: 64,
     },

@@ -1,5 +1,11 @@
 import { JudgeConfigurationError } from './errors.js';
 
+/**
+ * The longest delay a timer can hold (2^31 − 1 ms, about 24.8 days): Node
+ * fires a longer one at once, with a `TimeoutOverflowWarning`.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** Opt-in exponential backoff between attempts (the default retries at once). */
 export interface BackoffSettings {
   readonly initialMs: number;
@@ -40,6 +46,7 @@ export interface JudgeSettingsInput {
 /**
  * Check a judge's settings with the seed's rules: non-empty names and versions,
  * a positive timeout, 1–100 attempts, positive limits; and a sane backoff.
+ * Every duration must fit a timer (at most `MAX_TIMER_MS`).
  *
  * @example
  * ```ts
@@ -59,6 +66,7 @@ export function judgeSettings(input: JudgeSettingsInput): JudgeSettings {
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
     throw new JudgeConfigurationError(`timeoutMs must be positive, got ${String(timeoutMs)}`);
   }
+  checkTimerHolds('timeoutMs', timeoutMs);
   const maxAttempts = input.maxAttempts ?? 2;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 100) {
     throw new JudgeConfigurationError(
@@ -92,6 +100,14 @@ export function judgeSettings(input: JudgeSettingsInput): JudgeSettings {
   };
 }
 
+function checkTimerHolds(field: string, ms: number): void {
+  if (ms > MAX_TIMER_MS) {
+    throw new JudgeConfigurationError(
+      `${field} must be at most ${MAX_TIMER_MS} ms (the longest a timer can wait, about 24.8 days), got ${ms}`,
+    );
+  }
+}
+
 function checkedBackoff(backoff: BackoffSettings): BackoffSettings {
   const { initialMs, maxMs, multiplier, jitter } = backoff;
   if (!(initialMs > 0 && Number.isFinite(initialMs))) {
@@ -104,6 +120,7 @@ function checkedBackoff(backoff: BackoffSettings): BackoffSettings {
       `backoff.maxMs must be at least initialMs, got ${String(maxMs)}`,
     );
   }
+  checkTimerHolds('backoff.maxMs', maxMs);
   if (!(multiplier >= 1 && Number.isFinite(multiplier))) {
     throw new JudgeConfigurationError(
       `backoff.multiplier must be at least 1, got ${String(multiplier)}`,
@@ -118,15 +135,18 @@ function checkedBackoff(backoff: BackoffSettings): BackoffSettings {
 }
 
 /**
- * The delay before attempt `failedAttempt + 1`: exponential, capped, with
- * jitter drawn from `random` (a seeded rng's `next`), and never shorter than a
- * provider's retry-after.
+ * The delay before attempt `failedAttempt + 1`: exponential, capped at
+ * `maxMs`, with jitter drawn from `random` (a seeded rng's `next`), and never
+ * shorter than a provider's retry-after that fits within `maxMs`. A longer
+ * retry-after is not waited for: the failed attempt stays a failure and the
+ * next one comes after the ordinary delay, so no wait ever exceeds `maxMs`.
  *
  * @example
  * ```ts
  * const backoff = { initialMs: 100, maxMs: 1000, multiplier: 2, jitter: 0 };
  * retryDelayMs(backoff, 3, () => 0.5, null); // 400
- * retryDelayMs(backoff, 1, () => 0.5, 2500); // 2500
+ * retryDelayMs(backoff, 1, () => 0.5, 800); // 800
+ * retryDelayMs(backoff, 1, () => 0.5, 999_999_000); // 100
  * ```
  */
 export function retryDelayMs(
@@ -140,5 +160,11 @@ export function retryDelayMs(
     backoff.initialMs * backoff.multiplier ** Math.max(0, failedAttempt - 1),
   );
   const jittered = exponential * (1 - backoff.jitter * random());
-  return Math.max(jittered, retryAfterMs ?? 0);
+  return Math.max(jittered, honouredRetryAfterMs(retryAfterMs, backoff.maxMs));
+}
+
+/** A retry-after the backoff can wait for: finite, non-negative and at most `maxMs`; else 0. */
+function honouredRetryAfterMs(retryAfterMs: number | null, maxMs: number): number {
+  if (retryAfterMs === null || !Number.isFinite(retryAfterMs)) return 0;
+  return retryAfterMs >= 0 && retryAfterMs <= maxMs ? retryAfterMs : 0;
 }

@@ -10,24 +10,28 @@ export interface TokenUsage {
   readonly totalTokens: number;
 }
 
-/** Usage as a provider reports it: the counts it knows. */
+/** Usage as a provider reports it: the counts it knows; a missing or `null` count is 0. */
 export interface ReportedUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly reasoningTokens?: number;
-  readonly cacheReadTokens?: number;
-  readonly cacheWriteTokens?: number;
-  readonly totalTokens?: number;
+  readonly inputTokens?: number | null;
+  readonly outputTokens?: number | null;
+  readonly reasoningTokens?: number | null;
+  readonly cacheReadTokens?: number | null;
+  readonly cacheWriteTokens?: number | null;
+  readonly totalTokens?: number | null;
 }
 
 /**
- * Normalise reported usage: missing counts are 0 and the total is at least
- * input + output (as the seed does).
+ * Normalise reported usage: a missing count is 0, as in the seed's usage
+ * object, and the total is at least input + output, as the seed's `_usage`
+ * makes it. Unlike `_usage`, which drops cache read/write counts to 0, they are
+ * kept: cost accounting needs them (README: deliberate differences).
  *
  * @example
  * ```ts
- * normaliseUsage({ inputTokens: 10, outputTokens: 5, totalTokens: 12 });
- * // { inputTokens: 10, outputTokens: 5, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 15 }
+ * normaliseUsage({ inputTokens: 10, outputTokens: 5, totalTokens: 12, cacheReadTokens: 4 });
+ * // { inputTokens: 10, outputTokens: 5, reasoningTokens: 0, cacheReadTokens: 4, cacheWriteTokens: 0, totalTokens: 15 }
+ * normaliseUsage({ outputTokens: 1 });
+ * // { inputTokens: 0, outputTokens: 1, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 1 }
  * ```
  */
 export function normaliseUsage(reported: ReportedUsage): TokenUsage {
@@ -36,17 +40,16 @@ export function normaliseUsage(reported: ReportedUsage): TokenUsage {
   return {
     inputTokens,
     outputTokens,
-    reasoningTokens: count(reported.reasoningTokens ?? 0, 'reasoningTokens'),
-    cacheReadTokens: count(reported.cacheReadTokens ?? 0, 'cacheReadTokens'),
-    cacheWriteTokens: count(reported.cacheWriteTokens ?? 0, 'cacheWriteTokens'),
-    totalTokens: Math.max(
-      count(reported.totalTokens ?? 0, 'totalTokens'),
-      inputTokens + outputTokens,
-    ),
+    reasoningTokens: count(reported.reasoningTokens, 'reasoningTokens'),
+    cacheReadTokens: count(reported.cacheReadTokens, 'cacheReadTokens'),
+    cacheWriteTokens: count(reported.cacheWriteTokens, 'cacheWriteTokens'),
+    totalTokens: Math.max(count(reported.totalTokens, 'totalTokens'), inputTokens + outputTokens),
   };
 }
 
-function count(value: unknown, field: string): number {
+/** A reported count: absent (or null) is 0; anything but a non-negative integer is invalid. */
+function count(reported: unknown, field: string): number {
+  const value = reported ?? 0;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
     throw new JudgeResponseError(`judge response usage.${field} must be a non-negative integer`);
   }

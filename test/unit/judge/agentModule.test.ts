@@ -29,7 +29,7 @@ const base = (name, extra = {}) => ({
   async generate(message, options) {
     this.conversationHistory.push('turn');
     this.seen = { tools: options.allowedToolNames, rounds: options.maxToolRounds };
-    return { content: JSON.stringify({ status: 'passed', score: 1, label: 'ok', explanation: null, evidence: null }) };
+    return { content: JSON.stringify({ status: 'passed', score: 1, label: 'ok', explanation: null, evidence: [] }) };
   },
   ...extra,
 });

@@ -46,6 +46,18 @@ describe('judge config', () => {
     ],
     [{ judges: { strict: { model: 'local', max_attempts: 101 } } }, 'judges.strict.max_attempts'],
     [
+      { judges: { strict: { model: 'local', timeout_seconds: 3_000_000 } } },
+      'judges.strict.timeout_seconds: expected at most 2147483.647 seconds (the longest a timer can wait, about 24.8 days), got number 3000000',
+    ],
+    [
+      { judges: { strict: { model: 'local', backoff: { initial_ms: 1, max_ms: 2 ** 31 } } } },
+      'judges.strict.backoff.max_ms: expected at most 2147483647 ms',
+    ],
+    [
+      { judges: { strict: { model: 'local', backoff: { initial_ms: 50, max_ms: 10 } } } },
+      'judges.strict.backoff.max_ms: expected at least initial_ms',
+    ],
+    [
       { judges: { strict: { model: 'local', max_input_tokens: 0 } } },
       'judges.strict.max_input_tokens',
     ],
@@ -111,6 +123,41 @@ describe('judge config', () => {
     const result = await judge.evaluate(subject());
     expect(result.costUsd).toBeCloseTo(0.15);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer secret-key');
+  });
+
+  it('caps output at max_output_tokens, and at 1000 (the seed default) without it', async () => {
+    server = await startChatServer(() => ({ content: PASSED }));
+    const configWith = (extra: Record<string, unknown>) =>
+      parseJudgeConfig({
+        ...minimal,
+        models: { local: { provider: 'openai', model: 'm', base_url: server!.baseURL, ...extra } },
+      });
+    await modelJudgeFromConfig(configWith({})).evaluate(subject());
+    await modelJudgeFromConfig(configWith({ max_output_tokens: 400 })).evaluate(subject());
+    expect(server.requests.map((request) => request.body.max_completion_tokens)).toEqual([
+      1000, 400,
+    ]);
+  });
+
+  it('caps the response body at the profile max_response_bytes', async () => {
+    server = await startChatServer(() => ({ content: PASSED }));
+    const config = parseJudgeConfig({
+      ...minimal,
+      models: {
+        local: { provider: 'openai', model: 'm', base_url: server.baseURL, max_response_bytes: 64 },
+      },
+      judges: { strict: { model: 'local', max_attempts: 1 } },
+    });
+    expect(await modelJudgeFromConfig(config).evaluate(subject())).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderResponseTooLargeError',
+    });
+    expect(() =>
+      parseJudgeConfig({
+        ...minimal,
+        models: { local: { ...minimal.models.local, max_response_bytes: 0 } },
+      }),
+    ).toThrow('models.local.max_response_bytes');
   });
 
   it('plays a replay file named relative to the config', async () => {

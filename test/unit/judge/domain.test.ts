@@ -91,6 +91,29 @@ describe('judge usage and cost', () => {
     });
   });
 
+  it('counts missing or null usage fields as 0, as the seed does, and rejects malformed counts', () => {
+    expect(normaliseUsage({ outputTokens: 1 })).toEqual({
+      inputTokens: 0,
+      outputTokens: 1,
+      reasoningTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      totalTokens: 1,
+    });
+    expect(normaliseUsage({ inputTokens: null, totalTokens: 7 }).totalTokens).toBe(7);
+    expect(() => normaliseUsage({ outputTokens: -1 })).toThrow('usage.outputTokens');
+    expect(() => normaliseUsage({ inputTokens: '3' as unknown as number })).toThrow(
+      'usage.inputTokens must be a non-negative integer',
+    );
+  });
+
+  it('keeps cache read and write counts (the seed drops them to 0)', () => {
+    expect(normaliseUsage({ cacheReadTokens: 300, cacheWriteTokens: 40 })).toMatchObject({
+      cacheReadTokens: 300,
+      cacheWriteTokens: 40,
+    });
+  });
+
   it('accepts finite non-negative cost and rejects booleans, strings, NaN and negatives', () => {
     expect(responseCost(undefined)).toBeNull();
     expect(responseCost(0)).toBe(0);
@@ -152,17 +175,32 @@ describe('judge settings', () => {
     [{ backoff: { initialMs: 0, maxMs: 1, multiplier: 2, jitter: 0 } }, 'backoff.initialMs'],
     [{ backoff: { initialMs: 10, maxMs: 1, multiplier: 2, jitter: 0 } }, 'backoff.maxMs'],
     [{ backoff: { initialMs: 1, maxMs: 1, multiplier: 2, jitter: 2 } }, 'backoff.jitter'],
+    [{ timeoutMs: 3_000_000_000 }, 'timeoutMs must be at most 2147483647 ms'],
+    [
+      { backoff: { initialMs: 1, maxMs: 2 ** 31, multiplier: 2, jitter: 0 } },
+      'backoff.maxMs must be at most 2147483647 ms',
+    ],
   ])('rejects %o', (override, message) => {
     expect(() => judgeSettings({ ...required, ...override })).toThrow(JudgeConfigurationError);
     expect(() => judgeSettings({ ...required, ...override })).toThrow(message);
   });
 
-  it('grows the backoff exponentially up to its cap and honours retry-after', () => {
+  it('grows the backoff exponentially up to its cap and honours a retry-after within it', () => {
     const backoff = { initialMs: 100, maxMs: 1000, multiplier: 2, jitter: 0.5 };
     expect(retryDelayMs(backoff, 1, () => 0, null)).toBe(100);
     expect(retryDelayMs(backoff, 3, () => 0, null)).toBe(400);
     expect(retryDelayMs(backoff, 10, () => 0, null)).toBe(1000);
     expect(retryDelayMs(backoff, 1, () => 1, null)).toBe(50);
-    expect(retryDelayMs(backoff, 1, () => 0, 2500)).toBe(2500);
+    expect(retryDelayMs(backoff, 1, () => 0, 800)).toBe(800);
+    expect(retryDelayMs(backoff, 1, () => 0, 1000)).toBe(1000);
+  });
+
+  it('does not wait for a retry-after beyond maxMs: the ordinary delay applies', () => {
+    const backoff = { initialMs: 100, maxMs: 1000, multiplier: 2, jitter: 0 };
+    expect(retryDelayMs(backoff, 1, () => 0, 1001)).toBe(100);
+    expect(retryDelayMs(backoff, 2, () => 0, 999_999_000)).toBe(200);
+    expect(retryDelayMs(backoff, 1, () => 0, 2 ** 31 + 1)).toBe(100);
+    expect(retryDelayMs(backoff, 1, () => 0, Number.POSITIVE_INFINITY)).toBe(100);
+    expect(retryDelayMs(backoff, 1, () => 0, -5)).toBe(100);
   });
 });

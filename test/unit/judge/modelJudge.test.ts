@@ -210,6 +210,29 @@ describe('model judge', () => {
     });
   });
 
+  it('accepts usage that reports only some counts, counting the others as 0', async () => {
+    const provider = scriptedProvider([{ content: PASSED, usage: { outputTokens: 1 } }]);
+    const result = await createModelJudge({ ...baseSettings, provider }).evaluate(subject());
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 1 });
+    expect(result.usage).toMatchObject({ inputTokens: 0, outputTokens: 1, totalTokens: 1 });
+  });
+
+  it('retries a verdict whose evidence is null, as the seed does', async () => {
+    const nullEvidence = JSON.stringify({ ...JSON.parse(PASSED), evidence: null });
+    const provider = scriptedProvider([{ content: nullEvidence }, { content: PASSED }]);
+    const result = await createModelJudge({ ...baseSettings, provider }).evaluate(subject());
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+    const alwaysNull = scriptedProvider([{ content: nullEvidence }, { content: nullEvidence }]);
+    const exhausted = await createModelJudge({ ...baseSettings, provider: alwaysNull }).evaluate(
+      subject(),
+    );
+    expect(exhausted).toMatchObject({
+      status: 'error',
+      errorType: 'JudgeResponseError',
+      attemptCount: 2,
+    });
+  });
+
   it('never lets raw invalid output reach the result', async () => {
     const secret = 'IGNORE-PREVIOUS-INSTRUCTIONS-TOKEN';
     const provider = scriptedProvider([
@@ -246,6 +269,34 @@ describe('model judge', () => {
       msg: 'judgement done',
     });
     expect(lines.join('')).not.toContain(secret);
+  });
+
+  it('logs the cause of the last attempt only: an answered attempt clears an earlier provider error', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = pino({ level: 'warn' }, destination);
+    const provider = scriptedProvider([
+      new ProviderHttpError('model server answered HTTP 500', { status: 500 }),
+      { content: 'not json' },
+    ]);
+    await createModelJudge({ ...baseSettings, provider, logger }).evaluate(subject());
+    const lastHttp = scriptedProvider([
+      { content: 'not json' },
+      new ProviderHttpError('model server answered HTTP 503', { status: 503 }),
+    ]);
+    await createModelJudge({ ...baseSettings, provider: lastHttp, logger }).evaluate(subject());
+    const [invalidLast, httpLast] = lines.map((line) => JSON.parse(line));
+    expect(invalidLast).toMatchObject({ errorType: 'JudgeResponseError' });
+    expect(invalidLast).not.toHaveProperty('errorDetail');
+    expect(httpLast).toMatchObject({
+      errorType: 'ProviderHttpError',
+      errorDetail: 'model server answered HTTP 503',
+    });
   });
 
   it('rejects a clock without a zone with JudgeConfigurationError', async () => {
@@ -291,7 +342,7 @@ describe('model judge', () => {
     await createModelJudge({ ...baseSettings, clock, provider: rateLimited() }).evaluate(subject());
     const immediate = times[1]! - times[0]!;
     times.length = 0;
-    const backoff = { initialMs: 1, maxMs: 10, multiplier: 2, jitter: 0.5 };
+    const backoff = { initialMs: 1, maxMs: 100, multiplier: 2, jitter: 0.5 };
     const result = await createModelJudge({
       ...baseSettings,
       clock,

@@ -1,5 +1,9 @@
+import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModelJudge } from '../../../src/actors/judges.js';
+import { createModelJudge, type JudgeOptions } from '../../../src/actors/judges.js';
+import type { ModelRequest } from '../../../src/ports/modelProvider.js';
 import { createOpenAIProvider, retryAfterFrom } from '../../../src/ports/openaiProvider.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from '../../support/chatServer.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
@@ -12,17 +16,33 @@ afterEach(async () => {
 
 async function judgeAgainst(
   replies: ScriptedReply[],
-  options: { timeoutMs?: number; maxAttempts?: number } = {},
+  options: Partial<Pick<JudgeOptions, 'timeoutMs' | 'maxAttempts' | 'backoff'>> & {
+    maxResponseBytes?: number;
+  } = {},
 ) {
   server = await startChatServer((_, index) => replies[index] ?? { status: 500 });
+  const { maxResponseBytes, ...judgeOptions } = options;
   const provider = createOpenAIProvider({
     baseURL: server.baseURL,
     model: 'judge-model',
     apiKey: 'test-key',
     price: { inputPerMillion: 1, outputPerMillion: 2 },
+    ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
   });
-  const judge = createModelJudge({ ...baseSettings, provider, ...options });
+  const judge = createModelJudge({ ...baseSettings, provider, ...judgeOptions });
   return judge.evaluate(subject());
+}
+
+/** A bare provider request (no judge around it). */
+function request(): ModelRequest {
+  return {
+    messages: [],
+    responseSchema: { name: 'x', strict: true, schema: {} },
+    temperature: 0,
+    timeoutMs: 5000,
+    metadata: {},
+    signal: new AbortController().signal,
+  };
 }
 
 describe('OpenAI-compatible provider against a real chat-completions server', () => {
@@ -62,6 +82,20 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
     });
   });
 
+  it('accepts a server that reports only some usage counts and prices what it reports', async () => {
+    const result = await judgeAgainst([{ content: PASSED, usage: { completion_tokens: 1000 } }]);
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 1 });
+    expect(result.usage).toEqual({
+      inputTokens: 0,
+      outputTokens: 1000,
+      reasoningTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      totalTokens: 1000,
+    });
+    expect(result.costUsd).toBeCloseTo(0.002);
+  });
+
   it('aborts a slow response at the timeout and retries', async () => {
     const result = await judgeAgainst([{ content: PASSED, delayMs: 2000 }, { content: PASSED }], {
       timeoutMs: 150,
@@ -96,21 +130,91 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
   it('carries retry-after into the error so the backoff can honour it', async () => {
     server = await startChatServer(() => ({ status: 429, headers: { 'retry-after': '2' } }));
     const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'm' });
-    const error = await provider
-      .invoke({
-        messages: [],
-        responseSchema: { name: 'x', strict: true, schema: {} },
-        temperature: 0,
-        timeoutMs: 5000,
-        metadata: {},
-        signal: new AbortController().signal,
-      })
-      .catch((caught: unknown) => caught);
+    const error = await provider.invoke(request()).catch((caught: unknown) => caught);
     expect(error).toMatchObject({
       name: 'ProviderRateLimitError',
       retryAfterMs: 2000,
       status: 429,
     });
+  });
+
+  it('does not wait for a retry-after beyond the backoff cap: every attempt is made, then the judgement ends', async () => {
+    const backoff = { initialMs: 1, maxMs: 20, multiplier: 2, jitter: 0 };
+    const tooLong = { status: 429, headers: { 'retry-after': '999999' } };
+    const result = await judgeAgainst([tooLong, tooLong, tooLong], {
+      maxAttempts: 3,
+      timeoutMs: 2000,
+      backoff,
+    });
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderRateLimitError',
+      attemptCount: 3,
+    });
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('never sets a timer it cannot hold for a retry-after-ms above 2^31 ms', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const backoff = { initialMs: 1, maxMs: 20, multiplier: 2, jitter: 0 };
+      const huge = { status: 503, headers: { 'retry-after-ms': String(2 ** 31 + 1000) } };
+      const result = await judgeAgainst([huge, { content: PASSED }], { backoff, timeoutMs: 2000 });
+      expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('TimeoutOverflowWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('stops reading a 50 MB body at the cap: an attempt error, retried, with its own type', async () => {
+    const huge = { streamBytes: 50 * 1024 * 1024 };
+    const result = await judgeAgainst([huge, huge]);
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderResponseTooLargeError',
+      attemptCount: 2,
+    });
+    expect(server!.requests).toHaveLength(2);
+    expect(server!.streamedBytes()).toBeLessThan(2 * 20 * 1024 * 1024);
+  });
+
+  it('refuses a body whose declared length is over the cap, and recovers on the next attempt', async () => {
+    const result = await judgeAgainst([
+      { streamBytes: 10 * 1024 * 1024, declareLength: true },
+      { content: PASSED },
+    ]);
+    expect(result).toMatchObject({ status: 'passed', attemptCount: 2 });
+  });
+
+  it('counts a compressed body after decompression, so a small gzip of 50 MB is over the cap', async () => {
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, ' '));
+    const result = await judgeAgainst(
+      [
+        {
+          rawBody: bomb,
+          headers: { 'content-encoding': 'gzip', 'content-length': String(bomb.length) },
+        },
+      ],
+      { maxAttempts: 1 },
+    );
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(result).toMatchObject({ status: 'error', errorType: 'ProviderResponseTooLargeError' });
+  });
+
+  it('takes the cap from maxResponseBytes', async () => {
+    const small = await judgeAgainst([{ content: PASSED }], { maxResponseBytes: 2000 });
+    expect(small).toMatchObject({ status: 'passed', attemptCount: 1 });
+    const tiny = await judgeAgainst([{ content: PASSED }], {
+      maxResponseBytes: 100,
+      maxAttempts: 1,
+    });
+    expect(tiny).toMatchObject({ status: 'error', errorType: 'ProviderResponseTooLargeError' });
   });
 
   it('treats malformed JSON bodies and malformed content as failed attempts', async () => {
@@ -125,6 +229,55 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
     });
     const protocol = await judgeAgainst([{ rawBody: '{"choices": [' }], { maxAttempts: 1 });
     expect(protocol.errorType).toBe('ProviderProtocolError');
+  });
+
+  it('names the base URL and ECONNREFUSED when the server is down', async () => {
+    const stopped = await startChatServer(() => ({ content: PASSED }));
+    const baseURL = stopped.baseURL;
+    await stopped.close();
+    const provider = createOpenAIProvider({ baseURL, model: 'judge-model' });
+    const error = await provider.invoke(request()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderConnectionError' });
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^cannot reach the model server at ${baseURL}: connection refused \\(ECONNREFUSED`,
+      ),
+    );
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const result = await createModelJudge({ ...baseSettings, provider, logger }).evaluate(
+      subject(),
+    );
+    expect(result).toMatchObject({
+      status: 'error',
+      errorType: 'ProviderConnectionError',
+      attemptCount: 2,
+    });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      msg: 'judgement ended in error',
+      errorType: 'ProviderConnectionError',
+      errorDetail: expect.stringContaining(`${baseURL}: connection refused (ECONNREFUSED`),
+    });
+  });
+
+  it('names a TLS failure when https meets a plain HTTP server', async () => {
+    server = await startChatServer(() => ({ content: PASSED }));
+    const baseURL = server.baseURL.replace('http://', 'https://');
+    const provider = createOpenAIProvider({ baseURL, model: 'judge-model' });
+    const error = await provider.invoke(request()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderConnectionError' });
+    expect((error as Error).message).toContain(
+      `cannot reach the model server at ${baseURL}: TLS handshake failed (`,
+    );
   });
 
   it('parses retry-after as ms, seconds or an HTTP date', () => {

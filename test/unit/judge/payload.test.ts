@@ -16,8 +16,13 @@ describe('judge payload', () => {
     });
   });
 
-  it('treats null evidence (strict mode) as no evidence', () => {
-    expect(parseJudgePayload(JSON.stringify({ ...valid, evidence: null })).evidence).toEqual([]);
+  it('rejects null evidence, as the seed does, and reads absent or empty evidence as none', () => {
+    expect(() => parseJudgePayload(JSON.stringify({ ...valid, evidence: null }))).toThrow(
+      /judge response failed validation: evidence: /,
+    );
+    expect(parseJudgePayload(JSON.stringify({ ...valid, evidence: [] })).evidence).toEqual([]);
+    const { evidence: _, ...withoutEvidence } = valid;
+    expect(parseJudgePayload(JSON.stringify(withoutEvidence)).evidence).toEqual([]);
   });
 
   it.each([
@@ -59,13 +64,14 @@ describe('judge payload', () => {
     }
   });
 
-  it('publishes a strict JSON Schema: every property required and nullable, no extras', () => {
+  it('publishes a strict JSON Schema: every property required, no extras, evidence an array', () => {
     const schema = judgePayloadJsonSchema;
     expect(schema.additionalProperties).toBe(false);
     expect([...schema.required].sort()).toEqual(Object.keys(schema.properties).sort());
     for (const [name, property] of Object.entries(schema.properties)) {
-      if (name === 'status') continue;
+      if (name === 'status' || name === 'evidence') continue;
       expect(property.type).toContain('null');
     }
+    expect(schema.properties.evidence.type).toBe('array');
   });
 });
