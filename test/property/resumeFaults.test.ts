@@ -14,12 +14,38 @@ import { fakeBuiltins, resetFakes } from '../support/fakeComponents.js';
 import { randomRun, runFileOf } from '../support/randomRuns.js';
 import { runRecords } from '../support/records.js';
 
-/** One interruption: a kill at the n-th store write of an attempt, or Ctrl-C after n run events. */
-type Fault = { kind: 'kill'; atWrite: number } | { kind: 'cancel'; afterEvents: number };
+/**
+ * One interruption of an attempt: a kill at its n-th store write, Ctrl-C after
+ * n run events, or a second `--resume` of the same run started after n events
+ * (it must be refused without touching the run, and the first goes on).
+ */
+type Fault =
+  | { kind: 'kill'; atWrite: number }
+  | { kind: 'cancel'; afterEvents: number }
+  | { kind: 'race'; afterEvents: number };
 
 const fault: fc.Arbitrary<Fault> = fc.oneof(
-  fc.record({ kind: fc.constant('kill' as const), atWrite: fc.integer({ min: 1, max: 24 }) }),
-  fc.record({ kind: fc.constant('cancel' as const), afterEvents: fc.integer({ min: 1, max: 30 }) }),
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('kill' as const),
+      atWrite: fc.integer({ min: 1, max: 24 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('cancel' as const),
+      afterEvents: fc.integer({ min: 1, max: 30 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('race' as const),
+      afterEvents: fc.integer({ min: 1, max: 20 }),
+    }),
+  },
 );
 
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-resume-faults-'));
@@ -41,9 +67,36 @@ function outcome(store: RunStore, runId: string, summary: RunSummary) {
   };
 }
 
+/** A second process resuming the same run while the first runs it: what it was told. */
+async function raceResume(
+  file: string,
+  clock: ReturnType<typeof fixedClock>,
+  spec: ReturnType<typeof parseRunFile>,
+  text: string,
+  batching: { maxBatch: number; maxDelayMs: number },
+  runId: string,
+): Promise<unknown> {
+  const store = openSqliteStore(file, { clock });
+  try {
+    await runExperiment(spec, {
+      store,
+      builtins: fakeBuiltins,
+      runFileText: text,
+      batching,
+      leaseTtlMs,
+      resumeRunId: runId,
+    });
+    return 'ran';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    store.close();
+  }
+}
+
 describe('exact resume under repeated faults (property)', () => {
-  it('any sequence of 1-4 kills and Ctrl-Cs, at any write or moment, each followed by --resume, ends with the records and summary of an uninterrupted run', async () => {
-    const seen = { kills: 0, killsDuringResume: 0, cancels: 0 };
+  it('any sequence of 1-4 kills, Ctrl-Cs and racing second resumes, at any write or moment, each followed by --resume, ends with the records and summary of an uninterrupted run; a racing resume is refused', async () => {
+    const seen = { kills: 0, killsDuringResume: 0, cancels: 0, refusedRaces: 0 };
     await fc.assert(
       fc.asyncProperty(
         randomRun,
@@ -78,6 +131,8 @@ describe('exact resume under repeated faults (property)', () => {
             const store = next?.kind === 'kill' ? dyingStore(handle, next.atWrite) : handle;
             const abort = new AbortController();
             let events = 0;
+            let startedRunId: string | null = null;
+            let racer: Promise<unknown> | null = null;
             const resuming = runId !== null;
             const attempt = runExperiment(spec, {
               store,
@@ -87,9 +142,13 @@ describe('exact resume under repeated faults (property)', () => {
               leaseTtlMs,
               signal: abort.signal,
               ...(runId !== null ? { resumeRunId: runId } : {}),
-              onEvent: () => {
+              onEvent: (event) => {
                 events += 1;
+                if (event.type === 'run.started') startedRunId = event.runId;
                 if (next?.kind === 'cancel' && events === next.afterEvents) abort.abort();
+                if (next?.kind === 'race' && events === next.afterEvents && startedRunId !== null) {
+                  racer = raceResume(file, clock, spec, text, batching, startedRunId);
+                }
               },
             });
             const summary = await attempt.catch((error: unknown) => {
@@ -97,6 +156,11 @@ describe('exact resume under repeated faults (property)', () => {
               if (!(next?.kind === 'kill' && (store as { killed?: boolean }).killed)) throw error;
               return null;
             });
+            if (racer !== null) {
+              // the second resume was refused at once, naming who runs the run
+              expect(await racer).toBe('RUN_LEASED');
+              seen.refusedRaces += 1;
+            }
             // killed after the run's outcome committed: it is finished, as a new process would see
             const stored = runId === null ? null : handle.getRun(runId);
             handle.close();
@@ -129,5 +193,6 @@ describe('exact resume under repeated faults (property)', () => {
     expect(seen.kills).toBeGreaterThan(20);
     expect(seen.killsDuringResume).toBeGreaterThan(4);
     expect(seen.cancels).toBeGreaterThan(8);
+    expect(seen.refusedRaces).toBeGreaterThan(4);
   });
 });
