@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
-import type { RunRecord, RunStatus, RunStore } from '../../ports/store.js';
+import type { ResumeRecord, RunRecord, RunStatus, RunStore } from '../../ports/store.js';
 
 /** One line of `arena runs`. */
 export interface RunListing {
@@ -65,6 +65,8 @@ export interface RunReport {
   readonly checkpoints: readonly CheckpointReport[];
   readonly metaDecisions: readonly MetaDecisionReport[];
   readonly snapshots: number;
+  /** Every `--resume` of the run, oldest first. */
+  readonly resumes: readonly ResumeRecord[];
 }
 
 /**
@@ -155,6 +157,7 @@ export function reportRun(store: RunStore, runId: string): RunReport {
       record: decision.record,
     })),
     snapshots: store.snapshotCount(runId),
+    resumes: store.resumes(runId),
   };
 }
 

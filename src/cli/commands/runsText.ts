@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
+import type { ResumeRecord } from '../../ports/store.js';
 import type { CheckpointReport, MetaDecisionReport, RunListing, RunReport } from './runsReport.js';
 
 /**
@@ -66,6 +67,12 @@ export function formatRunReport(report: RunReport): string {
     `  ended     ${run.endedAt === null ? '-' : formatTime(run.endedAt)}`,
   ];
   if (run.error !== null) lines.push(`  error     ${run.error}`);
+  if (run.lease !== null) {
+    lines.push(
+      `  running   by ${run.lease.owner.id}, lease until ${formatTime(run.lease.expiresAt)}`,
+    );
+  }
+  for (const resume of report.resumes) lines.push(`  ${resumeLine(resume)}`);
   lines.push('phases');
   if (report.phases.length === 0) lines.push('  none');
   for (const phase of report.phases) {
@@ -85,6 +92,11 @@ export function formatRunReport(report: RunReport): string {
   for (const decision of report.metaDecisions) lines.push(...metaDecisionLines(decision));
   lines.push(`snapshots ${report.snapshots}`);
   return lines.join('\n');
+}
+
+function resumeLine(resume: ResumeRecord): string {
+  const forced = resume.forced ? ` (forced: ${resume.changedModules.join(', ')} had changed)` : '';
+  return `resumed   ${formatTime(resume.resumedAt)} after episode ${resume.episode} of phase ${resume.phaseIndex} by ${resume.owner}${forced}`;
 }
 
 function episodeCount(count: number, kind: string, meanReturn: number | null): string {
