@@ -102,8 +102,8 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
 }
 
 /**
- * The Chart.js line chart of a phase's episode returns, training and
- * evaluation episodes apart. With several operating agents each agent gets
+ * The Chart.js line chart of a phase's episode returns, training (or, in a
+ * `test` phase, test) and evaluation episodes apart. With several operating agents each agent gets
  * its own datasets (its return, not the sum), so a learner and a baseline can
  * be compared.
  *
@@ -118,7 +118,10 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
 export function episodeReturnChartConfig(
   phaseName: string,
   returns: readonly EpisodeReturn[],
+  mode = 'train',
 ): ChartConfig {
+  // A test phase's episodes run without learning, but they are not evaluation episodes either.
+  const plain = mode === 'test' ? 'test' : 'training';
   const agents = [...new Set(returns.flatMap((entry) => Object.keys(entry.returnsByAgent)))];
   const perAgent = agents.length > 1;
   const datasets: ChartDataset[] = [];
@@ -144,7 +147,7 @@ export function episodeReturnChartConfig(
     } else if (episodes.length > 0 || !evaluation) {
       datasets.push(
         returnDataset(
-          evaluation ? 'evaluation episodes' : 'training episodes',
+          evaluation ? 'evaluation episodes' : `${plain} episodes`,
           episodes.map((entry) => ({ x: entry.episode, y: entry.episodeReturn })),
           evaluation ? colours.evaluation : colours.training,
           evaluation,

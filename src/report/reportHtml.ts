@@ -78,7 +78,7 @@ export function runReportHtml(report: RunReport, options: { controllerSvg: strin
     const returnChart =
       phase.episodeReturns.length === 0
         ? '<p class="none">No finished episode in this phase.</p>'
-        : chartHtml(episodeReturnChartConfig(phase.name, phase.episodeReturns));
+        : chartHtml(episodeReturnChartConfig(phase.name, phase.episodeReturns, phase.mode));
     return `<section class="phase" data-phase="${phase.phaseIndex}">
 ${phaseHeadingHtml(phase)}
 <h3>Termination</h3>

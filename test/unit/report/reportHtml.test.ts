@@ -283,6 +283,18 @@ describe('episodeReturnChartConfig', () => {
     ]);
   });
 
+  it('names the episodes of a test phase test episodes', () => {
+    const { datasets } = episodeReturnChartConfig(
+      'test',
+      report.phases[0]!.episodeReturns,
+      'test',
+    ).data;
+    expect(datasets.map((dataset) => dataset.label)).toEqual([
+      'test episodes',
+      'evaluation episodes',
+    ]);
+  });
+
   it('draws each agent apart, not their sum, when there are several', () => {
     const returns: EpisodeReturn[] = [
       {
