@@ -134,7 +134,8 @@ export function phaseHeadingHtml(phase: PhaseReport): string {
 /**
  * The study's answer: the findings as a list, then a chart per drawn selector
  * (drawn by `chart`, which returns its canvas markup), then a table of every
- * phase's chosen values and outcome.
+ * phase's outcome and the values its meta agent chose (the selectors whose
+ * choice changed between phases, or all when none did).
  *
  * @example
  * ```ts
@@ -144,12 +145,14 @@ export function phaseHeadingHtml(phase: PhaseReport): string {
  */
 export function studyHtml(study: StudySummary, chart: (uid: string) => string): string {
   const findings = study.findings.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
-  const uids = [
-    ...new Set([
-      ...study.selectors,
-      ...study.phases.flatMap((phase) => Object.keys(phase.decision ?? {})),
-    ]),
-  ];
+  const deciding = study.phases.filter((phase) => phase.decision !== null);
+  const all = [...new Set(deciding.flatMap((phase) => Object.keys(phase.decision ?? {})))];
+  // Columns for what the meta agent changed between phases; the phase tables below show the rest.
+  const varying = all.filter(
+    (uid) =>
+      new Set(deciding.map((phase) => JSON.stringify(phase.decision?.[uid] ?? null))).size > 1,
+  );
+  const uids = varying.length > 0 ? varying : all;
   const head = ['phase', ...uids, 'outcome', 'measured as', 'ended by']
     .map((title) => `<th>${escapeHtml(title)}</th>`)
     .join('');

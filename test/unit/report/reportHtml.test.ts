@@ -45,7 +45,7 @@ const study: StudySummary = {
       name: 'explore',
       mode: 'train',
       terminationReason: 'plateau',
-      decision: { 'grid.pv': 2 },
+      decision: { 'grid.pv': 2, 'grid.load': 1 },
       outcome: { value: 3, measure: 'evaluation mean return', episodes: 2 },
     },
     {
@@ -53,7 +53,7 @@ const study: StudySummary = {
       name: hostile,
       mode: 'test',
       terminationReason: 'max_episodes',
-      decision: { 'grid.pv': 4 },
+      decision: { 'grid.pv': 4, 'grid.load': 1 },
       outcome: { value: 5, measure: 'mean return', episodes: 1 },
     },
   ],
@@ -161,6 +161,13 @@ describe('runReportHtml', () => {
       markup.match(/<table class="study-table">.*?<\/table>/s)?.[0].match(/<tr>/g),
     ).toHaveLength(3);
     expect(markup).toContain('<td>evaluation mean return of 2 episodes</td>');
+  });
+
+  it('gives the study table a column per selector whose choice changed between phases', () => {
+    const head = markup.match(/<table class="study-table"><thead>(.*?)<\/thead>/s)?.[1];
+    expect(head).toBe(
+      '<tr><th>phase</th><th>grid.pv</th><th>outcome</th><th>measured as</th><th>ended by</th></tr>',
+    );
   });
 
   it('says a constant metric is constant instead of charting it', () => {
