@@ -631,8 +631,11 @@ export {
   episodeReturnChartConfig,
   metricChartConfig,
   metricSeries,
+  plateauSeries,
   runReportHtml,
   storedRules,
+  studyChartConfig,
+  studySummary,
   terminationEvidence,
 } from './report/index.js';
 export type {
@@ -647,7 +650,11 @@ export type {
   RunOverview,
   RunReport,
   SelectorChange,
+  SmoothedSeries,
   StoredRules,
+  StudyOutcome,
+  StudyPhase,
+  StudySummary,
   TerminationEvidence,
 } from './report/index.js';
 

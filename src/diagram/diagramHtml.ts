@@ -2,22 +2,31 @@ import { escapeHtml, scriptJson } from './htmlText.js';
 import { mermaidClientScript } from './mermaidClient.js';
 import { mermaidScript } from './vendorScript.js';
 
-/** One diagram of a page: a heading and its Mermaid text. */
+/** One diagram of a page: a heading, its Mermaid text, and optionally its drawing as SVG. */
 export interface PageDiagram {
   readonly heading: string;
   readonly mermaid: string;
+  /** A drawing made without a browser (`toSvg`): shown as it is instead of Mermaid's rendering. */
+  readonly svg?: string;
 }
 
 /**
- * A self-contained HTML page that draws Mermaid diagrams in the browser, with
- * Mermaid's bundle inlined: it needs no network and no server. Each diagram's
- * Mermaid text is also kept under it, in a `<details>` element.
+ * A self-contained HTML page of diagrams: it needs no network and no server.
+ * A diagram with `svg` is shown as that inline SVG (laid out and measured by
+ * arena, so no label is cut off); any other is drawn by Mermaid in the
+ * browser, with Mermaid's bundle inlined only then. Each diagram's Mermaid
+ * text is also kept under it, in a `<details>` element. When every diagram is
+ * drawn, `<html data-diagrams="rendered">` is set.
  *
  * @example
  * ```ts
  * const html = diagramHtmlPage({
  *   title: 'arena: controller',
- *   diagrams: [{ heading: 'simulationController', mermaid: toMermaid(simulationControllerMachine) }],
+ *   diagrams: [{
+ *     heading: 'simulationController',
+ *     mermaid: toMermaid(simulationControllerMachine),
+ *     svg: toSvg(simulationControllerMachine),
+ *   }],
  * });
  * writeFileSync('controller.html', html); // open it in any browser, offline
  * ```
@@ -26,17 +35,31 @@ export function diagramHtmlPage(page: {
   readonly title: string;
   readonly diagrams: readonly PageDiagram[];
 }): string {
+  // Mermaid draws only the diagrams without a drawing of their own, numbered among themselves.
+  const sources: string[] = [];
   const sections = page.diagrams
-    .map(
-      (diagram, index) => `<section>
+    .map((diagram) => {
+      let body = `<div class="diagram">${diagram.svg}</div>`;
+      if (diagram.svg === undefined) {
+        sources.push(diagram.mermaid);
+        body = `<div class="diagram" data-diagram="${sources.length - 1}"></div>`;
+      }
+      return `<section>
 <h2>${escapeHtml(diagram.heading)}</h2>
-<div class="diagram" data-diagram="${index}"></div>
+${body}
 <details><summary>Mermaid source</summary><pre>${escapeHtml(diagram.mermaid)}</pre></details>
-</section>`,
-    )
+</section>`;
+    })
     .join('\n');
+  const scripts =
+    sources.length === 0
+      ? ''
+      : `<script type="application/json" id="diagram-sources">${scriptJson(sources)}</script>
+<script>${mermaidScript()}</script>
+<script>${mermaidClientScript('diagram-sources')}</script>
+`;
   return `<!doctype html>
-<html lang="en">
+<html lang="en"${sources.length === 0 ? ' data-diagrams="rendered"' : ''}>
 <head>
 <meta charset="utf-8">
 <title>${escapeHtml(page.title)}</title>
@@ -49,10 +72,7 @@ pre { background: #f5f7fa; padding: 0.75rem; overflow-x: auto; }
 <body>
 <h1>${escapeHtml(page.title)}</h1>
 ${sections}
-<script type="application/json" id="diagram-sources">${scriptJson(page.diagrams.map((diagram) => diagram.mermaid))}</script>
-<script>${mermaidScript()}</script>
-<script>${mermaidClientScript('diagram-sources')}</script>
-</body>
+${scripts}</body>
 </html>
 `;
 }

@@ -1,4 +1,4 @@
-import { toMermaid } from '../diagram/mermaid.js';
+import { toSvg } from '../diagram/svg.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
 import type { RunStore } from '../ports/store.js';
 import { collectRunReport } from './collectRunReport.js';
@@ -6,7 +6,7 @@ import { runReportHtml } from './reportHtml.js';
 
 /**
  * The HTML run report of a stored run (see `runReportHtml`), with the
- * controller's lifecycle diagram drawn from `simulationControllerMachine`.
+ * controller's lifecycle drawn (as SVG) from `simulationControllerMachine`.
  *
  * @throws RunNotFoundError when the store has no such run.
  * @example
@@ -17,6 +17,6 @@ import { runReportHtml } from './reportHtml.js';
  */
 export function buildRunReportHtml(store: RunStore, runId: string): string {
   return runReportHtml(collectRunReport(store, runId), {
-    controllerDiagram: toMermaid(simulationControllerMachine),
+    controllerSvg: toSvg(simulationControllerMachine),
   });
 }

@@ -1,5 +1,5 @@
 import { formatNumber } from './formatNumber.js';
-import type { EpisodeReturn, MetricSeries } from './reportTypes.js';
+import type { EpisodeReturn, MetricSeries, StudySummary } from './reportTypes.js';
 
 /** A Chart.js configuration as plain JSON (no functions), ready for `new Chart(canvas, config)`. */
 export interface ChartConfig {
@@ -21,27 +21,36 @@ const colours = {
   best: '#16a34a',
   training: '#2563eb',
   evaluation: '#ea580c',
+  smoothed: '#7c3aed',
+  raw: '#93c5fd',
 } as const;
+
+/** One colour per agent, in the order agents first appear. */
+const agentColours = ['#2563eb', '#ea580c', '#16a34a', '#7c3aed', '#db2777', '#0d9488'] as const;
 
 /**
  * The Chart.js line chart of one metric over the checkpoints (x: the episode
- * after which each was taken), with the success threshold as a dashed line and
- * the best value as a star.
+ * after which each was taken), with the success threshold as a dashed line.
+ * For a plateau rule's metric it also draws the smoothed series the rule reads
+ * and stars the best smoothed value the rule holds (the one the termination
+ * evidence quotes); for any other metric the best raw value is starred.
  *
  * @example
  * ```ts
  * metricChartConfig(series).data.datasets.map((dataset) => dataset.label);
- * // ['operator objective', 'success threshold ≥ 0.8', 'best 0.95 (after episode 12)']
+ * // ['operator objective', 'success threshold ≥ 0.8',
+ * //  'smoothed: mean of the last 2 (the plateau rule reads it)', 'best smoothed 0.925 (after episode 12)']
  * ```
  */
 export function metricChartConfig(series: MetricSeries): ChartConfig {
   const points = series.points.map((point) => ({ x: point.afterEpisode, y: point.value }));
+  const { smoothed } = series;
   const datasets: ChartDataset[] = [
     {
       label: `${series.agentName} ${series.metric}`,
       data: points,
-      borderColor: colours.metric,
-      backgroundColor: colours.metric,
+      borderColor: smoothed === null ? colours.metric : colours.raw,
+      backgroundColor: smoothed === null ? colours.metric : colours.raw,
       tension: 0,
     },
   ];
@@ -60,10 +69,22 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
       pointRadius: 0,
     });
   }
-  if (series.best !== null) {
+  if (smoothed !== null) {
     datasets.push({
-      label: `best ${formatNumber(series.best.value)} (after episode ${series.best.afterEpisode})`,
-      data: [{ x: series.best.afterEpisode, y: series.best.value }],
+      label: `smoothed: mean of the last ${smoothed.window} (the plateau rule reads it)`,
+      data: smoothed.points.map((point) => ({ x: point.afterEpisode, y: point.value })),
+      borderColor: colours.smoothed,
+      backgroundColor: colours.smoothed,
+      borderWidth: 3,
+      tension: 0,
+    });
+  }
+  const best = smoothed === null ? series.best : smoothed.best;
+  if (best !== null) {
+    const kind = smoothed === null ? 'best' : 'best smoothed';
+    datasets.push({
+      label: `${kind} ${formatNumber(best.value)} (after episode ${best.afterEpisode})`,
+      data: [{ x: best.afterEpisode, y: best.value }],
       showLine: false,
       pointStyle: 'star',
       pointRadius: 12,
@@ -81,47 +102,142 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
 }
 
 /**
- * The Chart.js line chart of a phase's episode returns, training and
- * evaluation episodes as two datasets.
+ * The Chart.js line chart of a phase's episode returns, training (or, in a
+ * `test` phase, test) and evaluation episodes apart. With several operating agents each agent gets
+ * its own datasets (its return, not the sum), so a learner and a baseline can
+ * be compared.
  *
  * @example
  * ```ts
  * episodeReturnChartConfig('train', returns).data.datasets.map((dataset) => dataset.label);
  * // ['training episodes', 'evaluation episodes']
+ * episodeReturnChartConfig('train', twoAgentReturns).data.datasets.map((dataset) => dataset.label);
+ * // ['north_operator training', 'south_operator training']
  * ```
  */
 export function episodeReturnChartConfig(
   phaseName: string,
   returns: readonly EpisodeReturn[],
+  mode = 'train',
 ): ChartConfig {
-  const of = (evaluation: boolean) =>
-    returns
-      .filter((entry) => entry.evaluation === evaluation)
-      .map((entry) => ({ x: entry.episode, y: entry.episodeReturn }));
+  // A test phase's episodes run without learning, but they are not evaluation episodes either.
+  const plain = mode === 'test' ? 'test' : 'training';
+  const agents = [...new Set(returns.flatMap((entry) => Object.keys(entry.returnsByAgent)))];
+  const perAgent = agents.length > 1;
+  const datasets: ChartDataset[] = [];
+  for (const evaluation of [false, true]) {
+    const episodes = returns.filter((entry) => entry.evaluation === evaluation);
+    if (perAgent) {
+      agents.forEach((agentName, index) => {
+        const data = episodes.flatMap((entry) => {
+          const value = entry.returnsByAgent[agentName];
+          return value === undefined ? [] : [{ x: entry.episode, y: value }];
+        });
+        if (data.length === 0) return;
+        const colour = agentColours[index % agentColours.length] as string;
+        datasets.push(
+          returnDataset(
+            `${agentName} ${evaluation ? 'evaluation' : 'training'}`,
+            data,
+            colour,
+            evaluation,
+          ),
+        );
+      });
+    } else if (episodes.length > 0 || !evaluation) {
+      datasets.push(
+        returnDataset(
+          evaluation ? 'evaluation episodes' : `${plain} episodes`,
+          episodes.map((entry) => ({ x: entry.episode, y: entry.episodeReturn })),
+          evaluation ? colours.evaluation : colours.training,
+          evaluation,
+        ),
+      );
+    }
+  }
   return lineChart(
-    [
-      {
-        label: 'training episodes',
-        data: of(false),
-        borderColor: colours.training,
-        backgroundColor: colours.training,
-        tension: 0,
-      },
-      {
-        label: 'evaluation episodes',
-        data: of(true),
-        borderColor: colours.evaluation,
-        backgroundColor: colours.evaluation,
-        borderDash: [4, 3],
-        pointStyle: 'rectRot',
-        pointRadius: 5,
-        tension: 0,
-      },
-    ],
-    `${phaseName}: episode returns`,
+    datasets,
+    `${phaseName}: episode returns${perAgent ? ' per agent' : ''}`,
     'episode',
     'return',
   );
+}
+
+function returnDataset(
+  label: string,
+  data: ChartDataset['data'],
+  colour: string,
+  evaluation: boolean,
+): ChartDataset {
+  const dataset: ChartDataset = {
+    label,
+    data,
+    borderColor: colour,
+    backgroundColor: colour,
+    tension: 0,
+  };
+  return evaluation
+    ? { ...dataset, borderDash: [4, 3], pointStyle: 'rectRot', pointRadius: 5 }
+    : dataset;
+}
+
+/**
+ * The Chart.js chart of a study's answer for one selector: each phase's
+ * chosen value (x) against the phase's outcome (y), one labelled point per
+ * phase, the last decision starred.
+ *
+ * @example
+ * ```ts
+ * studyChartConfig(study, 'midas.definition.pv_bus_6_peak_mw').data.datasets.map((d) => d.label);
+ * // ['phase outcome', 'last decision (test): 4.4']
+ * ```
+ */
+export function studyChartConfig(study: StudySummary, uid: string): ChartConfig {
+  const points = study.phases.flatMap((phase) => {
+    const value = phase.decision?.[uid];
+    return typeof value === 'number' && phase.outcome !== null
+      ? [{ x: value, y: phase.outcome.value, name: phase.name }]
+      : [];
+  });
+  const last = points[points.length - 1];
+  const datasets: ChartDataset[] = [
+    {
+      label: 'phase outcome',
+      data: points.map(({ x, y }) => ({ x, y })),
+      pointLabels: points.map((point) => point.name),
+      showLine: false,
+      pointRadius: 6,
+      borderColor: colours.metric,
+      backgroundColor: colours.metric,
+    },
+  ];
+  if (last !== undefined) {
+    datasets.push({
+      label: `last decision (${last.name}): ${formatNumber(last.x)}`,
+      data: [{ x: last.x, y: last.y }],
+      showLine: false,
+      pointStyle: 'star',
+      pointRadius: 14,
+      borderWidth: 2,
+      borderColor: colours.best,
+      backgroundColor: colours.best,
+    });
+  }
+  const config = lineChart(
+    datasets,
+    `${uid} chosen by the meta agent, against the phase's outcome`,
+    `${uid} (chosen value)`,
+    'phase outcome (mean return)',
+  );
+  const scales = config.options.scales as Record<string, Record<string, unknown>>;
+  // Room at the edges keeps the point labels inside the canvas.
+  return {
+    ...config,
+    options: {
+      ...config.options,
+      scales: { x: { ...scales.x, grace: '8%' }, y: { ...scales.y, grace: '8%' } },
+    },
+  };
 }
 
 function lineChart(

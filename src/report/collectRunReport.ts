@@ -1,8 +1,9 @@
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
 import type { MetaDecisionRecord, RunStore } from '../ports/store.js';
 import { metricSeries } from './metricSeries.js';
-import type { MetaDecisionRows, RunReport } from './reportTypes.js';
+import type { MetaDecisionRows, PhaseReport, RunReport } from './reportTypes.js';
 import { storedRules } from './storedRules.js';
+import { studySummary } from './studySummary.js';
 import { terminationEvidence } from './terminationEvidence.js';
 
 /**
@@ -23,6 +24,36 @@ export function collectRunReport(store: RunStore, runId: string): RunReport {
   const run = store.getRun(runId);
   const { rules, note } = storedRules(run.runFile, run.runFilePath);
   const metaDecisions = store.metaDecisions(runId);
+  const phases = store.phases(runId).map((phase): PhaseReport => {
+    const checkpoints = store.checkpoints(runId, phase.phaseIndex);
+    const episodes = store.episodes(runId, phase.phaseIndex);
+    return {
+      phaseIndex: phase.phaseIndex,
+      name: phase.name,
+      mode: phase.mode,
+      status: phase.status,
+      terminationReason: phase.terminationReason,
+      episodes: phase.episodes,
+      metrics: metricSeries(checkpoints, rules),
+      episodeReturns: episodes.map((episode) => ({
+        episode: episode.episode,
+        evaluation: episode.evaluation,
+        episodeReturn: episode.episodeReturn,
+        steps: episode.steps,
+        returnsByAgent: finiteReturns(episode.returnsByAgent),
+      })),
+      metaDecisions: metaDecisions
+        .filter((decision) => decision.phaseIndex === phase.phaseIndex)
+        .map(metaDecisionRows),
+      termination: terminationEvidence({
+        phase,
+        checkpoints,
+        episodes,
+        rules,
+        runError: run.error,
+      }),
+    };
+  });
   return {
     run: {
       runId: run.runId,
@@ -35,36 +66,18 @@ export function collectRunReport(store: RunStore, runId: string): RunReport {
       runFilePath: run.runFilePath,
     },
     rulesNote: note,
-    phases: store.phases(runId).map((phase) => {
-      const checkpoints = store.checkpoints(runId, phase.phaseIndex);
-      const episodes = store.episodes(runId, phase.phaseIndex);
-      return {
-        phaseIndex: phase.phaseIndex,
-        name: phase.name,
-        mode: phase.mode,
-        status: phase.status,
-        terminationReason: phase.terminationReason,
-        episodes: phase.episodes,
-        metrics: metricSeries(checkpoints, rules),
-        episodeReturns: episodes.map((episode) => ({
-          episode: episode.episode,
-          evaluation: episode.evaluation,
-          episodeReturn: episode.episodeReturn,
-          steps: episode.steps,
-        })),
-        metaDecisions: metaDecisions
-          .filter((decision) => decision.phaseIndex === phase.phaseIndex)
-          .map(metaDecisionRows),
-        termination: terminationEvidence({
-          phase,
-          checkpoints,
-          episodes,
-          rules,
-          runError: run.error,
-        }),
-      };
-    }),
+    phases,
+    study: studySummary(phases),
   };
+}
+
+function finiteReturns(returnsByAgent: JsonValue): Record<string, number> {
+  if (!isPlainObject(returnsByAgent)) return {};
+  const returns: Record<string, number> = {};
+  for (const [agentName, value] of Object.entries(returnsByAgent)) {
+    if (typeof value === 'number' && Number.isFinite(value)) returns[agentName] = value;
+  }
+  return returns;
 }
 
 function metaDecisionRows(decision: MetaDecisionRecord): MetaDecisionRows {

@@ -4,10 +4,12 @@ export {
   type ChartDataset,
   episodeReturnChartConfig,
   metricChartConfig,
+  studyChartConfig,
 } from './chartConfigs.js';
 export { chartClientScript, chartJsScript } from './chartScript.js';
 export { collectRunReport } from './collectRunReport.js';
 export { metricSeries } from './metricSeries.js';
+export { plateauSeries } from './plateauSeries.js';
 export { runReportHtml } from './reportHtml.js';
 export type {
   EpisodeReturn,
@@ -18,7 +20,12 @@ export type {
   RunOverview,
   RunReport,
   SelectorChange,
+  SmoothedSeries,
+  StudyOutcome,
+  StudyPhase,
+  StudySummary,
   TerminationEvidence,
 } from './reportTypes.js';
 export { type StoredRules, storedRules } from './storedRules.js';
+export { studySummary } from './studySummary.js';
 export { type PhaseHistory, terminationEvidence } from './terminationEvidence.js';

@@ -1,6 +1,7 @@
 import { isPlainObject } from '../domain/shared/json.js';
 import type { TerminationConfig } from '../domain/termination/config.js';
 import type { CheckpointRecord } from '../ports/store.js';
+import { plateauSeries } from './plateauSeries.js';
 import type { MetricPoint, MetricSeries } from './reportTypes.js';
 
 /**
@@ -11,7 +12,10 @@ import type { MetricPoint, MetricSeries } from './reportTypes.js';
  * and are left out; a checkpoint without a finite value for a series is a gap
  * (`value: null`). The agent's success threshold comes with the series of its
  * success metric, and the best value is the highest, or the lowest when the
- * agent's rules ask for `less_equal` or `minimize` on that metric.
+ * agent's rules ask for `less_equal` or `minimize` on that metric. The series
+ * of a plateau rule's metric carries the smoothed values the rule reads (see
+ * `plateauSeries`), and a metric with the same finite value at every one of
+ * two or more checkpoints carries that value as `constant`.
  *
  * @example
  * ```ts
@@ -34,6 +38,7 @@ export function metricSeries(
       }
     }
   }
+  const smoothedByAgent = plateauSeries(checkpoints, rules);
   return orderedByRules([...keys.values()], rules).map(({ agentName, metric }) => {
     const points: MetricPoint[] = applied.map((checkpoint) => ({
       checkpointIndex: checkpoint.checkpointIndex,
@@ -54,6 +59,8 @@ export function metricSeries(
           ? { value: success.threshold, direction: success.direction }
           : null,
       best: bestPoint(points, lowerIsBetter),
+      constant: constantValue(points),
+      smoothed: plateau?.metric === metric ? (smoothedByAgent.get(agentName) ?? null) : null,
     };
   });
 }
@@ -109,4 +116,10 @@ function bestPoint(points: readonly MetricPoint[], lowerIsBetter: boolean): Metr
     }
   }
   return best;
+}
+
+function constantValue(points: readonly MetricPoint[]): number | null {
+  const first = points[0]?.value ?? null;
+  if (points.length < 2 || first === null) return null;
+  return points.every((point) => point.value === first) ? first : null;
 }

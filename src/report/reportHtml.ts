@@ -1,12 +1,17 @@
 import { escapeHtml, scriptJson } from '../diagram/htmlText.js';
-import { mermaidClientScript } from '../diagram/mermaidClient.js';
-import { mermaidScript } from '../diagram/vendorScript.js';
-import { type ChartConfig, episodeReturnChartConfig, metricChartConfig } from './chartConfigs.js';
+import {
+  type ChartConfig,
+  episodeReturnChartConfig,
+  metricChartConfig,
+  studyChartConfig,
+} from './chartConfigs.js';
 import { chartClientScript, chartJsScript } from './chartScript.js';
 import {
+  constantMetricHtml,
   metaDecisionsHtml,
   phaseHeadingHtml,
   runMetadataHtml,
+  studyHtml,
   terminationHtml,
 } from './reportSections.js';
 import type { RunReport } from './reportTypes.js';
@@ -24,40 +29,56 @@ tr.changed td { background: #fff7e6; }
 .evidence { font-family: ui-monospace, monospace; background: #f5f7fa; padding: 0.5rem 0.75rem; }
 .diagram svg { max-width: 100%; height: auto; }
 section.phase { border-top: 2px solid #e4e7eb; margin-top: 2rem; }
+section.study { background: #f8fafc; border: 1px solid #e4e7eb; padding: 0 1rem 0.5rem; }
+section.study h2 { margin-top: 0.75rem; }
+ul.findings { margin: 0.25rem 0; padding-left: 1.25rem; }
 `;
 
 /**
- * The run report as one self-contained HTML page: run metadata; per phase the
- * termination reason with its evidence, a chart of each evaluation metric per
- * checkpoint (success threshold dashed, best value starred), the episode
- * returns (training and evaluation apart) and the meta decision table; and the
- * controller's lifecycle diagram. Chart.js and Mermaid are inlined, so the
- * page works offline. Every text from the store is HTML-escaped; the chart
- * data travels as JSON in `<script type="application/json">` with `<` escaped.
+ * The run report as one self-contained HTML page: first the study's answer
+ * when phases made meta decisions (chosen value against outcome, across
+ * phases); then run metadata; per phase the termination reason with its
+ * evidence, a chart of each evaluation metric per checkpoint (success
+ * threshold dashed, the plateau rule's smoothed series with its best starred;
+ * a constant metric is one sentence instead), the episode returns (per agent
+ * when there are several) and the meta decision table; and the controller's
+ * lifecycle drawing as inline SVG. Chart.js is inlined, so the page works
+ * offline. Every text from the store is HTML-escaped; the chart data travels
+ * as JSON in `<script type="application/json">` with `<` escaped.
  *
  * @example
  * ```ts
  * const html = runReportHtml(collectRunReport(store, runId), {
- *   controllerDiagram: toMermaid(simulationControllerMachine),
+ *   controllerSvg: toSvg(simulationControllerMachine),
  * });
  * writeFileSync('report.html', html);
  * ```
  */
-export function runReportHtml(report: RunReport, options: { controllerDiagram: string }): string {
+export function runReportHtml(report: RunReport, options: { controllerSvg: string }): string {
   const charts: ChartConfig[] = [];
   const chartHtml = (config: ChartConfig) => {
     charts.push(config);
     return `<div class="chart"><canvas data-chart="${charts.length - 1}"></canvas></div>`;
   };
+  // The study's charts come first so that they open the page.
+  const summary = report.study;
+  const study =
+    summary === null ? '' : studyHtml(summary, (uid) => chartHtml(studyChartConfig(summary, uid)));
   const phases = report.phases.map((phase) => {
     const metricCharts =
       phase.metrics.length === 0
         ? '<p class="none">No evaluation checkpoint in this phase.</p>'
-        : phase.metrics.map((series) => chartHtml(metricChartConfig(series))).join('\n');
+        : phase.metrics
+            .map((series) =>
+              series.constant === null
+                ? chartHtml(metricChartConfig(series))
+                : constantMetricHtml({ ...series, constant: series.constant }),
+            )
+            .join('\n');
     const returnChart =
       phase.episodeReturns.length === 0
         ? '<p class="none">No finished episode in this phase.</p>'
-        : chartHtml(episodeReturnChartConfig(phase.name, phase.episodeReturns));
+        : chartHtml(episodeReturnChartConfig(phase.name, phase.episodeReturns, phase.mode));
     return `<section class="phase" data-phase="${phase.phaseIndex}">
 ${phaseHeadingHtml(phase)}
 <h3>Termination</h3>
@@ -72,7 +93,7 @@ ${metaDecisionsHtml(phase.metaDecisions)}
   });
   const title = `arena run report: ${report.run.runId}`;
   return `<!doctype html>
-<html lang="en">
+<html lang="en" data-diagrams="rendered">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -81,20 +102,18 @@ ${metaDecisionsHtml(phase.metaDecisions)}
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
+${study}
 ${runMetadataHtml(report)}
 ${phases.join('\n')}
 <section class="lifecycle">
 <h2>Controller lifecycle</h2>
-<p>The simulation controller's statechart, drawn from its definition (<code>arena diagram controller</code>).</p>
-<div class="diagram" data-diagram="0"></div>
+<p>The simulation controller's statechart, drawn from its definition (<code>arena diagram controller --format svg</code>).</p>
+<div class="diagram">${options.controllerSvg}</div>
 </section>
 <script type="application/json" id="run-report">${scriptJson(report)}</script>
 <script type="application/json" id="chart-configs">${scriptJson(charts)}</script>
-<script type="application/json" id="diagram-sources">${scriptJson([options.controllerDiagram])}</script>
 <script>${chartJsScript()}</script>
 <script>${chartClientScript('chart-configs')}</script>
-<script>${mermaidScript()}</script>
-<script>${mermaidClientScript('diagram-sources')}</script>
 </body>
 </html>
 `;

@@ -4,8 +4,10 @@ import { isPlainObject } from '../domain/shared/json.js';
 import { formatNumber } from './formatNumber.js';
 import type {
   MetaDecisionRows,
+  MetricSeries,
   PhaseReport,
   RunReport,
+  StudySummary,
   TerminationEvidence,
 } from './reportTypes.js';
 
@@ -127,6 +129,70 @@ export function phaseHeadingHtml(phase: PhaseReport): string {
     `<h2>Phase ${phase.phaseIndex}: ${escapeHtml(phase.name)}</h2>` +
     `<p>mode ${escapeHtml(phase.mode)}, ${escapeHtml(phase.status)}, ${phase.episodes} episodes</p>`
   );
+}
+
+/**
+ * The study's answer: the findings as a list, then a chart per drawn selector
+ * (drawn by `chart`, which returns its canvas markup), then a table of every
+ * phase's outcome and the values its meta agent chose (the selectors whose
+ * choice changed between phases, or all when none did).
+ *
+ * @example
+ * ```ts
+ * studyHtml(report.study, (config) => '<canvas></canvas>');
+ * // '<section class="study"><h2>The study's answer</h2><ul class="findings"><li>The best outcome is …'
+ * ```
+ */
+export function studyHtml(study: StudySummary, chart: (uid: string) => string): string {
+  const findings = study.findings.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
+  const deciding = study.phases.filter((phase) => phase.decision !== null);
+  const all = [...new Set(deciding.flatMap((phase) => Object.keys(phase.decision ?? {})))];
+  // Columns for what the meta agent changed between phases; the phase tables below show the rest.
+  const varying = all.filter(
+    (uid) =>
+      new Set(deciding.map((phase) => JSON.stringify(phase.decision?.[uid] ?? null))).size > 1,
+  );
+  const uids = varying.length > 0 ? varying : all;
+  const head = ['phase', ...uids, 'outcome', 'measured as', 'ended by']
+    .map((title) => `<th>${escapeHtml(title)}</th>`)
+    .join('');
+  const rows = study.phases.map((phase) => {
+    const cells = [
+      escapeHtml(`${phase.phaseIndex} ${phase.name} (${phase.mode})`),
+      ...uids.map((uid) => cellText(phase.decision?.[uid] ?? null)),
+      phase.outcome === null ? '–' : formatNumber(phase.outcome.value),
+      phase.outcome === null
+        ? 'no finished episode'
+        : escapeHtml(`${phase.outcome.measure} of ${phase.outcome.episodes} episodes`),
+      escapeHtml(phase.terminationReason ?? '–'),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  });
+  return `<section class="study">
+<h2>The study's answer</h2>
+<ul class="findings">${findings}</ul>
+${study.selectors.map(chart).join('\n')}
+<table class="study-table"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>
+</section>`;
+}
+
+/**
+ * One sentence for a metric that had the same value at every checkpoint, in
+ * place of a flat chart.
+ *
+ * @example
+ * ```ts
+ * constantMetricHtml(series); // '<p class="constant">operator episodes is 1 at all 8 checkpoints (constant).</p>'
+ * ```
+ */
+export function constantMetricHtml(series: MetricSeries & { readonly constant: number }): string {
+  const threshold =
+    series.threshold === null
+      ? ''
+      : `; the success threshold is ${series.threshold.direction === 'greater_equal' ? '≥' : '≤'} ${formatNumber(series.threshold.value)}`;
+  return `<p class="constant">${escapeHtml(
+    `${series.agentName} ${series.metric} is ${formatNumber(series.constant)} at all ${series.points.length} checkpoints (constant)${threshold}.`,
+  )}</p>`;
 }
 
 function cellText(value: JsonValue | undefined): string {

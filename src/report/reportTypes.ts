@@ -11,6 +11,8 @@ export interface RunReport {
   /** Why the rules could not be read from the stored run file, or `null` when they were. */
   readonly rulesNote: string | null;
   readonly phases: readonly PhaseReport[];
+  /** The study's answer across phases, when two or more phases made a meta decision. */
+  readonly study: StudySummary | null;
 }
 
 /** The run's own record, without the run file text. */
@@ -49,6 +51,21 @@ export interface MetricSeries {
   readonly threshold: { readonly value: number; readonly direction: SuccessDirection } | null;
   /** The best finite value: the highest, or the lowest for a metric the rules minimise. */
   readonly best: (MetricPoint & { readonly value: number }) | null;
+  /** The one value of a metric that never changed over two or more finite points, else `null`. */
+  readonly constant: number | null;
+  /** What the agent's plateau rule reads, when it reads this metric. */
+  readonly smoothed: SmoothedSeries | null;
+}
+
+/** A plateau rule's smoothed metric over the checkpoints, and the best it holds. */
+export interface SmoothedSeries {
+  readonly metric: string;
+  /** How many valid values each smoothed value averages. */
+  readonly window: number;
+  /** `null` until the window is full. */
+  readonly points: readonly MetricPoint[];
+  /** The best smoothed value the rule holds at the end, where it was reached. */
+  readonly best: (MetricPoint & { readonly value: number }) | null;
 }
 
 /** One checkpoint's value of a metric; `null` when it was missing or not a finite number. */
@@ -67,6 +84,8 @@ export interface EpisodeReturn {
   readonly evaluation: boolean;
   readonly episodeReturn: number;
   readonly steps: number;
+  /** The return of each operating agent; the finite ones only. */
+  readonly returnsByAgent: Readonly<Record<string, number>>;
 }
 
 /** One meta decision: baseline and candidate value of each selector. */
@@ -97,4 +116,32 @@ export interface TerminationEvidence {
     /** The termination report's per-agent evidence (streaks, patience, best values). */
     readonly agents: readonly JsonValue[];
   } | null;
+}
+
+/** The answer of a study that changes its design phase by phase: each phase's meta decision and outcome. */
+export interface StudySummary {
+  /** The selectors drawn against the outcome: numeric ones whose chosen value differs between phases. */
+  readonly selectors: readonly string[];
+  readonly phases: readonly StudyPhase[];
+  /** Sentences computed from the phases: the best outcome, outcome per value, what the last phase kept. */
+  readonly findings: readonly string[];
+}
+
+/** One phase of a study. */
+export interface StudyPhase {
+  readonly phaseIndex: number;
+  readonly name: string;
+  readonly mode: string;
+  readonly terminationReason: string | null;
+  /** The candidate value per selector UID the meta agent chose, or `null` without a decision. */
+  readonly decision: Readonly<Record<string, JsonValue>> | null;
+  /** The phase's outcome, or `null` without a finished episode. */
+  readonly outcome: StudyOutcome | null;
+}
+
+/** A phase's outcome: the mean return of its evaluation episodes, or of all episodes without any. */
+export interface StudyOutcome {
+  readonly value: number;
+  readonly measure: 'evaluation mean return' | 'mean return';
+  readonly episodes: number;
 }

@@ -117,6 +117,49 @@ describe('the diagram page in headless Chromium', () => {
   });
 });
 
+describe('the `--format html` page in headless Chromium', () => {
+  it("shows the judge as arena's SVG drawing, every label whole and inside the image", async () => {
+    const out = path.join(folder, 'judge-page.html');
+    const { code } = await runArena(['diagram', 'judge', '--format', 'html', '--out', out]);
+    expect(code).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain(toSvg(machinesByName.get('judge')!));
+    expect(html.includes('globalThis["mermaid"]')).toBe(false);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning')
+          problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      await page.goto(pathToFileURL(out).href);
+      await page.waitForSelector('html[data-diagrams="rendered"]', { timeout: 30_000 });
+      const texts = await page.locator('.diagram svg').evaluate((svg) => {
+        const frame = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')].map((text) => {
+          const box = text.getBoundingClientRect();
+          return {
+            text: text.textContent ?? '',
+            inside:
+              box.width > 0 &&
+              box.left >= frame.left &&
+              box.right <= frame.right &&
+              box.top >= frame.top &&
+              box.bottom <= frame.bottom,
+          };
+        });
+      });
+      expect(texts.map((entry) => entry.text)).toContain('always [inputTokenBudgetExceeded]');
+      expect(texts.filter((entry) => !entry.inside)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe('the SVG image in headless Chromium', () => {
   it('loads `arena diagram controller --format svg` as an image with its size, without errors', async () => {
     const svgFile = path.join(folder, 'svg', 'controller.svg');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,7 +87,13 @@ describe('arena fuzz termination', () => {
     expect(first.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
     const report = JSON.parse(first.stdout);
-    expect(report.settings).toEqual({ runs: 40, seed: 9, maxEvaluations: 50, horizon: 50 });
+    expect(report.settings).toEqual({
+      runs: 40,
+      seed: 9,
+      maxEvaluations: 50,
+      horizon: 50,
+      phase: null,
+    });
     const plateau = report.reasons.find(
       (finding: { reason: string }) => finding.reason === 'plateau',
     );
@@ -199,5 +205,106 @@ describe('arena fuzz termination', () => {
     expect(stderr).toBe(
       `arena: ${bad}: agent "SAC": success.threshold is missing; it must be a finite number\n`,
     );
+  });
+});
+
+describe('arena fuzz termination on a run file', () => {
+  let differing: string;
+  beforeAll(() => {
+    differing = path.join(folder, 'differing.yaml');
+    const study = readFileSync('examples/hosting-capacity.yaml', 'utf8');
+    const changed = study.replace(
+      '- tune: { phase_config: { mode: train, episodes: 60 } }',
+      '- tune: { phase_config: { mode: train, episodes: 100, evaluate_every: 5 } }',
+    );
+    expect(changed).not.toBe(study);
+    writeFileSync(differing, changed);
+  });
+
+  it("reads the episodes cap from the schedule's train phases: max_episodes is reachable", async () => {
+    const { code, stdout, stderr } = await runArena([
+      'fuzz',
+      'termination',
+      'examples/hosting-capacity.yaml',
+      '--metric',
+      'objective=-500:40',
+      '--runs',
+      '20',
+      '--require',
+      'max_episodes',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'phase: episodes 60, evaluate_every 4 (from phases explore_1, explore_2, explore_3, explore_4, explore_5, tune of examples/hosting-capacity.yaml)',
+    );
+    expect(stdout).toContain(
+      '  max_episodes  reachable in 15 evaluations (phase.episodes 60 allows 15 evaluations (one every 4 episodes)',
+    );
+    expect(stdout).not.toContain('not configured');
+  });
+
+  it('asks for --phase when the train phases differ, naming each cap, and exits 2', async () => {
+    const { code, stdout, stderr } = await runArena([
+      'fuzz',
+      'termination',
+      differing,
+      '--runs',
+      '5',
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `arena: ${differing}: the train phases differ in episodes or evaluate_every (explore_1: episodes 60, evaluate_every 4; explore_2: episodes 60, evaluate_every 4; explore_3: episodes 60, evaluate_every 4; explore_4: episodes 60, evaluate_every 4; explore_5: episodes 60, evaluate_every 4; tune: episodes 100, evaluate_every 5); choose one with --phase <name>\n`,
+    );
+  });
+
+  it('fuzzes the phase --phase names', async () => {
+    const { code, stdout } = await runArena([
+      'fuzz',
+      'termination',
+      differing,
+      '--phase',
+      'tune',
+      '--runs',
+      '5',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { settings: { phase: unknown; horizon: number } };
+    expect(report.settings.phase).toEqual({
+      episodes: 100,
+      evaluateEvery: 5,
+      origin: `phase tune of ${differing}`,
+    });
+    expect(report.settings.horizon).toBe(20);
+  });
+
+  it('refuses a --phase that is not a train phase, or given with a rules file, with exit 2', async () => {
+    const test = await runArena(['fuzz', 'termination', differing, '--phase', 'test']);
+    expect(test.code).toBe(2);
+    expect(test.stderr).toBe(
+      `arena: --phase test: expected one of the train phases of ${differing}: explore_1, explore_2, explore_3, explore_4, explore_5, tune\n`,
+    );
+    const rules = await runArena(['fuzz', 'termination', plateauOnly, '--phase', 'tune']);
+    expect(rules.code).toBe(2);
+    expect(rules.stderr).toBe(
+      `arena: --phase tune: ${plateauOnly} is a rules file, not a run file with a schedule of phases\n`,
+    );
+  });
+
+  it('names the YAML path of a bad run file and exits 2', async () => {
+    const broken = path.join(folder, 'broken.yaml');
+    writeFileSync(
+      broken,
+      readFileSync('examples/hosting-capacity.yaml', 'utf8').replace(
+        '- explore_2: { phase_config: { mode: train, episodes: 60 } }',
+        '- explore_2: { phase_config: { mode: train, episodes: -3 } }',
+      ),
+    );
+    const { code, stdout, stderr } = await runArena(['fuzz', 'termination', broken]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('schedule[1].explore_2.phase_config.episodes');
   });
 });

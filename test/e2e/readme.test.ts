@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runArena } from '../support/cli.js';
@@ -71,5 +72,31 @@ describe('README study walkthrough', () => {
       .filter((line) => /^phase \S+ \(|^ {2}midas\.definition\./.test(line));
     expect(shown.length).toBeGreaterThan(10);
     for (const line of shown) expect(result.stdout).toContain(line);
+  });
+});
+
+describe('README study answer', () => {
+  it('shows the findings that arena report computes for the study', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-readme-report-'));
+    try {
+      const store = `sqlite:${path.join(folder, 'arena.db')}`;
+      const ran = await runArena([
+        'run',
+        'examples/hosting-capacity.yaml',
+        '--store',
+        store,
+        '--json',
+      ]);
+      expect(ran.code).toBe(0);
+      const { runId } = JSON.parse(ran.stdout) as { runId: string };
+      const page = await runArena(['report', runId, '--store', store, '--out', '-']);
+      expect(page.code).toBe(0);
+      const list = page.stdout.match(/<ul class="findings">(.*?)<\/ul>/s)?.[1] ?? '';
+      const findings = [...list.matchAll(/<li>(.*?)<\/li>/g)].map((match) => match[1]);
+      expect(findings).toHaveLength(3);
+      for (const finding of findings) expect(readme).toContain(`  ${finding}\n`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -20,9 +20,11 @@ let folder: string;
 let storeUri: string;
 let meteredRunId: string;
 let plateauRunId: string;
+let feedersRunId: string;
 /** The reports `arena report` wrote, and what it printed doing so. */
 let meteredReport: string;
 let plateauReport: string;
+let feedersReport: string;
 let meteredWrite: CliRun;
 let plateauWrite: CliRun;
 
@@ -37,6 +39,7 @@ beforeAll(async () => {
   storeUri = `sqlite:${path.join(folder, 'arena.db')}`;
   meteredRunId = await storedRun('examples/hosting-capacity.yaml');
   plateauRunId = await storedRun('examples/cap-free-plateau.yaml');
+  feedersRunId = await storedRun('examples/two-feeders.yaml');
   meteredReport = path.join(folder, 'reports', 'hosting.html');
   plateauReport = path.join(folder, `${plateauRunId}.html`);
   meteredWrite = await runArena([
@@ -48,6 +51,17 @@ beforeAll(async () => {
     meteredReport,
   ]);
   plateauWrite = await runArena(['report', plateauRunId, '--store', storeUri], { cwd: folder });
+  feedersReport = path.join(folder, 'feeders.html');
+  const feedersWrite = await runArena([
+    'report',
+    feedersRunId,
+    '--store',
+    storeUri,
+    '--out',
+    feedersReport,
+  ]);
+  if (feedersWrite.code !== 0)
+    throw new Error(`arena report exited ${feedersWrite.code}: ${feedersWrite.stderr}`);
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -109,6 +123,17 @@ describe('the report in headless Chromium', () => {
     return { page, problems };
   }
 
+  /** The dataset labels of every chart, in page order. */
+  function chartLabels(page: Page): Promise<string[][]> {
+    return page.evaluate(() =>
+      (
+        globalThis as unknown as {
+          arenaCharts: Array<{ data: { datasets: Array<{ label: string }> } }>;
+        }
+      ).arenaCharts.map((chart) => chart.data.datasets.map((dataset) => dataset.label)),
+    );
+  }
+
   /** How many pixels each chart painted on its canvas. */
   function paintedPixels(page: Page): Promise<number[]> {
     return page.evaluate(() =>
@@ -131,17 +156,15 @@ describe('the report in headless Chromium', () => {
       const painted = await paintedPixels(page);
       expect(painted).toHaveLength(canvases);
       for (const pixels of painted) expect(pixels).toBeGreaterThan(2_000);
-      const labels = await page.evaluate(() =>
-        (
-          globalThis as unknown as {
-            arenaCharts: Array<{ data: { datasets: Array<{ label: string }> } }>;
-          }
-        ).arenaCharts.map((chart) => chart.data.datasets.map((dataset) => dataset.label)),
-      );
+      const labels = await chartLabels(page);
       const objective = labels.find((chart) => chart[0] === 'operator objective') ?? [];
       expect(objective[1]).toBe('success threshold ≥ 33');
-      expect(objective[2]).toMatch(/^best \d+(\.\d+)? \(after episode \d+\)$/);
+      expect(objective[2]).toBe('smoothed: mean of the last 2 (the plateau rule reads it)');
+      expect(objective[3]).toMatch(/^best smoothed -?\d+(\.\d+)? \(after episode \d+\)$/);
       expect(await page.locator('.lifecycle .diagram svg').count()).toBe(1);
+      expect(await page.locator('.lifecycle .diagram svg title').first().textContent()).toBe(
+        'simulationController',
+      );
       expect(await page.locator('.lifecycle .diagram svg').textContent()).toContain(
         'episodeBarrier',
       );
@@ -154,12 +177,70 @@ describe('the report in headless Chromium', () => {
     }
   });
 
-  it('shows the evidence that ended a plateaued phase', async () => {
+  it("opens with the study's answer: chosen PV size against each phase's outcome, on the first screen", async () => {
+    const { page, problems } = await openReport(meteredReport);
+    try {
+      const [first] = await chartLabels(page);
+      expect(first?.[0]).toBe('phase outcome');
+      expect(first?.[1]).toMatch(/^last decision \(test\): \d+(\.\d+)?$/);
+      const chartBottom = await page
+        .locator('section.study canvas')
+        .first()
+        .evaluate((canvas) => canvas.getBoundingClientRect().bottom);
+      expect(chartBottom).toBeLessThan(900);
+      const findings = await page.locator('ul.findings li').allTextContents();
+      expect(findings[0]).toMatch(
+        /^The best outcome is -?[\d.]+ \(evaluation mean return\) in phase explore_\d, with midas\.definition\.pv_bus_6_peak_mw = [\d.]+\.$/,
+      );
+      expect(findings[1]).toMatch(/^Best outcome per midas\.definition\.pv_bus_6_peak_mw: /);
+      expect(await page.locator('table.study-table tbody tr').count()).toBe(7);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('says a constant metric is constant instead of drawing a flat chart', async () => {
+    const { page, problems } = await openReport(meteredReport);
+    try {
+      const labels = await chartLabels(page);
+      expect(labels.some((chart) => chart[0] === 'operator episodes')).toBe(false);
+      expect(await page.locator('p.constant').first().textContent()).toMatch(
+        /^operator episodes is 1 at all \d+ checkpoints \(constant\)\.$/,
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws the returns of each agent of two-feeders, the learner beside the random baseline', async () => {
+    const { page, problems } = await openReport(feedersReport);
+    try {
+      const labels = await chartLabels(page);
+      expect(labels).toContainEqual(['north_operator training', 'south_operator training']);
+      expect((await paintedPixels(page)).every((pixels) => pixels > 2_000)).toBe(true);
+      expect(await page.locator('section.study').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the evidence that ended a plateaued phase and stars the same best on the smoothed series', async () => {
     const { page, problems } = await openReport(plateauReport);
     try {
       expect(await page.locator('.reason strong').first().textContent()).toBe('plateau');
-      expect(await page.locator('.evidence').first().textContent()).toMatch(
+      const evidence = (await page.locator('.evidence').first().textContent()) ?? '';
+      expect(evidence).toMatch(
         /^plateau: operator objective \(maximize, window \d+\) did not improve by [\d.]+ on its best /,
+      );
+      const best = evidence.match(/on its best (-?[\d.]+) /)?.[1];
+      expect(best).toBeDefined();
+      const labels = await chartLabels(page);
+      const objective = labels.find((chart) => chart[0] === 'operator objective') ?? [];
+      expect(objective.at(-1)).toMatch(
+        new RegExp(`^best smoothed ${best?.replace('.', '\\.')} \\(after episode \\d+\\)$`),
       );
       expect((await paintedPixels(page)).every((pixels) => pixels > 2_000)).toBe(true);
       expect(problems).toEqual([]);

@@ -153,3 +153,48 @@ describe('arena show', () => {
     );
   });
 });
+
+describe('arena show on a long run', () => {
+  let studyRun: string;
+  beforeAll(async () => {
+    const ran = await runArena([
+      'run',
+      'examples/hosting-capacity.yaml',
+      '--store',
+      storeUri,
+      '--json',
+    ]);
+    if (ran.code !== 0) throw new Error(`arena run exited ${ran.code}: ${ran.stderr}`);
+    studyRun = (JSON.parse(ran.stdout) as { runId: string }).runId;
+  });
+
+  /** The checkpoint lines of `arena show`, and how many checkpoints the store holds. */
+  async function shown(extra: string[]): Promise<{ lines: string[]; stored: number }> {
+    const text = await runArena(['show', studyRun, '--store', storeUri, ...extra]);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    const json = await runArena(['show', studyRun, '--store', storeUri, '--json']);
+    const stored = (JSON.parse(json.stdout) as { checkpoints: unknown[] }).checkpoints.length;
+    return {
+      lines: lines.slice(lines.indexOf('checkpoints') + 1, lines.indexOf('meta decisions')),
+      stored,
+    };
+  }
+
+  it('prints every checkpoint when piped, and says the constant metric once instead of in each line', async () => {
+    const { lines, stored } = await shown([]);
+    expect(stored).toBeGreaterThan(20);
+    expect(lines[0]).toBe(
+      `  constant: operator episodes=1 at all ${stored} checkpoints (left out below)`,
+    );
+    expect(lines.slice(1)).toHaveLength(stored);
+    expect(lines.slice(1).some((line) => line.includes('episodes='))).toBe(false);
+    expect(lines.some((line) => line.includes('…'))).toBe(false);
+  });
+
+  it('takes --all, which prints the same complete list', async () => {
+    const piped = await shown([]);
+    const all = await shown(['--all']);
+    expect(all.lines).toEqual(piped.lines);
+  });
+});

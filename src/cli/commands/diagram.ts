@@ -89,7 +89,8 @@ function diagramText(machine: AnyStateMachine, machineName: string, format: Diag
   if (format === 'mermaid') return mermaid;
   return diagramHtmlPage({
     title: `arena: ${machine.id} (${machineName})`,
-    diagrams: [{ heading: machine.id, mermaid }],
+    // arena's own drawing: Mermaid's in-browser layout cuts off long guard labels.
+    diagrams: [{ heading: machine.id, mermaid, svg: toSvg(machine) }],
   });
 }
 

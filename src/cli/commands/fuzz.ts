@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
+import { parseRunFile } from '../../config/runFile.js';
+import type { PhaseSpec } from '../../config/runSpec.js';
 import { ArenaError } from '../../domain/shared/errors.js';
 import type { PhaseConfiguration } from '../../domain/termination/phase.js';
 import { validatePhaseConfiguration } from '../../domain/termination/phase.js';
@@ -20,6 +22,7 @@ interface FuzzTerminationCommandOptions {
   seed?: string;
   require: string[];
   maxEvaluations?: string;
+  phase?: string;
   json?: boolean;
 }
 
@@ -31,7 +34,9 @@ const fuzzedReasons: readonly FuzzedReason[] = ['success', 'plateau', 'max_episo
  * every agent, `--metric SAC.objective=0:2` for agent SAC only. Exit code 1
  * when a `--require`d reason is unreachable or an invariant does not hold on
  * the rules, 2 on bad input (such as an agent that is not in the rules, or a
- * metric no rule of that agent reads).
+ * metric no rule of that agent reads). Given a run file, the phase (its
+ * `episodes` cap and `evaluate_every`) is read from the schedule's train
+ * phases; when they differ, `--phase <name>` picks one.
  *
  * @example
  * ```sh
@@ -57,7 +62,10 @@ export function registerFuzzCommand(program: Command): void {
     .description(
       'fuzz an evaluation termination rule set: reachable reasons, fewest evaluations, shortest examples, runs forever, invariants',
     )
-    .argument('<rules>', 'YAML or JSON file with the agents: rules (and optional phase:)')
+    .argument(
+      '<rules>',
+      'YAML or JSON file with the agents: rules (and optional phase:), or a run file (rules from run_config.condition, phase from its schedule)',
+    )
     .option(
       '--metric <[agent.]name=low:high>',
       "the range of a metric the rules read, or with agent. of one agent's metric, overriding the metric's range for that agent (repeatable; default 0:1)",
@@ -79,6 +87,10 @@ export function registerFuzzCommand(program: Command): void {
       '--max-evaluations <n>',
       `the longest metric sequence searched (default ${FUZZ_DEFAULTS.maxEvaluations})`,
     )
+    .option(
+      '--phase <name>',
+      'with a run file: the train phase whose episodes cap and evaluate_every to use (needed only when the train phases differ)',
+    )
     .option('--json', 'print the report as JSON')
     .action((rulesPath: string, options: FuzzTerminationCommandOptions) => {
       process.exitCode = fuzzTerminationCommand(rulesPath, options);
@@ -87,7 +99,7 @@ export function registerFuzzCommand(program: Command): void {
 
 function fuzzTerminationCommand(rulesPath: string, options: FuzzTerminationCommandOptions): number {
   const config = loadRules(rulesPath);
-  const phase = loadPhase(rulesPath);
+  const { phase, origin } = loadPhase(rulesPath, options.phase);
   try {
     const report = fuzzTermination(config, {
       ranges: options.metric.map((text): MetricRange => parseMetricRange(text)),
@@ -99,6 +111,7 @@ function fuzzTerminationCommand(rulesPath: string, options: FuzzTerminationComma
         FUZZ_DEFAULTS.maxEvaluations,
       ),
       phase,
+      phaseOrigin: origin,
       require: options.require.map(requiredReason),
     });
     process.stdout.write(
@@ -115,18 +128,98 @@ function fuzzTerminationCommand(rulesPath: string, options: FuzzTerminationComma
   }
 }
 
-/** The rules file's optional `phase:`, validated like a run file's phase_config. */
-function loadPhase(rulesPath: string): PhaseConfiguration | null {
-  const document: unknown = parseYaml(readFileSync(rulesPath, 'utf8'));
-  if (typeof document !== 'object' || document === null || !('phase' in document)) return null;
+/** The phase to fuzz in, and where it came from (`null`: the rules file's own `phase:`). */
+interface LoadedPhase {
+  readonly phase: PhaseConfiguration | null;
+  readonly origin: string | null;
+}
+
+/**
+ * The phase the rules run in: a run file's train phases (after inheritance),
+ * or a rules file's optional `phase:`, validated like a run file's phase_config.
+ */
+function loadPhase(rulesPath: string, phaseName: string | undefined): LoadedPhase {
+  const text = readFileSync(rulesPath, 'utf8');
+  const document: unknown = parseYaml(text);
+  if (typeof document === 'object' && document !== null && 'schedule' in document) {
+    return runFilePhase(rulesPath, text, phaseName);
+  }
+  if (phaseName !== undefined) {
+    throw new CliError(
+      `--phase ${phaseName}: ${rulesPath} is a rules file, not a run file with a schedule of phases`,
+    );
+  }
+  if (typeof document !== 'object' || document === null || !('phase' in document)) {
+    return { phase: null, origin: null };
+  }
   const phase = (document as { phase: unknown }).phase;
-  if (phase === null || phase === undefined) return null;
+  if (phase === null || phase === undefined) return { phase: null, origin: null };
   try {
-    return validatePhaseConfiguration(phase as Record<string, unknown>);
+    return { phase: validatePhaseConfiguration(phase as Record<string, unknown>), origin: null };
   } catch (error) {
     if (error instanceof ArenaError) throw new CliError(`${rulesPath}: ${error.message}`);
     throw error;
   }
+}
+
+/** The train phase of a run file the rules end, or the one `--phase` names. */
+function runFilePhase(rulesPath: string, text: string, phaseName: string | undefined): LoadedPhase {
+  let phases: readonly PhaseSpec[];
+  try {
+    phases = parseRunFile(text, { sourcePath: rulesPath }).phases;
+  } catch (error) {
+    if (error instanceof ArenaError)
+      throw new CliError(error.message, ExitCode.badInput, { cause: error });
+    throw error;
+  }
+  const training = phases.filter((phase) => phase.phaseConfig.mode === 'train');
+  const capOf = (phase: PhaseSpec) =>
+    `${phase.name}: episodes ${phase.phaseConfig.episodes ?? 'none'}, evaluate_every ${phase.phaseConfig.evaluateEvery ?? '-'}`;
+  let chosen: readonly PhaseSpec[];
+  if (phaseName !== undefined) {
+    const named = phases.find((phase) => phase.name === phaseName);
+    if (named === undefined || named.phaseConfig.mode !== 'train') {
+      throw new CliError(
+        `--phase ${phaseName}: expected one of the train phases of ${rulesPath}: ${training.map((phase) => phase.name).join(', ') || 'none'}`,
+      );
+    }
+    chosen = [named];
+  } else {
+    if (training.length === 0) {
+      throw new CliError(
+        `${rulesPath}: the schedule has no train phase, so its termination rules never end a phase`,
+      );
+    }
+    const caps = new Set(training.map((phase) => JSON.stringify(capKey(phase))));
+    if (caps.size > 1) {
+      throw new CliError(
+        `${rulesPath}: the train phases differ in episodes or evaluate_every (${training.map(capOf).join('; ')}); choose one with --phase <name>`,
+      );
+    }
+    chosen = training;
+  }
+  const [first] = chosen as [PhaseSpec, ...PhaseSpec[]];
+  const names = chosen.map((phase) => phase.name);
+  try {
+    return {
+      phase: validatePhaseConfiguration({
+        mode: 'train',
+        worker: first.phaseConfig.worker,
+        episodes: first.phaseConfig.episodes,
+        evaluate_every: first.phaseConfig.evaluateEvery,
+      }),
+      origin: `${names.length === 1 ? 'phase' : 'phases'} ${names.join(', ')} of ${rulesPath}`,
+    };
+  } catch (error) {
+    if (error instanceof ArenaError) {
+      throw new CliError(`${rulesPath}: ${first.yamlPath}.phase_config: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+function capKey(phase: PhaseSpec): [number | null, number | null] {
+  return [phase.phaseConfig.episodes, phase.phaseConfig.evaluateEvery];
 }
 
 function integerOption(option: string, raw: string | undefined, fallback: number): number {

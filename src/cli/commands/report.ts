@@ -25,7 +25,9 @@ interface ReportCommandOptions {
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description("write a stored run's HTML report: metrics, returns, meta decision, termination")
+    .description(
+      "write a stored run's HTML report: the study's answer across phases, then per phase the termination evidence, metrics, returns and meta decision",
+    )
     .argument('<run-id>', 'the run, as `arena runs` lists it')
     .option('--store <uri>', 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)')
     .option(

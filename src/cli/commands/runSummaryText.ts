@@ -69,16 +69,22 @@ function checkpointTable(phase: PhaseSummary): string[] {
       for (const metric of Object.keys(metrics)) columns.add(`${agent}.${metric}`);
     }
   }
-  const metricColumns = [...columns];
+  const cell = (checkpoint: PhaseSummary['checkpoints'][number], column: string) => {
+    const [agent, ...metric] = column.split('.');
+    return formatNumber(checkpoint.metrics[agent as string]?.[metric.join('.')]);
+  };
+  // A column of one value says nothing per row: it becomes one line under the table.
+  const constant = [...columns].filter((column) => {
+    const cells = new Set(phase.checkpoints.map((checkpoint) => cell(checkpoint, column)));
+    return phase.checkpoints.length >= 2 && cells.size === 1 && !cells.has('-');
+  });
+  const metricColumns = [...columns].filter((column) => !constant.includes(column));
   const header = ['checkpoint', 'after episode', 'status', ...metricColumns, 'decision'];
   const rows = phase.checkpoints.map((checkpoint) => [
     String(checkpoint.index),
     String(checkpoint.afterEpisode),
     checkpoint.status,
-    ...metricColumns.map((column) => {
-      const [agent, ...metric] = column.split('.');
-      return formatNumber(checkpoint.metrics[agent as string]?.[metric.join('.')]);
-    }),
+    ...metricColumns.map((column) => cell(checkpoint, column)),
     checkpoint.reason === null
       ? (checkpoint.control ?? '-')
       : `${checkpoint.control} (${checkpoint.reason})`,
@@ -88,7 +94,11 @@ function checkpointTable(phase: PhaseSummary): string[] {
   );
   const render = (row: readonly string[]) =>
     `  ${row.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ')}`.trimEnd();
-  return [render(header), ...rows.map(render)];
+  const notes = constant.map(
+    (column) =>
+      `  ${column} is ${cell(phase.checkpoints[0] as PhaseSummary['checkpoints'][number], column)} at every checkpoint (constant)`,
+  );
+  return [render(header), ...rows.map(render), ...notes];
 }
 
 function formatNumber(value: number | undefined): string {

@@ -10,6 +10,7 @@ interface StoreCommandOptions {
   store?: string;
   json?: boolean;
   limit?: string;
+  all?: boolean;
 }
 
 const storeHelp = 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)';
@@ -50,11 +51,18 @@ export function registerRunsCommands(program: Command): void {
     .argument('<run-id>', 'the run to show, as `arena runs` lists it')
     .option('--store <uri>', storeHelp)
     .option('--json', 'print JSON instead of text')
+    .option('--all', 'print every checkpoint on a terminal too (piped output always has every one)')
     .action((runId: string, _options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       withStore(options.store, (store) => {
         const report = reportRun(store, runId);
-        printLine(options.json ? JSON.stringify(report, null, 2) : formatRunReport(report));
+        // A terminal gets the ends of a long list; a pipe (grep, a file) gets every line.
+        const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
+        printLine(
+          options.json
+            ? JSON.stringify(report, null, 2)
+            : formatRunReport(report, { allCheckpoints }),
+        );
       });
     });
 }

@@ -37,25 +37,41 @@ export function formatRunTable(runs: readonly RunListing[]): string {
     .join('\n');
 }
 
+/** How `arena show` prints the checkpoints. */
+export interface RunReportTextOptions {
+  /** Every checkpoint (the default), or only the first and last `elidedEnds` with `…` between. */
+  readonly allCheckpoints?: boolean;
+}
+
+/** Checkpoints shown at each end when the list is shortened. */
+const elidedEnds = 5;
+
 /**
- * The `arena show` summary of one run.
+ * The `arena show` summary of one run. A metric with one value at every
+ * checkpoint that has it is said once under `checkpoints` and left out of
+ * the lines. With `allCheckpoints: false` a long checkpoint list shows its
+ * first and last five lines and how many are left out between.
  *
  * @example
  * ```ts
- * formatRunReport(reportRun(store, runId));
+ * formatRunReport(reportRun(store, runId), { allCheckpoints: false });
  * // run grid-demo-20261129T200702-3fa2
  * //   ...
  * // phases
  * //   0 train (train): done, success; 4 training episodes, mean return 4.5; 2 evaluation episodes, mean return 2
  * // checkpoints
+ * //   constant: operator episodes=1 at all 40 checkpoints (left out below)
  * //   phase 0 #0 after episode 3: accepted, CONTINUE; operator reward=0.5
+ * //   …
+ * //   … 30 more checkpoints (arena show --all prints every one)
+ * //   …
  * // meta decisions
  * //   phase 0, start request 1: planner on grid
  * //     grid.definition.load: 0.427 → 0.5
  * // snapshots 2
  * ```
  */
-export function formatRunReport(report: RunReport): string {
+export function formatRunReport(report: RunReport, options: RunReportTextOptions = {}): string {
   const { run } = report;
   const lines = [
     `run ${run.runId}`,
@@ -84,9 +100,7 @@ export function formatRunReport(report: RunReport): string {
       `  ${phase.phaseIndex} ${phase.name} (${phase.mode}): ${phase.status}, ${phase.terminationReason ?? 'no termination reason'}; ${episodes.join('; ')}`,
     );
   }
-  lines.push('checkpoints');
-  if (report.checkpoints.length === 0) lines.push('  none');
-  for (const checkpoint of report.checkpoints) lines.push(`  ${checkpointLine(checkpoint)}`);
+  lines.push('checkpoints', ...checkpointLines(report.checkpoints, options.allCheckpoints ?? true));
   lines.push('meta decisions');
   if (report.metaDecisions.length === 0) lines.push('  none');
   for (const decision of report.metaDecisions) lines.push(...metaDecisionLines(decision));
@@ -106,7 +120,69 @@ function episodeCount(count: number, kind: string, meanReturn: number | null): s
     : `${count} ${kind} ${noun}, mean return ${formatNumber(meanReturn)}`;
 }
 
-function checkpointLine(checkpoint: CheckpointReport): string {
+function checkpointLines(checkpoints: readonly CheckpointReport[], all: boolean): string[] {
+  if (checkpoints.length === 0) return ['  none'];
+  const constant = constantMetrics(checkpoints);
+  const lines = [...constant.values()].map(
+    ({ agentName, metric, value, count }) =>
+      `  constant: ${agentName} ${metric}=${formatValue(value)} at all ${count} checkpoints (left out below)`,
+  );
+  const rows = checkpoints.map((checkpoint) => `  ${checkpointLine(checkpoint, constant)}`);
+  // Shortening saves nothing unless more than the two ends and a marker line would show.
+  if (all || rows.length <= 2 * elidedEnds + 1) return [...lines, ...rows];
+  const hidden = rows.length - 2 * elidedEnds;
+  return [
+    ...lines,
+    ...rows.slice(0, elidedEnds),
+    `  … ${hidden} more checkpoints (arena show --all prints every one)`,
+    ...rows.slice(-elidedEnds),
+  ];
+}
+
+/**
+ * The metrics (keyed `[agent, metric]`) with one value at every one of two or
+ * more checkpoints that has the agent, and present in each of them.
+ */
+function constantMetrics(
+  checkpoints: readonly CheckpointReport[],
+): Map<string, { agentName: string; metric: string; value: JsonValue; count: number }> {
+  const seen = new Map<
+    string,
+    { agentName: string; metric: string; value: JsonValue; count: number; constant: boolean }
+  >();
+  const agentCount = new Map<string, number>();
+  for (const checkpoint of checkpoints) {
+    for (const { agentName, metrics } of checkpoint.metrics ?? []) {
+      agentCount.set(agentName, (agentCount.get(agentName) ?? 0) + 1);
+      if (!isPlainObject(metrics)) continue;
+      for (const [metric, value] of Object.entries(metrics)) {
+        const key = JSON.stringify([agentName, metric]);
+        const held = seen.get(key);
+        if (held === undefined) {
+          seen.set(key, { agentName, metric, value, count: 1, constant: true });
+        } else {
+          held.count += 1;
+          held.constant &&= formatJson(held.value) === formatJson(value);
+        }
+      }
+    }
+  }
+  const constant = new Map<
+    string,
+    { agentName: string; metric: string; value: JsonValue; count: number }
+  >();
+  for (const [key, { constant: same, ...entry }] of seen) {
+    if (same && entry.count >= 2 && entry.count === agentCount.get(entry.agentName)) {
+      constant.set(key, entry);
+    }
+  }
+  return constant;
+}
+
+function checkpointLine(
+  checkpoint: CheckpointReport,
+  constant: ReadonlyMap<string, unknown> = new Map(),
+): string {
   const where = `phase ${checkpoint.phaseIndex} #${checkpoint.checkpointIndex} after episode ${checkpoint.afterEpisode}`;
   const decision = [checkpoint.status, checkpoint.control, checkpoint.reason]
     .filter((part) => part !== null)
@@ -115,7 +191,9 @@ function checkpointLine(checkpoint: CheckpointReport): string {
     checkpoint.metrics === null
       ? formatJson(checkpoint.outcomes)
       : checkpoint.metrics
-          .map(({ agentName, metrics }) => `${agentName} ${formatMetrics(metrics)}`)
+          .map(({ agentName, metrics }) =>
+            [agentName, formatMetrics(agentName, metrics, constant)].filter(Boolean).join(' '),
+          )
           .join('; ');
   const error = checkpoint.error === null ? '' : `; error: ${errorText(checkpoint.error)}`;
   return `${where}: ${decision}; ${metrics}${error}`;
@@ -134,9 +212,14 @@ function metaDecisionLines(decision: MetaDecisionReport): string[] {
   ];
 }
 
-function formatMetrics(metrics: JsonValue): string {
+function formatMetrics(
+  agentName: string,
+  metrics: JsonValue,
+  constant: ReadonlyMap<string, unknown>,
+): string {
   if (!isPlainObject(metrics)) return formatJson(metrics);
   return Object.entries(metrics)
+    .filter(([name]) => !constant.has(JSON.stringify([agentName, name])))
     .map(([name, value]) => `${name}=${formatValue(value)}`)
     .join(' ');
 }

@@ -6,7 +6,8 @@ import type { MetricSequence } from './sequences.js';
 const SHOWN_VALUES = 12;
 
 /**
- * The fuzz report as readable text (the same on a TTY and in a pipe).
+ * The fuzz report as readable text (the same on a TTY and in a pipe). A phase
+ * read from a run file gets a `phase:` line naming its cap and where it came from.
  *
  * @example
  * ```ts
@@ -35,9 +36,15 @@ export function formatFuzzReport(report: FuzzTerminationReport, rulesPath: strin
           `${rangeName(range)} ${range.low}:${range.high}${range.assumed ? ` (assumed; give --metric ${range.metric}=LOW:HIGH)` : ''}`,
       )
       .join(', ')}`,
-    '',
-    'terminal reasons',
   ];
+  const { phase } = settings;
+  if (phase?.origin) {
+    const cap = phase.episodes === null ? 'no episodes cap' : `episodes ${phase.episodes}`;
+    lines.push(
+      `phase: ${cap}, evaluate_every ${phase.evaluateEvery ?? '-'} (from ${phase.origin})`,
+    );
+  }
+  lines.push('', 'terminal reasons');
   for (const finding of report.reasons) {
     const label = `  ${finding.reason.padEnd(12)}  `;
     if (!finding.configured) {

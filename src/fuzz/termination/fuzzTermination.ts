@@ -22,6 +22,8 @@ export interface FuzzTerminationOptions {
   readonly maxEvaluations?: number;
   /** The phase the rules run in (its `episodes` cap ends the phase with `max_episodes`). */
   readonly phase?: PhaseConfiguration | null;
+  /** Where `phase` came from, said in the report (e.g. `phases explore_1, tune of run.yaml`); default: the rules file's `phase:`. */
+  readonly phaseOrigin?: string | null;
   /** Reasons that must be reachable (`--require`). */
   readonly require?: readonly FuzzedReason[];
 }
@@ -34,6 +36,12 @@ export interface FuzzTerminationReport {
     readonly maxEvaluations: number;
     /** The longest sequence actually searched: `maxEvaluations`, or fewer under an episode cap. */
     readonly horizon: number;
+    /** The phase the rules were fuzzed in, and where it came from; `null` without one. */
+    readonly phase: {
+      readonly episodes: number | null;
+      readonly evaluateEvery: number | null;
+      readonly origin: string | null;
+    } | null;
   };
   readonly ranges: readonly MetricRange[];
   readonly reasons: readonly ReasonFinding[];
@@ -78,6 +86,7 @@ export function fuzzTermination(
     options.maxEvaluations ?? FUZZ_DEFAULTS.maxEvaluations,
   );
   const phase = options.phase ?? null;
+  const phaseOrigin = options.phaseOrigin ?? null;
   const ranges = resolveMetricRanges(config, options.ranges ?? []);
   const capped = phase !== null && phase.episodes !== null;
   const horizon = capped ? Math.min(maxEvaluations, evaluationsBeforeCap(phase)) : maxEvaluations;
@@ -85,11 +94,20 @@ export function fuzzTermination(
   const reasons = [
     fuzzCheckpointReason(config, ranges, 'success', horizon, settings),
     fuzzCheckpointReason(config, ranges, 'plateau', horizon, settings),
-    fuzzMaxEpisodes(config, ranges, phase, settings),
+    fuzzMaxEpisodes(config, ranges, phase, settings, phaseOrigin),
   ];
   const required = [...new Set(options.require ?? [])];
   return {
-    settings: { runs, seed, maxEvaluations, horizon },
+    settings: {
+      runs,
+      seed,
+      maxEvaluations,
+      horizon,
+      phase:
+        phase === null
+          ? null
+          : { episodes: phase.episodes, evaluateEvery: phase.evaluateEvery, origin: phaseOrigin },
+    },
     ranges,
     reasons,
     forever: fuzzForever(config, ranges, phase, maxEvaluations, settings),

@@ -124,6 +124,7 @@ export function fuzzMaxEpisodes(
   ranges: readonly MetricRange[],
   phase: PhaseConfiguration | null,
   settings: SearchSettings,
+  phaseOrigin: string | null = null,
 ): ReasonFinding {
   const base = {
     reason: 'max_episodes' as const,
@@ -137,7 +138,10 @@ export function fuzzMaxEpisodes(
       ...base,
       configured: false,
       reachable: false,
-      note: 'no episodes cap: the rules file has no phase.episodes',
+      note:
+        phaseOrigin === null
+          ? 'no episodes cap: the rules file has no phase.episodes'
+          : `no episodes cap: ${phaseOrigin} sets no episodes`,
     };
   }
   const evaluations = evaluationsBeforeCap(phase);

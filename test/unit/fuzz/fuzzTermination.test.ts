@@ -107,6 +107,28 @@ describe('fuzzTermination', () => {
     expect(report.forever).toMatchObject({ possible: false, bound: 2 });
   });
 
+  it('says where the phase came from, in the settings and in a cap-free note', () => {
+    const config = parseTerminationConfig({ agents: { SAC: { success: successRule } } });
+    const capFree = { mode: 'train', worker: 1 as const, episodes: null, evaluateEvery: 5 };
+    const report = fuzzTermination(config, {
+      ...quick,
+      phase: capFree,
+      phaseOrigin: 'phase train of run.yaml',
+    });
+    expect(report.settings.phase).toEqual({
+      episodes: null,
+      evaluateEvery: 5,
+      origin: 'phase train of run.yaml',
+    });
+    expect(report.reasons[2]).toMatchObject({
+      configured: false,
+      note: 'no episodes cap: phase train of run.yaml sets no episodes',
+    });
+    expect(fuzzTermination(config, quick).reasons[2]?.note).toBe(
+      'no episodes cap: the rules file has no phase.episodes',
+    );
+  });
+
   it('says a run cannot go on forever when min_delta > 0 bounds every plateau', () => {
     const config = parseTerminationConfig({
       agents: { SAC: { plateau: { ...plateauRule, min_delta: 0.5 } } },

@@ -39,6 +39,8 @@ describe('collectRunReport on a run that succeeds', () => {
         ],
         threshold: { value: 0.8, direction: 'greater_equal' },
         best: { checkpointIndex: 3, afterEpisode: 12, value: 0.95 },
+        constant: null,
+        smoothed: null,
       },
     ]);
   });
@@ -106,6 +108,32 @@ describe('collectRunReport on other endings', () => {
     expect(phase?.termination.decisiveCheckpoint?.checkpointIndex).toBe(4);
     expect(phase?.metrics[0]?.threshold).toBeNull();
     expect(phase?.metrics[0]?.best).toEqual({ checkpointIndex: 2, afterEpisode: 9, value: 0.6 });
+  });
+
+  it("carries the plateau rule's smoothed values, the ones the stored decisions hold", async () => {
+    const run = await storedLineRun({
+      episodes: 30,
+      success: false,
+      plateau: true,
+      metrics: [0.1, 0.5, 0.6, 0.6, 0.6, 0.6],
+    });
+    store = run.store;
+    const [phase] = collectRunReport(store, run.runId).phases;
+    const stored = store.checkpoints(run.runId, 0).map((checkpoint) => {
+      const decision = checkpoint.decision as {
+        report: { agents: Array<{ smoothedValue: number }> };
+      };
+      return decision.report.agents[0]?.smoothedValue;
+    });
+    const smoothed = phase?.metrics[0]?.smoothed;
+    expect(smoothed?.points.map((point) => point.value)).toEqual(stored);
+    expect(smoothed?.best).toEqual({ checkpointIndex: 2, afterEpisode: 9, value: 0.6 });
+  });
+
+  it('has no study answer for a run with one meta decision', async () => {
+    const run = await storedLineRun({ meta: true, episodes: 10 });
+    store = run.store;
+    expect(collectRunReport(store, run.runId).study).toBeNull();
   });
 
   it('says a phase without evaluation rules ran into its episode cap', async () => {

@@ -82,4 +82,22 @@ describe('metricSeries', () => {
     const [series] = metricSeries([checkpoint(0, { metrics: { a: { score: null } } })], null);
     expect(series?.best).toBeNull();
   });
+
+  it('marks a metric with one value at every checkpoint as constant, and no other', () => {
+    const series = metricSeries(
+      [
+        checkpoint(0, { metrics: { a: { episodes: 1, score: 1, gap: 2 } } }),
+        checkpoint(1, { metrics: { a: { episodes: 1, score: 2, gap: 'NaN' } } }),
+        checkpoint(2, { metrics: { a: { episodes: 1, score: 1, gap: 2 } } }),
+      ],
+      null,
+    );
+    expect(series.map((entry) => [entry.metric, entry.constant])).toEqual([
+      ['episodes', 1],
+      ['score', null],
+      ['gap', null],
+    ]);
+    const [single] = metricSeries([checkpoint(0, { metrics: { a: { episodes: 1 } } })], null);
+    expect(single?.constant).toBeNull();
+  });
 });

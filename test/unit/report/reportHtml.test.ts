@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { episodeReturnChartConfig, metricChartConfig } from '../../../src/report/chartConfigs.js';
+import {
+  episodeReturnChartConfig,
+  metricChartConfig,
+  studyChartConfig,
+} from '../../../src/report/chartConfigs.js';
 import { runReportHtml } from '../../../src/report/reportHtml.js';
-import type { MetricSeries, RunReport } from '../../../src/report/reportTypes.js';
+import type {
+  EpisodeReturn,
+  MetricSeries,
+  RunReport,
+  StudySummary,
+} from '../../../src/report/reportTypes.js';
 
 const hostile = '</script><img src=x onerror="alert(1)">';
 
@@ -15,7 +24,44 @@ const series: MetricSeries = {
   ],
   threshold: { value: 0.8, direction: 'greater_equal' },
   best: { checkpointIndex: 2, afterEpisode: 9, value: 0.9 },
+  constant: null,
+  smoothed: null,
 };
+
+const constantSeries: MetricSeries = {
+  ...series,
+  metric: 'episodes',
+  points: series.points.map((point) => ({ ...point, value: 1 })),
+  threshold: null,
+  best: { checkpointIndex: 0, afterEpisode: 3, value: 1 },
+  constant: 1,
+};
+
+const study: StudySummary = {
+  selectors: ['grid.pv'],
+  phases: [
+    {
+      phaseIndex: 0,
+      name: 'explore',
+      mode: 'train',
+      terminationReason: 'plateau',
+      decision: { 'grid.pv': 2, 'grid.load': 1 },
+      outcome: { value: 3, measure: 'evaluation mean return', episodes: 2 },
+    },
+    {
+      phaseIndex: 1,
+      name: hostile,
+      mode: 'test',
+      terminationReason: 'max_episodes',
+      decision: { 'grid.pv': 4, 'grid.load': 1 },
+      outcome: { value: 5, measure: 'mean return', episodes: 1 },
+    },
+  ],
+  findings: [`The best outcome is 5 (mean return) in phase ${hostile}, with grid.pv = 4.`],
+};
+
+const controllerSvg =
+  '<svg xmlns="http://www.w3.org/2000/svg"><title>simulationController</title></svg>';
 
 const report: RunReport = {
   run: {
@@ -37,10 +83,16 @@ const report: RunReport = {
       status: 'done',
       terminationReason: 'success',
       episodes: 2,
-      metrics: [series],
+      metrics: [series, constantSeries],
       episodeReturns: [
-        { episode: 1, evaluation: false, episodeReturn: -1, steps: 4 },
-        { episode: 2, evaluation: true, episodeReturn: -0.5, steps: 4 },
+        { episode: 1, evaluation: false, episodeReturn: -1, steps: 4, returnsByAgent: { a: -1 } },
+        {
+          episode: 2,
+          evaluation: true,
+          episodeReturn: -0.5,
+          steps: 4,
+          returnsByAgent: { a: -0.5 },
+        },
       ],
       metaDecisions: [
         {
@@ -65,6 +117,7 @@ const report: RunReport = {
       },
     },
   ],
+  study,
 };
 
 function jsonScript(html: string, id: string): unknown {
@@ -76,7 +129,7 @@ function jsonScript(html: string, id: string): unknown {
 }
 
 describe('runReportHtml', () => {
-  const html = runReportHtml(report, { controllerDiagram: 'stateDiagram-v2\n  [*] --> idle\n' });
+  const html = runReportHtml(report, { controllerSvg });
 
   // The inlined bundles hold markup of their own; the page around them must not.
   const markup = html.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
@@ -84,31 +137,59 @@ describe('runReportHtml', () => {
   it('never writes text from the store as markup', () => {
     expect(html.includes(hostile)).toBe(false);
     expect(markup.includes('<img')).toBe(false);
-    expect(markup.match(/<script\b/g)).toHaveLength(7);
+    expect(markup.match(/<script\b/g)).toHaveLength(4);
     expect(markup).toContain('&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
   });
 
-  it('embeds the report, the chart configurations and the diagram as JSON that parses back', () => {
+  it('embeds the report and the chart configurations as JSON that parses back, the study first', () => {
     expect(jsonScript(html, 'run-report')).toEqual(report);
-    expect(jsonScript(html, 'diagram-sources')).toEqual(['stateDiagram-v2\n  [*] --> idle\n']);
     expect(jsonScript(html, 'chart-configs')).toEqual([
+      studyChartConfig(study, 'grid.pv'),
       metricChartConfig(series),
       episodeReturnChartConfig(hostile, report.phases[0]!.episodeReturns),
     ]);
   });
 
-  it('has one canvas per chart and a place for the lifecycle diagram', () => {
+  it('opens with the study answer: findings, its chart and a row per phase', () => {
+    const studyAt = markup.indexOf('<section class="study">');
+    expect(studyAt).toBeGreaterThan(markup.indexOf('<h1>'));
+    expect(studyAt).toBeLessThan(markup.indexOf('<dl class="metadata">'));
+    expect(markup).toContain(
+      '<li>The best outcome is 5 (mean return) in phase &lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;, with grid.pv = 4.</li>',
+    );
+    expect(
+      markup.match(/<table class="study-table">.*?<\/table>/s)?.[0].match(/<tr>/g),
+    ).toHaveLength(3);
+    expect(markup).toContain('<td>evaluation mean return of 2 episodes</td>');
+  });
+
+  it('gives the study table a column per selector whose choice changed between phases', () => {
+    const head = markup.match(/<table class="study-table"><thead>(.*?)<\/thead>/s)?.[1];
+    expect(head).toBe(
+      '<tr><th>phase</th><th>grid.pv</th><th>outcome</th><th>measured as</th><th>ended by</th></tr>',
+    );
+  });
+
+  it('says a constant metric is constant instead of charting it', () => {
+    expect(markup).toContain(
+      '<p class="constant">&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt; episodes is 1 at all 3 checkpoints (constant).</p>',
+    );
+  });
+
+  it('has one canvas per chart and draws the lifecycle as the inline SVG it is given', () => {
     expect(markup.match(/<canvas data-chart="\d+">/g)).toEqual([
       '<canvas data-chart="0">',
       '<canvas data-chart="1">',
+      '<canvas data-chart="2">',
     ]);
-    expect(markup).toContain('<div class="diagram" data-diagram="0"></div>');
+    expect(markup).toContain(`<div class="diagram">${controllerSvg}</div>`);
+    expect(markup).toContain('<html lang="en" data-diagrams="rendered">');
   });
 
-  it('inlines Chart.js and Mermaid and loads nothing from elsewhere', () => {
+  it('inlines Chart.js, needs no Mermaid and loads nothing from elsewhere', () => {
     expect(markup).not.toMatch(/<script[^>]* src=|<link\b|<iframe\b|<img\b/);
     expect(html.includes('Chart.js v4.6.1')).toBe(true);
-    expect(html.includes('globalThis["mermaid"]')).toBe(true);
+    expect(html.includes('globalThis["mermaid"]')).toBe(false);
   });
 
   it('shows the termination evidence and marks changed selectors', () => {
@@ -125,8 +206,9 @@ describe('runReportHtml for a run that has not got far', () => {
     rulesNote:
       'the run has no evaluation-aware termination rules (run_config.condition.params.agents)',
     phases: [],
+    study: null,
   };
-  const html = runReportHtml(early, { controllerDiagram: 'stateDiagram-v2\n' });
+  const html = runReportHtml(early, { controllerSvg });
   const markup = html.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
 
   it('says the run has not ended and why there are no thresholds, and draws no chart', () => {
@@ -135,6 +217,7 @@ describe('runReportHtml for a run that has not got far', () => {
       '<dt>rules</dt><dd>the run has no evaluation-aware termination rules (run_config.condition.params.agents)</dd>',
     );
     expect(markup).not.toContain('<canvas');
+    expect(markup).not.toContain('class="study"');
     expect(jsonScript(html, 'chart-configs')).toEqual([]);
   });
 });
@@ -163,6 +246,35 @@ describe('metricChartConfig', () => {
     });
   });
 
+  it("draws a plateau rule's smoothed series and stars the rule's best on it, not the raw best", () => {
+    const smoothed = metricChartConfig({
+      ...series,
+      smoothed: {
+        metric: 'objective',
+        window: 2,
+        points: [
+          { checkpointIndex: 0, afterEpisode: 3, value: null },
+          { checkpointIndex: 2, afterEpisode: 9, value: 0.5 },
+        ],
+        best: { checkpointIndex: 2, afterEpisode: 9, value: 0.5 },
+      },
+    });
+    expect(smoothed.data.datasets.map((dataset) => dataset.label)).toEqual([
+      `${hostile} objective`,
+      'success threshold ≥ 0.8',
+      'smoothed: mean of the last 2 (the plateau rule reads it)',
+      'best smoothed 0.5 (after episode 9)',
+    ]);
+    expect(smoothed.data.datasets[2]?.data).toEqual([
+      { x: 3, y: null },
+      { x: 9, y: 0.5 },
+    ]);
+    expect(smoothed.data.datasets[3]).toMatchObject({
+      data: [{ x: 9, y: 0.5 }],
+      pointStyle: 'star',
+    });
+  });
+
   it('leaves out the threshold and the best value when there are none', () => {
     const plain = metricChartConfig({ ...series, threshold: null, best: null });
     expect(plain.data.datasets).toHaveLength(1);
@@ -176,5 +288,91 @@ describe('episodeReturnChartConfig', () => {
       ['training episodes', [{ x: 1, y: -1 }]],
       ['evaluation episodes', [{ x: 2, y: -0.5 }]],
     ]);
+  });
+
+  it('names the episodes of a test phase test episodes', () => {
+    const { datasets } = episodeReturnChartConfig(
+      'test',
+      report.phases[0]!.episodeReturns,
+      'test',
+    ).data;
+    expect(datasets.map((dataset) => dataset.label)).toEqual([
+      'test episodes',
+      'evaluation episodes',
+    ]);
+  });
+
+  it('draws each agent apart, not their sum, when there are several', () => {
+    const returns: EpisodeReturn[] = [
+      {
+        episode: 1,
+        evaluation: false,
+        episodeReturn: 3,
+        steps: 4,
+        returnsByAgent: { north: 5, south: -2 },
+      },
+      {
+        episode: 2,
+        evaluation: false,
+        episodeReturn: 4,
+        steps: 4,
+        returnsByAgent: { north: 7, south: -3 },
+      },
+      { episode: 3, evaluation: true, episodeReturn: 6, steps: 4, returnsByAgent: { north: 6 } },
+    ];
+    const config = episodeReturnChartConfig('train', returns);
+    expect(config.data.datasets.map((dataset) => [dataset.label, dataset.data])).toEqual([
+      [
+        'north training',
+        [
+          { x: 1, y: 5 },
+          { x: 2, y: 7 },
+        ],
+      ],
+      [
+        'south training',
+        [
+          { x: 1, y: -2 },
+          { x: 2, y: -3 },
+        ],
+      ],
+      ['north evaluation', [{ x: 3, y: 6 }]],
+    ]);
+    expect(config.options.plugins).toEqual({
+      title: { display: true, text: 'train: episode returns per agent' },
+    });
+  });
+});
+
+describe('studyChartConfig', () => {
+  it("puts each phase's chosen value against its outcome, labelled, and stars the last decision", () => {
+    const { datasets } = studyChartConfig(study, 'grid.pv').data;
+    expect(datasets[0]).toMatchObject({
+      label: 'phase outcome',
+      data: [
+        { x: 2, y: 3 },
+        { x: 4, y: 5 },
+      ],
+      pointLabels: ['explore', hostile],
+      showLine: false,
+    });
+    expect(datasets[1]).toMatchObject({
+      label: `last decision (${hostile}): 4`,
+      data: [{ x: 4, y: 5 }],
+      pointStyle: 'star',
+    });
+  });
+
+  it('leaves out phases without a numeric choice or an outcome', () => {
+    const partial: StudySummary = {
+      ...study,
+      phases: [
+        { ...study.phases[0]!, outcome: null },
+        { ...study.phases[1]!, decision: { 'grid.pv': 'large' } },
+      ],
+    };
+    const { datasets } = studyChartConfig(partial, 'grid.pv').data;
+    expect(datasets).toHaveLength(1);
+    expect(datasets[0]?.data).toEqual([]);
   });
 });

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from '../../../src/actors/runSummary.js';
+import { formatRunSummary } from '../../../src/cli/commands/runSummaryText.js';
+import type { CheckpointReport, RunReport } from '../../../src/cli/commands/runsReport.js';
+import { formatRunReport } from '../../../src/cli/commands/runsText.js';
+
+function checkpointReport(index: number, metrics: Record<string, number>): CheckpointReport {
+  return {
+    phaseIndex: 0,
+    checkpointIndex: index,
+    afterEpisode: (index + 1) * 4,
+    status: 'accepted',
+    control: 'CONTINUE',
+    reason: null,
+    metrics: [{ agentName: 'operator', metrics }],
+    outcomes: [],
+    error: null,
+  };
+}
+
+function runReport(checkpoints: CheckpointReport[]): RunReport {
+  return {
+    run: {
+      runId: 'r',
+      uid: 'u',
+      seed: 1,
+      status: 'succeeded',
+      runFilePath: 'r.yaml',
+      startedAt: '2026-12-01T08:00:00.000Z',
+      endedAt: '2026-12-01T08:00:01.000Z',
+      error: null,
+      summary: null,
+    },
+    phases: [],
+    checkpoints,
+    metaDecisions: [],
+    snapshots: 0,
+  };
+}
+
+function checkpointSection(text: string): string[] {
+  const lines = text.split('\n');
+  return lines.slice(lines.indexOf('checkpoints') + 1, lines.indexOf('meta decisions'));
+}
+
+const many = Array.from({ length: 30 }, (_, index) =>
+  checkpointReport(index, { objective: index, episodes: 1 }),
+);
+
+describe('formatRunReport checkpoints', () => {
+  it('says a metric with one value everywhere once, and leaves it out of the lines', () => {
+    const section = checkpointSection(formatRunReport(runReport(many.slice(0, 2))));
+    expect(section).toEqual([
+      '  constant: operator episodes=1 at all 2 checkpoints (left out below)',
+      '  phase 0 #0 after episode 4: accepted, CONTINUE; operator objective=0',
+      '  phase 0 #1 after episode 8: accepted, CONTINUE; operator objective=1',
+    ]);
+  });
+
+  it('keeps a metric that changes, or that a checkpoint lacks, in every line', () => {
+    const checkpoints = [
+      checkpointReport(0, { objective: 1, episodes: 1 }),
+      checkpointReport(1, { objective: 1 }),
+      checkpointReport(2, { objective: 2, episodes: 1 }),
+    ];
+    const section = checkpointSection(formatRunReport(runReport(checkpoints)));
+    expect(section[0]).toBe(
+      '  phase 0 #0 after episode 4: accepted, CONTINUE; operator objective=1 episodes=1',
+    );
+    expect(section).toHaveLength(3);
+  });
+
+  it('prints every checkpoint by default', () => {
+    expect(checkpointSection(formatRunReport(runReport(many)))).toHaveLength(31);
+  });
+
+  it('shows the first and last five with how many are left out between, when asked to shorten', () => {
+    const section = checkpointSection(formatRunReport(runReport(many), { allCheckpoints: false }));
+    expect(section).toHaveLength(12);
+    expect(section[1]).toMatch(/^ {2}phase 0 #0 after/);
+    expect(section[5]).toMatch(/^ {2}phase 0 #4 after/);
+    expect(section[6]).toBe('  … 20 more checkpoints (arena show --all prints every one)');
+    expect(section[7]).toMatch(/^ {2}phase 0 #25 after/);
+    expect(section[11]).toMatch(/^ {2}phase 0 #29 after/);
+  });
+
+  it('does not shorten a list that would save no line', () => {
+    const eleven = many.slice(0, 11);
+    const section = checkpointSection(
+      formatRunReport(runReport(eleven), { allCheckpoints: false }),
+    );
+    expect(section).toHaveLength(12);
+    expect(section.some((line) => line.includes('…'))).toBe(false);
+  });
+});
+
+describe('formatRunSummary checkpoint table', () => {
+  const summary = (values: ReadonlyArray<Record<string, number>>): RunSummary => ({
+    runId: 'r',
+    uid: 'u',
+    seed: 1,
+    status: 'succeeded',
+    error: null,
+    phases: [
+      {
+        index: 0,
+        name: 'train',
+        mode: 'train',
+        status: 'done',
+        reason: 'max_episodes',
+        episodes: 8,
+        evaluationEpisodes: values.length,
+        meanReturn: 1,
+        meanReturnsByAgent: { operator: 1 },
+        checkpoints: values.map((metrics, index) => ({
+          index,
+          afterEpisode: (index + 1) * 4,
+          status: 'accepted',
+          metrics: { operator: metrics },
+          control: 'CONTINUE',
+          reason: null,
+        })),
+        metaDecision: null,
+        error: null,
+      },
+    ],
+  });
+
+  it('turns a column of one value into one line under the table', () => {
+    const text = formatRunSummary(
+      summary([
+        { objective: 0.5, episodes: 1 },
+        { objective: 0.75, episodes: 1 },
+      ]),
+      'arena.db',
+    );
+    expect(text.split('\n').slice(3, 7)).toEqual([
+      '  checkpoint  after episode  status    operator.objective  decision',
+      '  0           4              accepted  0.500               CONTINUE',
+      '  1           8              accepted  0.750               CONTINUE',
+      '  operator.episodes is 1.000 at every checkpoint (constant)',
+    ]);
+  });
+
+  it('keeps the column of a single checkpoint, which shows no constancy', () => {
+    const text = formatRunSummary(summary([{ objective: 0.5, episodes: 1 }]), 'arena.db');
+    expect(text).toContain('operator.objective  operator.episodes  decision');
+    expect(text).not.toContain('constant');
+  });
+});
