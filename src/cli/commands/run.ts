@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
+import { validateRunFileText } from '../../actors/runFileValidation.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
-import { loadRunFile, parseRunFile } from '../../config/runFile.js';
+import { parseRunFile } from '../../config/runFile.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import type { RunStore } from '../../ports/store.js';
@@ -142,7 +143,12 @@ async function loadSpec(
       `cannot read ${runFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
     );
   });
-  return { spec: await loadRunFile(runFile), text };
+  // the checks of arena validate, before a run exists: a bad file never leaves one in the store
+  const spec = await validateRunFileText(text, {
+    sourcePath: runFile,
+    builtins: builtinComponents,
+  });
+  return { spec, text };
 }
 
 /** The progress bar of a run: phase, episode, last evaluation metric, termination state. */
