@@ -165,9 +165,12 @@ function checkTerminationConfig(raw: unknown): {
     if (parsed.rules !== null) agents[agentName] = parsed.rules;
     issues.push(...parsed.issues);
   }
-  const parsedNames = agentNames.filter((name) => agents[name] !== undefined);
-  issues.push(...everyAgentOrNone('success', parsedNames, agents, prefix));
-  issues.push(...everyAgentOrNone('plateau', parsedNames, agents, prefix));
+  // which rules an agent declares is known from its mapping even when a rule is malformed
+  const declared = agentNames.filter((name) => name !== '' && isRecord(agentsInput[name]));
+  const declares = (name: string, category: string) =>
+    (agentsInput[name] as Record<string, unknown>)[category] !== undefined;
+  issues.push(...everyAgentOrNone('success', declared, declares, prefix));
+  issues.push(...everyAgentOrNone('plateau', declared, declares, prefix));
   return { config: issues.length === 0 ? { agentNames, agents } : null, issues };
 }
 
@@ -259,10 +262,10 @@ function explain(
 function everyAgentOrNone(
   category: 'success' | 'plateau',
   agentNames: readonly string[],
-  agents: Record<string, AgentTerminationRules>,
+  declares: (name: string, category: string) => boolean,
   prefix: readonly string[],
 ): TerminationConfigIssue[] {
-  const missing = agentNames.filter((name) => agents[name]?.[category] === null);
+  const missing = agentNames.filter((name) => !declares(name, category));
   if (missing.length === 0 || missing.length === agentNames.length) return [];
   const detail = `${category} is missing; a ${category} rule must be configured for every agent or no agent`;
   return missing.map((name) => ({

@@ -188,7 +188,11 @@ describe('terminationConfigIssues', () => {
       'A.plateau.patience',
       'A.plateau.window',
       'B.succes',
+      'B',
     ]);
+    expect(issues[3]?.detail).toBe(
+      'plateau is missing; a plateau rule must be configured for every agent or no agent',
+    );
     expect(issues[0]?.detail).toBe('must be a positive integer, got 3.5');
     expect(messageOf({ A: { plateau: plateauRule({ patience: 3.5 }) }, B: 3 })).toBe(
       'agent "A": plateau.patience must be a positive integer, got 3.5; agent "B": rules must be a mapping, got 3',
