@@ -120,6 +120,7 @@ async function proposalIssues(
 ): Promise<ConfigIssue[]> {
   const issues: ConfigIssue[] = [];
   const sizes = new Map<string, ProposalSize>();
+  const reported = new Set<string>();
   for (const phase of spec.phases) {
     for (const environment of phase.environments) {
       const path = environment.component.yamlPath;
@@ -143,6 +144,9 @@ async function proposalIssues(
       } else sizes.set(path, proposed);
     }
     if (phase.simulation.script.profile !== 'meta') continue;
+    // where the phase's environment list is written: phases that inherit it share one report
+    const listPath = phase.environments[0]?.component.yamlPath.replace(/\[\d+\]\.environment$/, '');
+    if (listPath === undefined || reported.has(listPath)) continue;
     const known = phase.environments.map((environment) =>
       sizes.get(environment.component.yamlPath),
     );
@@ -150,8 +154,9 @@ async function proposalIssues(
     if (known.some((size) => size === null || size === undefined)) continue;
     const proposing = phase.environments.filter((_, index) => (known[index] as number) > 0);
     if (proposing.length !== 1) {
+      reported.add(listPath);
       issues.push({
-        path: `${phase.yamlPath}.environments`,
+        path: listPath,
         message:
           'the meta profile (a non-empty episode_start) needs exactly one environment that proposes a non-empty definition; ' +
           (proposing.length === 0
