@@ -1,3 +1,4 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -157,6 +158,27 @@ describe('arena validate checks what arena run checks', () => {
     expect(run.stderr).toContain(
       '  schedule[6].test.phase_config.episodes: is required for a test phase: cap-free evaluation termination is supported only for train phases',
     );
+  });
+});
+
+describe('README: your own params schema', () => {
+  it("shows the real output of validating a typo in TankEnvironment's params", async () => {
+    const examples = path.join(repoRoot, 'examples');
+    const text = readFileSync(path.join(examples, 'custom-environment.yaml'), 'utf8').replace(
+      'params: { target: 5, capacity: 10, inflow: 1 }',
+      'params: { target: -5, capcity: 10, inflow: 1 }',
+    );
+    // beside my-env.js, which the file names relative to itself
+    const file = path.join(examples, 'tank-typo.yaml');
+    writeFileSync(file, text);
+    try {
+      const run = await runArena(['validate', 'tank-typo.yaml'], { cwd: examples });
+      expect(run.code).toBe(2);
+      const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+      expect(readme).toContain(`$ npx arena validate tank-typo.yaml\n${run.stderr}`);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
 
