@@ -51,6 +51,7 @@ export {
   markCancelled,
   markFailed,
   parseTerminationConfig,
+  terminationConfigIssues,
   toStateDict,
   validatePhaseConfiguration,
 } from './domain/termination/index.js';
@@ -73,6 +74,7 @@ export type {
   SuccessDirection,
   SuccessRule,
   TerminationConfig,
+  TerminationConfigIssue,
   TerminationReason,
   TerminationState,
   TerminationStateDict,
