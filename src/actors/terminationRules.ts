@@ -1,7 +1,8 @@
 import { type ConfigIssue, formatIssue, formatYamlPath } from '../config/configIssue.js';
-import type { RunSpec } from '../config/runSpec.js';
+import type { ComponentRef, RunSpec } from '../config/runSpec.js';
 import { ArenaError } from '../domain/shared/errors.js';
-import type { JsonObject } from '../domain/shared/json.js';
+import { isPlainObject, type JsonObject } from '../domain/shared/json.js';
+import { didYouMean } from '../domain/shared/suggest.js';
 import { terminationConfigIssues } from '../domain/termination/config.js';
 import { validatePhaseConfiguration } from '../domain/termination/phase.js';
 
@@ -43,7 +44,8 @@ export function terminationRulesOf(spec: RunSpec): JsonObject | null {
 /**
  * Every problem of a run's termination condition and of its phases against
  * it, each with its YAML path (no line yet): an unknown condition, the rules'
- * own problems (all agents at once, unknown keys with a suggestion), a phase
+ * own problems (all agents at once, unknown keys with a suggestion), a rule
+ * for an agent a training phase does not have, a phase
  * configuration the rules cannot end (`validatePhaseConfiguration`), a
  * cap-free phase without rules, a worker count other than 1.
  *
@@ -73,6 +75,7 @@ export function terminationIssues(spec: RunSpec): ConfigIssue[] {
       );
     }
   }
+  if (evaluationRules && condition !== null) issues.push(...ruleAgentIssues(spec, condition));
   for (const phase of spec.phases) {
     const config = phase.phaseConfig;
     const at = `${phase.yamlPath}.phase_config`;
@@ -98,6 +101,36 @@ export function terminationIssues(spec: RunSpec): ConfigIssue[] {
           'arena:AgentEvaluationObjectiveTerminationCondition with rules that can stop it',
       );
     }
+  }
+  return issues;
+}
+
+/**
+ * A rule for an agent that a training phase does not have would leave every
+ * checkpoint of that phase incomplete, so the rules could never end it.
+ */
+function ruleAgentIssues(spec: RunSpec, condition: ComponentRef): ConfigIssue[] {
+  const { params } = condition;
+  const wrapped = 'agents' in params;
+  const agents = wrapped ? params.agents : params;
+  if (!isPlainObject(agents)) return [];
+  const issues: ConfigIssue[] = [];
+  for (const name of Object.keys(agents)) {
+    const lacking = spec.phases.filter(
+      (phase) =>
+        phase.phaseConfig.mode === 'train' && !phase.agents.some((agent) => agent.name === name),
+    );
+    const [first] = lacking;
+    if (first === undefined) continue;
+    const known = first.agents.map((agent) => agent.name);
+    const phases = lacking.map((phase) => phase.yamlPath).join(', ');
+    issues.push({
+      path: `${condition.yamlPath}.params${wrapped ? '.agents' : ''}${pathSuffix([name])}`,
+      message:
+        `no agent ${JSON.stringify(name)} in training phase${lacking.length > 1 ? 's' : ''} ${phases} ` +
+        `(its agents: ${known.join(', ')}), so its checkpoints could never be complete${didYouMean(name, known)}`,
+      location: null,
+    });
   }
   return issues;
 }

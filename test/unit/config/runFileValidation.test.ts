@@ -64,6 +64,13 @@ describe('validateRunFile', () => {
     expect(await problems(text)).toEqual(['run_config.condition.params.episodes: unknown key']);
   });
 
+  it('rejects a rule for an agent a training phase does not have, which no checkpoint could complete', async () => {
+    const text = hostingCapacityText.replace(/^ {8}operator:$/m, '        operatr:');
+    expect(await problems(text)).toEqual([
+      'run_config.condition.params.agents.operatr: no agent "operatr" in training phases schedule[0].explore_1, schedule[1].explore_2, schedule[2].explore_3, schedule[3].explore_4, schedule[4].explore_5, schedule[5].tune (its agents: planner, operator), so its checkpoints could never be complete; did you mean "operator"?',
+    ]);
+  });
+
   it('gives every problem its line and column, in document order', async () => {
     const text = hostingCapacityText
       .replace('patience: 4', 'patience: 3.5')
