@@ -12,9 +12,10 @@ import {
 } from '../config/configIssue.js';
 import { parseRunFile, readRunFileText } from '../config/runFile.js';
 import { RunFileError } from '../config/runFileError.js';
-import type { ComponentRef, EnvironmentSpec, RunSpec } from '../config/runSpec.js';
+import type { ComponentRef, RunSpec } from '../config/runSpec.js';
 import { locateRunFileIssues } from '../config/validateRunFile.js';
 import { deriveSeed } from '../domain/shared/random.js';
+import type { Environment } from '../ports/environment.js';
 import { silentLogger } from '../ports/logger.js';
 import { COMPONENT_METHODS, instantiate, requireMethods } from './components.js';
 import { terminationIssues } from './terminationRules.js';
@@ -137,7 +138,7 @@ async function proposalIssues(
         seed: deriveSeed(spec.seed, `${phase.name}/environment/${environment.uid}`),
         logger: silentLogger(),
       };
-      const proposed = await proposalSize(factory, init, environment);
+      const proposed = await proposalSize(factory, init, environment.component);
       if (typeof proposed === 'object' && proposed !== null) {
         issues.push(proposed);
         sizes.set(path, null);
@@ -169,39 +170,23 @@ async function proposalIssues(
   return issues;
 }
 
-/** The number of actuators `environment` proposes, or the issue that stopped it proposing. */
+/** The number of actuators an environment proposes, or the issue that stopped it proposing. */
 async function proposalSize(
   factory: unknown,
   init: unknown,
-  environment: EnvironmentSpec,
+  ref: ComponentRef,
 ): Promise<number | ConfigIssue> {
-  const ref = environment.component;
-  const failure = (error: unknown): ConfigIssue => issueFromError(ref, error);
-  let instance: unknown;
   try {
-    instance = instantiate(factory, init, ref);
-  } catch (error) {
-    return failure(error);
-  }
-  let propose: () => unknown;
-  try {
-    const checked = requireMethods<{ proposeDefinition(): unknown }>(
-      instance,
+    const environment = requireMethods<Environment>(
+      instantiate(factory, init, ref),
       COMPONENT_METHODS.environment,
       ref,
       'environment',
     );
-    propose = () => checked.proposeDefinition();
+    const proposal = await environment.proposeDefinition();
+    return proposal?.interface.actuators.length ?? 0;
   } catch (error) {
-    return failure(error);
-  }
-  try {
-    const proposal = (await propose()) as {
-      interface?: { actuators?: readonly unknown[] };
-    } | null;
-    return proposal?.interface?.actuators?.length ?? 0;
-  } catch (error) {
-    return failure(error);
+    return issueFromError(ref, error);
   }
 }
 
