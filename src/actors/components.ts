@@ -37,7 +37,17 @@ export function instantiate(value: unknown, init: unknown, ref: ComponentRef): u
   );
 }
 
-/** `value`, when it has every method of `methods`; else a `ComponentContractError` naming the missing ones. */
+/**
+ * `value`, when it has every method of `methods`; else a `ComponentContractError`
+ * naming the missing ones.
+ *
+ * @example
+ * ```ts
+ * requireMethods({ act() {} }, COMPONENT_METHODS.muscle, ref, 'muscle'); // the object
+ * requireMethods({}, COMPONENT_METHODS.objective, ref, 'objective');
+ * // ComponentContractError: schedule[0].train.agents[0].objective (./o.js:O): is not an objective: it lacks evaluate()
+ * ```
+ */
 export function requireMethods<T>(
   value: unknown,
   methods: readonly string[],
