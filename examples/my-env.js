@@ -2,6 +2,11 @@
 // A run file names it as `./my-env.js:TankEnvironment` (relative to the run
 // file), and arena constructs it with `new TankEnvironment(init)`.
 //
+// `static paramsSchema` declares the params (any Standard Schema: zod,
+// valibot, arktype): `arena validate` and `arena run` check the run file's
+// params against it, every problem with its YAML path and line, before
+// anything runs; the constructor reads its params with the same schema.
+//
 // The Environment port (see arena's src/ports/environment.ts):
 //   constructor({ uid, params, keyOrder, seed, logger })   builds no world yet
 //   proposeDefinition()  the definition a meta agent may patch, or null
@@ -11,11 +16,19 @@
 //   close()
 //   saveState() / loadState(state)   optional, for exact resume
 
+import { z } from 'zod';
+
 /** A water tank: keep the level near `target` by opening the outlet valve. */
 export class TankEnvironment {
+  static paramsSchema = z.strictObject({
+    target: z.number().positive().default(5),
+    capacity: z.number().positive().default(10),
+    inflow: z.number().min(0).default(1),
+  });
+
   constructor({ uid, params, seed }) {
     this.uid = uid;
-    this.params = params;
+    this.params = TankEnvironment.paramsSchema.parse(params);
     this.random = mulberry32(seed);
     this.level = 0;
     this.steps = 0;
@@ -26,9 +39,11 @@ export class TankEnvironment {
   }
 
   start(params) {
-    this.target = params.target ?? 5;
-    this.capacity = params.capacity ?? 10;
-    this.inflow = params.inflow ?? 1;
+    ({
+      target: this.target,
+      capacity: this.capacity,
+      inflow: this.inflow,
+    } = TankEnvironment.paramsSchema.parse(params));
     return this.reset();
   }
 

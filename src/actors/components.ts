@@ -37,7 +37,18 @@ export function instantiate(value: unknown, init: unknown, ref: ComponentRef): u
   );
 }
 
-function requireMethods<T>(
+/**
+ * `value`, when it has every method of `methods`; else a `ComponentContractError`
+ * naming the missing ones.
+ *
+ * @example
+ * ```ts
+ * requireMethods({ act() {} }, COMPONENT_METHODS.muscle, ref, 'muscle'); // the object
+ * requireMethods({}, COMPONENT_METHODS.objective, ref, 'objective');
+ * // ComponentContractError: schedule[0].train.agents[0].objective (./o.js:O): is not an objective: it lacks evaluate()
+ * ```
+ */
+export function requireMethods<T>(
   value: unknown,
   methods: readonly string[],
   ref: ComponentRef,
@@ -47,10 +58,20 @@ function requireMethods<T>(
     (method) => typeof (value as Record<string, unknown> | null)?.[method] !== 'function',
   );
   if (missing.length > 0) {
-    throw new ComponentContractError(ref, `is not a ${kind}: it lacks ${missing.join(', ')}()`);
+    const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
+    const lacks = missing.map((method) => `${method}()`).join(', ');
+    throw new ComponentContractError(ref, `is not ${article} ${kind}: it lacks ${lacks}`);
   }
   return value as T;
 }
+
+/** The methods each kind of component must have: what `buildPhaseWorld` and `arena validate` check. */
+export const COMPONENT_METHODS = {
+  environment: ['proposeDefinition', 'start', 'step', 'reset', 'close'],
+  brain: ['setup', 'act', 'observe', 'endEpisode', 'evaluateRollouts'],
+  muscle: ['act'],
+  objective: ['evaluate'],
+} as const;
 
 export interface BuildWorldOptions {
   readonly builtins: ReadonlyMap<string, unknown>;
@@ -86,7 +107,7 @@ export async function buildPhaseWorld(
       environment.uid,
       requireMethods<Environment>(
         instance,
-        ['proposeDefinition', 'start', 'step', 'reset', 'close'],
+        COMPONENT_METHODS.environment,
         environment.component,
         'environment',
       ),
@@ -106,7 +127,7 @@ export async function buildPhaseWorld(
         init(agent.brain, 'brain'),
         agent.brain,
       ),
-      ['setup', 'act', 'observe', 'endEpisode', 'evaluateRollouts'],
+      COMPONENT_METHODS.brain,
       agent.brain,
       'brain',
     );
@@ -116,7 +137,7 @@ export async function buildPhaseWorld(
         init(agent.muscle, 'muscle'),
         agent.muscle,
       ),
-      ['act'],
+      COMPONENT_METHODS.muscle,
       agent.muscle,
       'muscle',
     );
@@ -126,7 +147,7 @@ export async function buildPhaseWorld(
         { params: structuredClone(agent.objective.params) },
         agent.objective,
       ),
-      ['evaluate'],
+      COMPONENT_METHODS.objective,
       agent.objective,
       'objective',
     );

@@ -12,8 +12,14 @@ export {
 } from './controllerActors.js';
 export type { RunEvent } from './runEvents.js';
 export { type RunExperimentOptions, runExperiment } from './runExperiment.js';
+export {
+  type RunFileValidationOptions,
+  runSpecIssues,
+  validateRunFile,
+  validateRunFileText,
+} from './runFileValidation.js';
 export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
-export { RunConfigError, terminationRulesOf } from './terminationRules.js';
+export { RunConfigError, terminationIssues, terminationRulesOf } from './terminationRules.js';
 export {
   EpisodeAbortedError,
   type EpisodeRequest,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { evaluationTerminationMachine } from '../machines/evaluationTermination.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
 
@@ -21,7 +22,11 @@ import { simulationControllerMachine } from '../machines/simulationController.js
 export interface ConditionDescriptor {
   readonly kind: 'termination-condition';
   readonly description: string;
+  /** These conditions take no params: a key given to one is a mistake worth naming. */
+  readonly paramsSchema: z.ZodType;
 }
+
+const noParams = z.strictObject({});
 
 export const controllers = {
   'arena:ScriptedSimulationController': simulationControllerMachine,
@@ -32,9 +37,11 @@ export const conditions = {
   'arena:MaxEpisodesTerminationCondition': {
     kind: 'termination-condition',
     description: 'the phase stops after phase_config.episodes episodes',
+    paramsSchema: noParams,
   } satisfies ConditionDescriptor,
   'arena:VanillaSimControllerTerminationCondition': {
     kind: 'termination-condition',
     description: 'an episode ends when an environment is done or max_steps is reached',
+    paramsSchema: noParams,
   } satisfies ConditionDescriptor,
 } as const;

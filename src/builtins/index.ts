@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { BrainFactory, MuscleFactory, ObjectiveFactory } from '../ports/agent.js';
 import type { EnvironmentFactory } from '../ports/environment.js';
 import { ConstantBrain } from './brains/constantBrain.js';
@@ -35,7 +36,12 @@ export {
   solveLinDistFlow,
 } from './grid/linDistFlow.js';
 export { LOAD_PROFILE_NAMES, loadProfile, profileAt, pvProfile } from './grid/profiles.js';
-export { GRID_DEFAULTS, type GridModel, parseGridParams } from './grid/scenario.js';
+export {
+  GRID_DEFAULTS,
+  type GridModel,
+  gridParamsSchema,
+  parseGridParams,
+} from './grid/scenario.js';
 export type { ConditionDescriptor };
 export {
   ConstantBrain,
@@ -48,21 +54,29 @@ export {
   SumObjective,
 };
 
+/** A factory of `Class` that carries the class's `paramsSchema`, so validation finds it. */
+function factoryOf<Init, Component>(Class: {
+  new (init: Init): Component;
+  readonly paramsSchema: z.ZodType;
+}): ((init: Init) => Component) & { readonly paramsSchema: z.ZodType } {
+  return Object.assign((init: Init) => new Class(init), { paramsSchema: Class.paramsSchema });
+}
+
 const environments: Record<string, EnvironmentFactory> = {
-  'arena:GridEnvironment': (init) => new GridEnvironment(init),
+  'arena:GridEnvironment': factoryOf(GridEnvironment),
 };
 const brains: Record<string, BrainFactory> = {
-  'arena:RandomBrain': (init) => new RandomBrain(init),
-  'arena:ConstantBrain': (init) => new ConstantBrain(init),
-  'arena:CrossEntropyBrain': (init) => new CrossEntropyBrain(init),
-  'arena:MetaBanditBrain': (init) => new MetaBanditBrain(init),
+  'arena:RandomBrain': factoryOf(RandomBrain),
+  'arena:ConstantBrain': factoryOf(ConstantBrain),
+  'arena:CrossEntropyBrain': factoryOf(CrossEntropyBrain),
+  'arena:MetaBanditBrain': factoryOf(MetaBanditBrain),
 };
 const muscles: Record<string, MuscleFactory> = {
-  'arena:DefaultMuscle': (init) => new DefaultMuscle(init),
+  'arena:DefaultMuscle': factoryOf(DefaultMuscle),
 };
 const objectives: Record<string, ObjectiveFactory> = {
-  'arena:SumObjective': (init) => new SumObjective(init),
-  'arena:GridObjective': (init) => new GridObjective(init),
+  'arena:SumObjective': factoryOf(SumObjective),
+  'arena:GridObjective': factoryOf(GridObjective),
 };
 
 /**
@@ -70,6 +84,9 @@ const objectives: Record<string, ObjectiveFactory> = {
  * (`arena:GridEnvironment`), each a factory of the matching port type
  * (`EnvironmentFactory`, `BrainFactory`, `MuscleFactory`, `ObjectiveFactory`).
  * Run files name them as `arena:Name`; `resolveComponent` looks them up here.
+ * Each factory carries its class's `paramsSchema` (a zod schema), the one
+ * the component reads its `params` with, so `arena validate` and `arena run`
+ * check `params` before anything is built.
  *
  * @example
  * ```ts

@@ -1,3 +1,4 @@
+export { componentParamsIssues, paramsSchemaOf } from './componentParams.js';
 export type { ComponentResolution } from './components.js';
 export {
   ComponentResolutionError,
@@ -26,4 +27,4 @@ export type {
 export type { LifecycleScript, ScriptContext, TurnGroup } from './script.js';
 export { parseLifecycleScript, ScriptError } from './script.js';
 export { lifecycleScriptSchema, partialLifecycleScriptSchema } from './scriptSchema.js';
-export { describeRunSpec, validateRunFile } from './validateRunFile.js';
+export { describeRunSpec, locateRunFileIssues } from './validateRunFile.js';

@@ -1,41 +1,31 @@
-import { resolveRunComponents } from './components.js';
-import { parseYamlPath } from './configIssue.js';
-import { parseRunFile, readRunFileText } from './runFile.js';
-import { RunFileError } from './runFileError.js';
+import { type ConfigIssue, parseYamlPath } from './configIssue.js';
 import type { RunSpec } from './runSpec.js';
 import { readYamlSource } from './yamlSource.js';
 
 /**
- * Check a run file without running it: load and validate it, then resolve
- * every component it names (so a missing `./my-env.js` or an unknown
- * `arena:` built-in is reported too, with its line and column).
+ * Give each issue its line and column in `text` (the nearest node the file
+ * has on its YAML path, when the path itself is not written there, e.g. an
+ * inherited value), in document order; issues without a place keep their
+ * order after the others.
  *
- * @throws {RunFileError} listing every problem: first those of the file
- * itself; when the file is valid, every component that does not resolve.
  * @example
  * ```ts
- * const spec = await validateRunFile('runs/grid.yaml', { builtins: builtinComponents });
- * describeRunSpec(spec); // 'ok: hosting-capacity, 2 phases (train, test), profile meta'
+ * locateRunFileIssues('uid: x\nseed: -1\n', [{ path: 'seed', message: 'expected ...', location: null }]);
+ * // [{ path: 'seed', message: 'expected ...', location: { line: 2, column: 7 } }]
  * ```
  */
-export async function validateRunFile(
-  filePath: string,
-  options: { readonly builtins: ReadonlyMap<string, unknown> },
-): Promise<RunSpec> {
-  const text = await readRunFileText(filePath);
-  const spec = parseRunFile(text, { sourcePath: filePath });
-  try {
-    await resolveRunComponents(spec, options);
-  } catch (error) {
-    if (!(error instanceof RunFileError)) throw error;
-    const source = readYamlSource(text);
-    const located = error.issues.map((issue) => ({
-      ...issue,
-      location: issue.location ?? source.locate(parseYamlPath(issue.path) ?? []),
-    }));
-    throw new RunFileError(filePath, located, { cause: error });
-  }
-  return spec;
+export function locateRunFileIssues(text: string, issues: readonly ConfigIssue[]): ConfigIssue[] {
+  const source = readYamlSource(text);
+  const located = issues.map((issue) => ({
+    ...issue,
+    location: issue.location ?? source.locate(parseYamlPath(issue.path) ?? []),
+  }));
+  return located.sort(
+    (a, b) =>
+      (a.location?.line ?? Number.POSITIVE_INFINITY) -
+        (b.location?.line ?? Number.POSITIVE_INFINITY) ||
+      (a.location?.column ?? 0) - (b.location?.column ?? 0),
+  );
 }
 
 /**

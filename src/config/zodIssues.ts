@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { didYouMean } from '../domain/shared/suggest.js';
 import type { PathSegment } from './configIssue.js';
 
 /** A problem found at a path, before it is given a line and column. */
@@ -49,14 +50,15 @@ export function expecting(description: string): (issue: { readonly input?: unkno
 
 /**
  * Turn a zod error into path issues under `prefix`. An unknown-keys issue
- * becomes one issue per key, listing the keys the schema accepts there.
+ * becomes one issue per key, suggesting the accepted key it most likely
+ * meant and listing the keys the schema accepts there.
  *
  * @example
  * ```ts
  * const schema = z.strictObject({ mode: z.string() });
  * const result = schema.safeParse({ mode: 'train', mdoe: 'x' });
  * if (!result.success) issuesFromZod(result.error, schema, ['phase_config']);
- * // [{ segments: ['phase_config', 'mdoe'], message: 'unknown key (expected one of: mode)' }]
+ * // [{ segments: ['phase_config', 'mdoe'], message: 'unknown key; did you mean "mode"? (expected one of: mode)' }]
  * ```
  */
 export function issuesFromZod(
@@ -71,7 +73,8 @@ export function issuesFromZod(
       const known = knownKeys(schema, issue.path as PathSegment[]);
       const hint = known.length > 0 ? ` (expected one of: ${known.join(', ')})` : '';
       for (const key of issue.keys) {
-        issues.push({ segments: [...segments, key], message: `unknown key${hint}` });
+        const suggestion = didYouMean(key, known);
+        issues.push({ segments: [...segments, key], message: `unknown key${suggestion}${hint}` });
       }
     } else if (issue.code === 'invalid_union') {
       issues.push({
@@ -86,14 +89,18 @@ export function issuesFromZod(
   return issues;
 }
 
-/** The keys an object schema accepts at `path` inside `schema`, or `[]`. */
+/** The keys an object schema (or a record keyed by an enum) accepts at `path` inside `schema`, or `[]`. */
 function knownKeys(schema: z.ZodType, path: readonly PathSegment[]): string[] {
   let current: z.ZodType | undefined = unwrap(schema);
   for (const segment of path) {
     if (current === undefined) return [];
     current = unwrap(childSchema(current, segment));
   }
-  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
+  if (current instanceof z.ZodObject) return Object.keys(current.shape);
+  if (current instanceof z.ZodRecord && current.keyType instanceof z.ZodEnum) {
+    return current.keyType.options.map(String);
+  }
+  return [];
 }
 
 function childSchema(schema: z.ZodType, segment: PathSegment): z.ZodType | undefined {
@@ -114,9 +121,10 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
   while (
     current instanceof z.ZodOptional ||
     current instanceof z.ZodDefault ||
-    current instanceof z.ZodNullable
+    current instanceof z.ZodNullable ||
+    current instanceof z.ZodPipe
   ) {
-    current = current.unwrap() as z.ZodType;
+    current = (current instanceof z.ZodPipe ? current.in : current.unwrap()) as z.ZodType;
   }
   return current;
 }

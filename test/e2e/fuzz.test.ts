@@ -197,13 +197,16 @@ describe('arena fuzz termination', () => {
     expect(bothWide.stdout).toContain('required reasons reachable: success');
   });
 
-  it('names the rules file and the field of a bad rule set', async () => {
+  it('names the rules file and every field of a bad rule set', async () => {
     const bad = path.join(folder, 'bad.yaml');
     writeFileSync(bad, 'agents:\n  SAC:\n    success: { metric: objective }\n');
     const { code, stderr } = await runArena(['fuzz', 'termination', bad]);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `arena: ${bad}: agent "SAC": success.threshold is missing; it must be a finite number\n`,
+      `arena: ${bad}: agent "SAC": success.threshold is missing; it must be a finite number; ` +
+        'agent "SAC": success.direction is missing; it must be greater_equal or less_equal; ' +
+        'agent "SAC": success.consecutive is missing; it must be a positive integer (booleans are not integers); ' +
+        'agent "SAC": success.min_evaluations is missing; it must be a positive integer (booleans are not integers)\n',
     );
   });
 });

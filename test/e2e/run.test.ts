@@ -6,6 +6,13 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import type { RunStore } from '../../src/ports/store.js';
+import {
+  hostingCapacityText,
+  runFileMistakes,
+  whereIn,
+  withMistakes,
+  writeRunFile,
+} from '../support/badRunFiles.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { runRecords } from '../support/records.js';
 
@@ -162,3 +169,26 @@ async function waitForEpisodes(cwd: string, count: number, child?: ChildProcess)
   }
   throw new Error(`no run with ${count} episodes appeared in ${file} (${lastError})`);
 }
+
+describe('arena run checks a run file as arena validate does, before it creates a run', () => {
+  it.each(runFileMistakes)(
+    'rejects $name with exit code 2, its YAML path and line, and leaves no run in the store',
+    async (mistake) => {
+      const text = withMistakes(hostingCapacityText, [mistake]);
+      const { cwd, file } = writeRunFile(text);
+      const result = await runArena(['run', file], { cwd });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      const line = result.stderr
+        .split('\n')
+        .find((candidate) => candidate.startsWith(`  ${mistake.path}: `));
+      expect(line).toContain(mistake.says);
+      expect(line?.endsWith(` ${whereIn(text, mistake)}`)).toBe(true);
+      // the root cause is shown, not what a half-started run would fail with later
+      expect(result.stderr).not.toMatch(/BrainStateError|saveState before setup/);
+      const runs = await runArena(['runs', '--json'], { cwd });
+      expect(runs.code).toBe(0);
+      expect(JSON.parse(runs.stdout)).toEqual([]);
+    },
+  );
+});

@@ -1,14 +1,24 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  hostingCapacityText,
+  runFileMistakes,
+  whereIn,
+  withMistakes,
+  writeRunFile,
+} from '../support/badRunFiles.js';
 import { repoRoot, runArena } from '../support/cli.js';
 
 const fixture = (name: string) => path.join(repoRoot, 'test/fixtures/runs', name);
 
 describe('arena validate', () => {
   it('prints a one-line summary and exits 0 for a valid run file', async () => {
-    const run = await runArena(['validate', fixture('meta-two-phases.yaml')]);
+    const run = await runArena(['validate', path.join(repoRoot, 'examples/hosting-capacity.yaml')]);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toBe('ok: hosting-capacity, 2 phases (train, test), profile meta\n');
+    expect(run.stdout).toBe(
+      'ok: hosting-capacity, 7 phases (explore_1, explore_2, explore_3, explore_4, explore_5, tune, test), profile meta\n',
+    );
     expect(run.code).toBe(0);
   });
 
@@ -33,10 +43,16 @@ describe('arena validate', () => {
     );
   });
 
-  it('resolves components: reports a missing module and an unknown built-in', async () => {
+  it('resolves and constructs components: reports a missing module, an unknown built-in and what cannot be constructed', async () => {
     const run = await runArena(['validate', fixture('missing-components.yaml')]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('invalid run file, 2 problems:');
+    expect(run.stderr).toContain('invalid run file, 5 problems:');
+    expect(run.stderr).toContain(
+      '  schedule[0].train.agents[0].muscle: expected a class or a factory function, got object (line 11, column 19)',
+    );
+    expect(run.stderr).toContain(
+      '  schedule[0].train.phase_config.episodes: a cap-free phase needs run_config.condition: ',
+    );
     expect(run.stderr).toContain(
       `  schedule[0].train.environments[0].environment: module file not found: ${fixture('my-env.js')} (./my-env.js relative to ${fixture('')}) (line 7, column 24)`,
     );
@@ -57,6 +73,112 @@ describe('arena validate', () => {
     const run = await runArena(['validate', fixture('absent.yaml')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('cannot read the run file (no such file)');
+  });
+});
+
+describe('arena validate checks what arena run checks', () => {
+  it.each(runFileMistakes)(
+    'rejects $name, naming its YAML path, line and column',
+    async (mistake) => {
+      const text = withMistakes(hostingCapacityText, [mistake]);
+      const { file } = writeRunFile(text);
+      const run = await runArena(['validate', file]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      const lines = run.stderr.trimEnd().split('\n');
+      const line = lines.find((candidate) => candidate.startsWith(`  ${mistake.path}: `));
+      expect(line).toContain(mistake.says);
+      expect(line?.endsWith(` ${whereIn(text, mistake)}`)).toBe(true);
+    },
+  );
+
+  it('lists every problem at once, each on its own line', async () => {
+    const text = withMistakes(
+      hostingCapacityText,
+      runFileMistakes.filter((mistake) => mistake.name !== 'a brain param of the wrong type'),
+    );
+    const { file } = writeRunFile(text);
+    const run = await runArena(['validate', file]);
+    expect(run.code).toBe(2);
+    const paths = run.stderr
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(': ')[0]);
+    // a misspelt key also leaves the right one missing: both are named
+    expect(paths).toEqual([
+      'schedule[0].explore_1.environments[0].environment.params.definition.include[0]',
+      'schedule[0].explore_1.agents[1].brain.params.populaton',
+      'schedule[0].explore_1.agents[1].objective.params.weights.pv_enrgy',
+      'run_config.condition.params.agents.operator.success.min_evaluations',
+      'run_config.condition.params.agents.operator.success.min_evaluation',
+      'run_config.condition.params.agents.operator.plateau.patience',
+    ]);
+    expect(run.stderr.split('\n')[0]).toBe(`arena: ${file}: invalid run file, 6 problems:`);
+  });
+
+  it('names the termination problems of every agent, not only the first', async () => {
+    const text = hostingCapacityText.replace(
+      '  agents:\n        operator:',
+      '  agents:\n        planner:\n          success: { metric: objective, threshold: 1, direction: up, consecutive: 0, min_evaluations: 1 }\n        operator:',
+    );
+    const { file } = writeRunFile(text.replace('patience: 4', 'patience: 0'));
+    const run = await runArena(['validate', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'run_config.condition.params.agents.planner.success.direction: must be greater_equal or less_equal, got "up"',
+    );
+    expect(run.stderr).toContain(
+      'run_config.condition.params.agents.planner.success.consecutive: must be a positive integer, got 0',
+    );
+    expect(run.stderr).toContain(
+      'run_config.condition.params.agents.operator.plateau.patience: must be a positive integer, got 0',
+    );
+    expect(run.stderr).toContain(
+      'run_config.condition.params.agents.planner: plateau is missing; a plateau rule must be configured for every agent or no agent',
+    );
+  });
+
+  it('checks a selector manifest against the scenario and the phases against the rules', async () => {
+    const text = hostingCapacityText
+      .replace(
+        'pointer: /der_params/midasmv/mapping/6/0/1',
+        'pointer: /der_params/midasmv/mapping/7/0/1',
+      )
+      .replace(
+        '- test: { phase_config: { mode: test, episodes: 2 } }',
+        '- test: { phase_config: { mode: test, episodes: null } }',
+      );
+    const { file } = writeRunFile(text);
+    const run = await runArena(['validate', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '  schedule[0].explore_1.environments[0].environment.params.definition.selector_manifest[0].pointer: expected a finite number in the scenario at "/der_params/midasmv/mapping/7/0/1", found none',
+    );
+    expect(run.stderr).toContain(
+      '  schedule[6].test.phase_config.episodes: is required for a test phase: cap-free evaluation termination is supported only for train phases',
+    );
+  });
+});
+
+describe('README: your own params schema', () => {
+  it("shows the real output of validating a typo in TankEnvironment's params", async () => {
+    const examples = path.join(repoRoot, 'examples');
+    const text = readFileSync(path.join(examples, 'custom-environment.yaml'), 'utf8').replace(
+      'params: { target: 5, capacity: 10, inflow: 1 }',
+      'params: { target: -5, capcity: 10, inflow: 1 }',
+    );
+    // beside my-env.js, which the file names relative to itself
+    const file = path.join(examples, 'tank-typo.yaml');
+    writeFileSync(file, text);
+    try {
+      const run = await runArena(['validate', 'tank-typo.yaml'], { cwd: examples });
+      expect(run.code).toBe(2);
+      const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+      expect(readme).toContain(`$ npx arena validate tank-typo.yaml\n${run.stderr}`);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
 

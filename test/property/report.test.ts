@@ -194,11 +194,15 @@ function showReport(count: number, constant: boolean): RunReport {
       endedAt: '2026-12-01T08:00:01.000Z',
       error: null,
       summary: null,
+      runFileSha256: null,
+      modules: null,
+      lease: null,
     },
     phases: [],
     checkpoints,
     metaDecisions: [],
     snapshots: 0,
+    resumes: [],
   };
 }
 

@@ -39,13 +39,16 @@ const stateSchema = z.strictObject({
  * ```
  */
 export class ConstantBrain implements Brain {
+  /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = paramsSchema;
+
   private readonly values: Readonly<Record<string, number>>;
   private readonly fallback: number;
   private actions: Readings | null = null;
   private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
-    const params = parseParams('ConstantBrain', paramsSchema, init.params);
+    const params = parseParams('ConstantBrain', ConstantBrain.paramsSchema, init.params);
     this.values = params.values ?? {};
     this.fallback = params.default ?? 0;
   }

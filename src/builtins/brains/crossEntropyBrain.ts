@@ -65,6 +65,9 @@ type CrossEntropyState = z.infer<typeof stateSchema>;
  * ```
  */
 export class CrossEntropyBrain implements Brain {
+  /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = paramsSchema;
+
   private readonly seed: number;
   private readonly populationSize: number;
   private readonly eliteCount: number;
@@ -78,7 +81,7 @@ export class CrossEntropyBrain implements Brain {
   private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
-    const params = parseParams('CrossEntropyBrain', paramsSchema, init.params);
+    const params = parseParams('CrossEntropyBrain', CrossEntropyBrain.paramsSchema, init.params);
     this.seed = init.seed;
     this.rng = createRng(init.seed);
     this.populationSize = params.population ?? 8;

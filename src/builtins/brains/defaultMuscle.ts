@@ -5,6 +5,8 @@ import type { Readings } from '../../ports/environment.js';
 import { MuscleProposalError } from './errors.js';
 import { parseParams } from './parseParams.js';
 
+const paramsSchema = z.strictObject({});
+
 /**
  * `arena:DefaultMuscle`: passes a brain's proposal on, clipped into each
  * actuator's space (a Box to its bounds, a Discrete to its nearest value).
@@ -19,8 +21,11 @@ import { parseParams } from './parseParams.js';
  * ```
  */
 export class DefaultMuscle implements Muscle {
+  /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = paramsSchema;
+
   constructor(init: BrainInit) {
-    parseParams('DefaultMuscle', z.strictObject({}), init.params);
+    parseParams('DefaultMuscle', DefaultMuscle.paramsSchema, init.params);
   }
 
   act(proposal: Readings, agentInterface: AgentInterface, _context: TurnContext): Readings {

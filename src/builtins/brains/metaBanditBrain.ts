@@ -59,6 +59,9 @@ export const META_RETURN_REWARD = '.return';
  * ```
  */
 export class MetaBanditBrain implements Brain {
+  /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = paramsSchema;
+
   private readonly seed: number;
   private readonly factors: readonly number[];
   private readonly epsilon: number;
@@ -70,7 +73,7 @@ export class MetaBanditBrain implements Brain {
   private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
-    const params = parseParams('MetaBanditBrain', paramsSchema, init.params);
+    const params = parseParams('MetaBanditBrain', MetaBanditBrain.paramsSchema, init.params);
     this.seed = init.seed;
     this.rng = createRng(init.seed);
     this.factors = params.factors ?? DEFAULT_FACTORS;

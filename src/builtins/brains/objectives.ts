@@ -15,6 +15,8 @@ function finiteReward(objective: string, uid: string, value: number): number {
   return value;
 }
 
+const sumParamsSchema = z.strictObject({});
+
 /**
  * `arena:SumObjective`: the sum of every reward value. Takes no params.
  *
@@ -25,8 +27,11 @@ function finiteReward(objective: string, uid: string, value: number): number {
  * ```
  */
 export class SumObjective implements Objective {
+  /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = sumParamsSchema;
+
   constructor(init: { params: JsonObject }) {
-    parseParams('SumObjective', z.strictObject({}), init.params);
+    parseParams('SumObjective', SumObjective.paramsSchema, init.params);
   }
 
   evaluate(rewards: Readings): number {
@@ -66,10 +71,13 @@ const gridParamsSchema = z.strictObject({
  * ```
  */
 export class GridObjective implements Objective {
+  /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = gridParamsSchema;
+
   private readonly weights: Readonly<Record<string, number>>;
 
   constructor(init: { params: JsonObject }) {
-    const params = parseParams('GridObjective', gridParamsSchema, init.params);
+    const params = parseParams('GridObjective', GridObjective.paramsSchema, init.params);
     this.weights = { ...GRID_OBJECTIVE_WEIGHTS, ...params.weights };
   }
 

@@ -16,6 +16,8 @@ import { EvaluationLedger, isEvaluating } from './evaluationLedger.js';
 import { parseParams } from './parseParams.js';
 import { sampleSpace } from './spaceMath.js';
 
+const paramsSchema = z.strictObject({});
+
 const stateSchema = z.strictObject({
   version: z.literal(1),
   rngState: rngStateSchema,
@@ -35,13 +37,16 @@ const stateSchema = z.strictObject({
  * ```
  */
 export class RandomBrain implements Brain {
+  /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = paramsSchema;
+
   private readonly seed: number;
   private rng: Rng;
   private agentInterface: AgentInterface | null = null;
   private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
-    parseParams('RandomBrain', z.strictObject({}), init.params);
+    parseParams('RandomBrain', RandomBrain.paramsSchema, init.params);
     this.seed = init.seed;
     this.rng = createRng(init.seed);
   }

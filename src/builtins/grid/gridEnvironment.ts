@@ -20,7 +20,7 @@ import {
 } from './channels.js';
 import { GridActionError, GridLifecycleError, GridScenarioError } from './errors.js';
 import { GridWorld } from './gridWorld.js';
-import { parseGridParams } from './scenario.js';
+import { gridParamsSchema, parseGridParams } from './scenario.js';
 
 /** Where the inline scenario sits in the environment's params. */
 const SCENARIO_POINTER = '/scenario';
@@ -73,6 +73,9 @@ interface Running {
  * ```
  */
 export class GridEnvironment implements Environment {
+  /** The zod schema of `params`: `start` reads them with it, `arena validate` checks them with it. */
+  static readonly paramsSchema = gridParamsSchema;
+
   readonly uid: string;
   private readonly params: JsonObject;
   private readonly keyOrder: KeyOrder;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definitionBlockSchema } from '../../domain/definition/discoveryOptions.js';
 import { GridScenarioError } from './errors.js';
 import {
   buildFeeder,
@@ -28,7 +29,7 @@ const loadEntry = z.tuple([z.string(), z.number().min(0)]);
 const pvEntry = z.tuple([z.literal(PV_PROFILE_NAME), z.number().min(0)]);
 const busNumber = z.int().min(0);
 
-const gridParamsSchema = z
+const gridTopologySchema = z
   .looseObject({
     v_nom_kv: z.number().positive().optional(),
     slack_vm_pu: z.number().min(0.5).max(1.5).optional(),
@@ -62,12 +63,22 @@ const scenarioSchema = z.looseObject({
   der_params: z
     .looseObject({ midasmv: z.looseObject({ mapping: mappingOf(pvEntry).optional() }).optional() })
     .optional(),
-  grid_params: gridParamsSchema.optional(),
+  grid_params: gridTopologySchema.optional(),
 });
 
-const paramsSchema = z.strictObject({
+/**
+ * The zod schema of a grid environment's `params` (documented in
+ * `GridEnvironment`), its `definition` block included: `parseGridParams`
+ * reads params with it and `arena validate` checks them with it.
+ *
+ * @example
+ * ```ts
+ * gridParamsSchema.safeParse({ noise_std: 2 }).error?.issues[0]?.path; // ['noise_std']
+ * ```
+ */
+export const gridParamsSchema = z.strictObject({
   scenario: scenarioSchema.optional(),
-  definition: z.unknown().optional(),
+  definition: definitionBlockSchema.nullable().optional(),
   noise_std: z.number().min(0).max(0.5).optional(),
   voltage_band: z
     .tuple([z.number().positive(), z.number().positive()])
@@ -125,7 +136,7 @@ export interface GridModel {
  * ```
  */
 export function parseGridParams(params: unknown): GridModel {
-  const parsed = paramsSchema.safeParse(params);
+  const parsed = gridParamsSchema.safeParse(params);
   if (!parsed.success) throw new GridScenarioError(describeIssue(parsed.error.issues[0]!));
   const scenario = parsed.data.scenario ?? {};
   const grid = scenario.grid_params ?? {};
@@ -206,7 +217,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
   if (issue.code === 'unrecognized_keys') {
     const known =
-      issue.path.length === 0 ? ` (known: ${Object.keys(paramsSchema.shape).join(', ')})` : '';
+      issue.path.length === 0 ? ` (known: ${Object.keys(gridParamsSchema.shape).join(', ')})` : '';
     return `${pointerOf(issue.path)}: unknown key ${issue.keys.map((key) => `"${key}"`).join(', ')}${known}`;
   }
   return `${pointerOf(issue.path)}: ${issue.message}`;

@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
+import { validateRunFileText } from '../../actors/runFileValidation.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { sha256Hex } from '../../config/moduleFingerprints.js';
-import { loadRunFile, parseRunFile } from '../../config/runFile.js';
+import { parseRunFile } from '../../config/runFile.js';
+import { RunFileError } from '../../config/runFileError.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import type { RunStore } from '../../ports/store.js';
@@ -70,6 +72,8 @@ async function runCommand(
   options: RunCommandOptions,
 ): Promise<number> {
   const location = parseStoreUri(options.store);
+  // a new run's file is checked before the store is even opened: a bad file leaves nothing behind
+  const fresh = options.resume === undefined ? await loadRunFileForRun(runFile) : null;
   const store = openStore(location);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const abort = new AbortController();
@@ -84,7 +88,8 @@ async function runCommand(
   const progress = new RunProgress();
   let inspection: RunInspection | null = null;
   try {
-    const { spec, text } = await loadSpec(runFile, options.resume, store);
+    const { spec, text } =
+      fresh ?? (await loadStoredSpec(runFile, options.resume as string, store));
     inspection = await startRunInspection(options);
     const summary = await runExperiment(spec, {
       store,
@@ -136,32 +141,35 @@ function exitCodeOf(summary: RunSummary): number {
   return ExitCode.failed;
 }
 
-async function loadSpec(
+async function loadStoredSpec(
   runFile: string | undefined,
-  resume: string | undefined,
+  resume: string,
   store: RunStore,
 ): Promise<{ spec: RunSpec; text: string }> {
-  if (resume !== undefined) {
-    const record = store.getRun(resume);
-    if (runFile !== undefined) {
-      const text = await readFile(runFile, 'utf8');
-      if (text !== record.runFile) {
-        throw new CliError(
-          `${runFile} differs from the run file stored with run '${resume}': resume runs the stored one, so omit the file`,
-        );
-      }
-    }
-    if (record.runFileSha256 !== null && sha256Hex(record.runFile) !== record.runFileSha256) {
+  const record = store.getRun(resume);
+  if (runFile !== undefined) {
+    const text = await readFile(runFile, 'utf8');
+    if (text !== record.runFile) {
       throw new CliError(
-        `the run file stored with run '${resume}' does not match its recorded sha256: the store was changed by hand`,
+        `${runFile} differs from the run file stored with run '${resume}': resume runs the stored one, so omit the file`,
       );
     }
-    // components resolve against the run file's folder (stored as an absolute path), wherever arena runs
-    return {
-      spec: parseRunFile(record.runFile, { sourcePath: record.runFilePath }),
-      text: record.runFile,
-    };
   }
+  if (record.runFileSha256 !== null && sha256Hex(record.runFile) !== record.runFileSha256) {
+    throw new CliError(
+      `the run file stored with run '${resume}' does not match its recorded sha256: the store was changed by hand`,
+    );
+  }
+  // components resolve against the run file's folder (stored as an absolute path), wherever arena runs
+  return {
+    spec: parseRunFile(record.runFile, { sourcePath: record.runFilePath }),
+    text: record.runFile,
+  };
+}
+
+async function loadRunFileForRun(
+  runFile: string | undefined,
+): Promise<{ spec: RunSpec; text: string }> {
   if (runFile === undefined) {
     throw new CliError('a run file is required (or --resume <run-id>)');
   }
@@ -170,7 +178,18 @@ async function loadSpec(
       `cannot read ${runFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
     );
   });
-  return { spec: await loadRunFile(runFile), text };
+  try {
+    // the checks of arena validate, before a run exists: a bad file never leaves one in the store
+    const spec = await validateRunFileText(text, {
+      sourcePath: runFile,
+      builtins: builtinComponents,
+    });
+    return { spec, text };
+  } catch (error) {
+    if (error instanceof RunFileError)
+      throw new CliError(error.message, ExitCode.badInput, { cause: error });
+    throw error;
+  }
 }
 
 /** The progress bar of a run: phase, episode, last evaluation metric, termination state. */

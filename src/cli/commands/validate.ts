@@ -1,13 +1,16 @@
 import type { Command } from 'commander';
+import { validateRunFile } from '../../actors/runFileValidation.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { RunFileError } from '../../config/runFileError.js';
-import { describeRunSpec, validateRunFile } from '../../config/validateRunFile.js';
+import { describeRunSpec } from '../../config/validateRunFile.js';
 import { CliError, ExitCode } from '../errors.js';
 
 /**
- * `arena validate <run-file>`: check a run file without running it. Prints
- * `ok: <uid>, N phases (names), profile meta|generic`, or every problem (one
- * per line, each with its YAML path) and exits with 2.
+ * `arena validate <run-file>`: check a run file without running it, exactly
+ * as `arena run` checks it before it creates a run (`validateRunFile`).
+ * Prints `ok: <uid>, N phases (names), profile meta|generic`, or every
+ * problem (one per line, each with its YAML path, line and column) and exits
+ * with 2.
  *
  * @example
  * ```sh
@@ -21,7 +24,9 @@ export function registerValidateCommand(
 ): void {
   program
     .command('validate')
-    .description('check a run file (schema, lifecycle script, components) without running it')
+    .description(
+      'check a run file as arena run does (schema, lifecycle script, components and their params, definitions, termination rules) without running it',
+    )
     .argument('<run-file>', 'the YAML run file')
     .action(async (runFile: string) => {
       try {

@@ -23,7 +23,7 @@ import type { DiscoveryOptions, SelectorManifestEntry } from './types.js';
  *       scale: 900
  * ```
  */
-const manifestEntrySchema = z.strictObject({
+const manifestEntryFields = z.strictObject({
   pointer: z.string(),
   alias: z.string().min(1).optional(),
   low: z.number().optional(),
@@ -33,13 +33,58 @@ const manifestEntrySchema = z.strictObject({
   scale: z.number().optional(),
 });
 
-const definitionBlockSchema = z.strictObject({
-  include: z.array(z.string()).optional(),
-  exclude: z.array(z.string()).optional(),
-  selector_manifest: z.array(manifestEntrySchema).optional(),
+type RawManifestEntry = z.infer<typeof manifestEntryFields>;
+
+/** A problem inside one manifest entry, at a path relative to the entry. */
+interface EntryProblem {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+const manifestEntrySchema = manifestEntryFields.superRefine((entry, context) => {
+  for (const problem of manifestEntryProblems(entry)) {
+    context.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
+  }
 });
 
-type RawManifestEntry = z.infer<typeof manifestEntrySchema>;
+const regexSource = z.string().superRefine((source, context) => {
+  const problem = regexProblem(source);
+  if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * The zod schema of an environment's `definition` block, with every rule
+ * `parseDiscoveryOptions` applies: keys and types, regexes that compile,
+ * manifest pointers, bounds, values and normalisation, no pointer declared
+ * twice. A component's params schema embeds it so a run file's `definition`
+ * is checked, every problem with its path, before anything runs.
+ *
+ * @example
+ * ```ts
+ * definitionBlockSchema.safeParse({ include: ['('] }).error?.issues[0];
+ * // { code: 'custom', path: ['include', 0],
+ * //   message: '"(" is not a valid regular expression (Invalid regular expression: /(/: Unterminated group)' }
+ * ```
+ */
+export const definitionBlockSchema = z
+  .strictObject({
+    include: z.array(regexSource).optional(),
+    exclude: z.array(regexSource).optional(),
+    selector_manifest: z.array(manifestEntrySchema).optional(),
+  })
+  .superRefine((block, context) => {
+    const seenPointers = new Map<string, number>();
+    (block.selector_manifest ?? []).forEach((entry, index) => {
+      const earlier = seenPointers.get(entry.pointer);
+      if (earlier !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['selector_manifest', index, 'pointer'],
+          message: `"${entry.pointer}" is already declared by definition.selector_manifest[${earlier}]`,
+        });
+      } else seenPointers.set(entry.pointer, index);
+    });
+  });
 
 /** No narrowing, no manifest: every finite numeric leaf is a selector. */
 export const defaultDiscoveryOptions: DiscoveryOptions = deepFreeze({
@@ -49,10 +94,12 @@ export const defaultDiscoveryOptions: DiscoveryOptions = deepFreeze({
 });
 
 /**
- * Validate an environment's raw `definition` block into `DiscoveryOptions`.
- * `undefined` or `null` means no block. Every error names the field, e.g.
- * `definition.selector_manifest[0].high`, and what was expected.
+ * Validate an environment's raw `definition` block into `DiscoveryOptions`
+ * with {@link definitionBlockSchema}. `undefined` or `null` means no block.
+ * Every error names the field, e.g. `definition.selector_manifest[0].high`,
+ * and what was expected.
  *
+ * @throws DefinitionConfigError listing every problem of the block.
  * @example
  * ```ts
  * parseDiscoveryOptions({ include: ['^constant_'], selector_manifest: [{ pointer: '/n', values: [1, 2] }] });
@@ -69,32 +116,13 @@ export function parseDiscoveryOptions(raw: unknown): DiscoveryOptions {
     const details = parsed.error.issues
       .map((issue) => `${fieldPath(issue.path)}: ${issue.message}`)
       .join('; ');
-    throw new DefinitionConfigError(`invalid definition block: ${details}`);
+    throw new DefinitionConfigError(details);
   }
-  const include = parsed.data.include ?? [];
-  const exclude = parsed.data.exclude ?? [];
-  for (const [field, sources] of [
-    ['include', include],
-    ['exclude', exclude],
-  ] as const) {
-    sources.forEach((source, index) => {
-      checkRegex(source, `definition.${field}[${index}]`);
-    });
-  }
-  const manifest = (parsed.data.selector_manifest ?? []).map((entry, index) =>
-    normaliseManifestEntry(entry, `definition.selector_manifest[${index}]`),
-  );
-  const seenPointers = new Map<string, number>();
-  manifest.forEach((entry, index) => {
-    const earlier = seenPointers.get(entry.pointer);
-    if (earlier !== undefined) {
-      throw new DefinitionConfigError(
-        `definition.selector_manifest[${index}].pointer: "${entry.pointer}" is already declared by definition.selector_manifest[${earlier}]`,
-      );
-    }
-    seenPointers.set(entry.pointer, index);
+  return deepFreeze({
+    include: parsed.data.include ?? [],
+    exclude: parsed.data.exclude ?? [],
+    selectorManifest: (parsed.data.selector_manifest ?? []).map(normaliseManifestEntry),
   });
-  return deepFreeze({ include, exclude, selectorManifest: manifest });
 }
 
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -105,82 +133,84 @@ function fieldPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
-function checkRegex(source: string, field: string): void {
+function regexProblem(source: string): string | null {
   try {
     new RegExp(source);
+    return null;
   } catch (error) {
-    throw new DefinitionConfigError(
-      `${field}: "${source}" is not a valid regular expression (${(error as Error).message})`,
-      { cause: error },
-    );
+    return `"${source}" is not a valid regular expression (${(error as Error).message})`;
   }
 }
 
-function normaliseManifestEntry(entry: RawManifestEntry, field: string): SelectorManifestEntry {
+function manifestEntryProblems(entry: RawManifestEntry): EntryProblem[] {
+  const problems: EntryProblem[] = [];
   try {
     if (parsePointer(entry.pointer).length === 0) throw new JsonPointerError('it is the root');
   } catch (error) {
-    throw new DefinitionConfigError(
-      `${field}.pointer: expected an RFC 6901 pointer to a scenario leaf, got "${entry.pointer}" (${(error as Error).message})`,
-      { cause: error },
-    );
+    problems.push({
+      path: ['pointer'],
+      message: `expected an RFC 6901 pointer to a scenario leaf, got "${entry.pointer}" (${(error as Error).message})`,
+    });
   }
-  const space = manifestSpace(entry, field);
-  const normalisation = manifestNormalisation(entry, field);
+  const hasBounds = entry.low !== undefined || entry.high !== undefined;
+  if (hasBounds && entry.values !== undefined) {
+    problems.push({
+      path: [],
+      message: 'give either low/high (a Box) or values (a Discrete), not both',
+    });
+  } else if (entry.values !== undefined) {
+    entry.values.forEach((value, index) => {
+      if (!Number.isFinite(value)) {
+        problems.push({ path: ['values', index], message: 'expected a finite number' });
+      } else if (entry.values?.indexOf(value) !== index) {
+        problems.push({ path: ['values', index], message: `${value} is listed twice` });
+      }
+    });
+  } else if (hasBounds) {
+    const { low, high } = entry;
+    if (low === undefined || high === undefined) {
+      problems.push({ path: [], message: 'low and high must be given together' });
+    } else if (!Number.isFinite(low) || !Number.isFinite(high) || low > high) {
+      problems.push({
+        path: [],
+        message: `expected finite bounds with low <= high, got [${low}, ${high}]`,
+      });
+    }
+  }
+  if (entry.center !== undefined || entry.scale !== undefined) {
+    if (entry.center === undefined || entry.scale === undefined) {
+      problems.push({ path: [], message: 'center and scale must be given together' });
+    } else {
+      if (!Number.isFinite(entry.center)) {
+        problems.push({ path: ['center'], message: 'expected a finite number' });
+      }
+      if (!Number.isFinite(entry.scale) || entry.scale <= 0) {
+        problems.push({
+          path: ['scale'],
+          message: `expected a finite number > 0, got ${entry.scale}`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** An entry that passed {@link manifestEntryProblems}, as `DiscoveryOptions` hold it. */
+function normaliseManifestEntry(entry: RawManifestEntry): SelectorManifestEntry {
+  const space: Space | undefined =
+    entry.values !== undefined
+      ? { type: 'Discrete', n: entry.values.length, values: entry.values }
+      : entry.low !== undefined && entry.high !== undefined
+        ? { type: 'Box', low: entry.low, high: entry.high }
+        : undefined;
+  const normalisation =
+    entry.center !== undefined && entry.scale !== undefined
+      ? { center: entry.center, scale: entry.scale }
+      : undefined;
   return {
     pointer: entry.pointer,
     ...(entry.alias !== undefined ? { alias: entry.alias } : {}),
     ...(space !== undefined ? { space } : {}),
     ...(normalisation !== undefined ? { normalisation } : {}),
   };
-}
-
-function manifestSpace(entry: RawManifestEntry, field: string): Space | undefined {
-  const hasBounds = entry.low !== undefined || entry.high !== undefined;
-  if (hasBounds && entry.values !== undefined) {
-    throw new DefinitionConfigError(
-      `${field}: give either low/high (a Box) or values (a Discrete), not both`,
-    );
-  }
-  if (entry.values !== undefined) {
-    entry.values.forEach((value, index) => {
-      if (!Number.isFinite(value)) {
-        throw new DefinitionConfigError(`${field}.values[${index}]: expected a finite number`);
-      }
-      if (entry.values?.indexOf(value) !== index) {
-        throw new DefinitionConfigError(`${field}.values[${index}]: ${value} is listed twice`);
-      }
-    });
-    return { type: 'Discrete', n: entry.values.length, values: entry.values };
-  }
-  if (!hasBounds) return undefined;
-  const { low, high } = entry;
-  if (low === undefined || high === undefined) {
-    throw new DefinitionConfigError(`${field}: low and high must be given together`);
-  }
-  if (!Number.isFinite(low) || !Number.isFinite(high) || low > high) {
-    throw new DefinitionConfigError(
-      `${field}: expected finite bounds with low <= high, got [${low}, ${high}]`,
-    );
-  }
-  return { type: 'Box', low, high };
-}
-
-function manifestNormalisation(
-  entry: RawManifestEntry,
-  field: string,
-): { center: number; scale: number } | undefined {
-  if (entry.center === undefined && entry.scale === undefined) return undefined;
-  if (entry.center === undefined || entry.scale === undefined) {
-    throw new DefinitionConfigError(`${field}: center and scale must be given together`);
-  }
-  if (!Number.isFinite(entry.center)) {
-    throw new DefinitionConfigError(`${field}.center: expected a finite number`);
-  }
-  if (!Number.isFinite(entry.scale) || entry.scale <= 0) {
-    throw new DefinitionConfigError(
-      `${field}.scale: expected a finite number > 0, got ${entry.scale}`,
-    );
-  }
-  return { center: entry.center, scale: entry.scale };
 }

@@ -3,7 +3,11 @@ export { buildDefinitionAgentInterface } from './agentInterfaceBridge.js';
 export { interfaceFingerprint, interfaceFromSelectors } from './definitionInterface.js';
 export type { DefinitionActions, DefinitionMap } from './definitionProvider.js';
 export { createDefinitionProvider, DefinitionProvider } from './definitionProvider.js';
-export { defaultDiscoveryOptions, parseDiscoveryOptions } from './discoveryOptions.js';
+export {
+  defaultDiscoveryOptions,
+  definitionBlockSchema,
+  parseDiscoveryOptions,
+} from './discoveryOptions.js';
 export {
   DefinitionBridgeError,
   DefinitionConfigError,

@@ -14,3 +14,4 @@ export {
   type DiscreteSpace,
   type Space,
 } from './spaces.js';
+export { closestName, didYouMean } from './suggest.js';

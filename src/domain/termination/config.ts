@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
+import { closestName } from '../shared/suggest.js';
 import { describeValue } from './describeValue.js';
 import { TerminationConfigError } from './errors.js';
 
@@ -86,11 +87,42 @@ const expectedKeys = {
 } as const;
 
 /**
+ * One problem in a termination rule set: where it is, relative to the rules
+ * as given (`['agents', 'SAC', 'success', 'min_evaluations']`), what is wrong
+ * there (`detail`), and the same as one sentence naming agent and field
+ * (`message`).
+ */
+export interface TerminationConfigIssue {
+  readonly path: readonly (string | number)[];
+  readonly detail: string;
+  readonly message: string;
+}
+
+/**
+ * Every problem of a seed-shaped rule set at once, for every agent (an empty
+ * list when {@link parseTerminationConfig} accepts it). An unknown key names
+ * the key and the accepted key it most likely meant.
+ *
+ * @example
+ * ```ts
+ * terminationConfigIssues({ agents: { SAC: { success: { ...rule, min_evaluation: 3 } } } });
+ * // [{ path: ['agents', 'SAC', 'success', 'min_evaluation'],
+ * //    detail: 'unknown key; did you mean "min_evaluations"? (expected exactly metric, threshold, direction, consecutive, min_evaluations)',
+ * //    message: 'agent "SAC": success has unknown key "min_evaluation" (did you mean "min_evaluations"?); expected exactly metric, threshold, direction, consecutive, min_evaluations' },
+ * //  { path: ['agents', 'SAC', 'success', 'min_evaluations'], ... 'success.min_evaluations is missing; ...' }]
+ * ```
+ */
+export function terminationConfigIssues(raw: unknown): TerminationConfigIssue[] {
+  return checkTerminationConfig(raw).issues;
+}
+
+/**
  * Parse the seed-shaped `agents` mapping (snake_case keys, exactly the seed's
  * rules) into a {@link TerminationConfig}. Accepts either `{ agents }` or the
  * `agents` mapping itself.
  *
- * @throws TerminationConfigError naming the agent, the field and what was expected.
+ * @throws TerminationConfigError naming every agent, field and what was
+ * expected (its `issues` list them one by one).
  * @example
  * ```ts
  * parseTerminationConfig({ agents: { SAC: { success: {
@@ -101,87 +133,146 @@ const expectedKeys = {
  * ```
  */
 export function parseTerminationConfig(raw: unknown): TerminationConfig {
-  const agentsInput = isRecord(raw) && 'agents' in raw ? raw.agents : raw;
+  const { config, issues } = checkTerminationConfig(raw);
+  if (config === null || issues.length > 0) {
+    throw new TerminationConfigError(issues.map((issue) => issue.message).join('; '), { issues });
+  }
+  return config;
+}
+
+function checkTerminationConfig(raw: unknown): {
+  config: TerminationConfig | null;
+  issues: TerminationConfigIssue[];
+} {
+  const wrapped = isRecord(raw) && 'agents' in raw;
+  const agentsInput = wrapped ? raw.agents : raw;
+  const prefix = wrapped ? ['agents'] : [];
   if (!isRecord(agentsInput) || Object.keys(agentsInput).length === 0) {
-    throw new TerminationConfigError(
-      `agents must be a non-empty mapping of agent name to rules, got ${describeValue(agentsInput)}`,
-    );
+    const detail = `expected a non-empty mapping of agent name to rules, got ${describeValue(agentsInput)}`;
+    const message = `agents must be a non-empty mapping of agent name to rules, got ${describeValue(agentsInput)}`;
+    return { config: null, issues: [{ path: prefix, detail, message }] };
   }
   const agentNames = Object.keys(agentsInput).sort();
   const agents: Record<string, AgentTerminationRules> = {};
+  const issues: TerminationConfigIssue[] = [];
   for (const agentName of agentNames) {
     if (agentName.length === 0) {
-      throw new TerminationConfigError('agent names must be non-empty strings');
+      const message = 'agent names must be non-empty strings';
+      issues.push({ path: [...prefix, agentName], detail: message, message });
+      continue;
     }
-    agents[agentName] = parseAgentRules(agentName, agentsInput[agentName]);
+    const parsed = parseAgentRules(agentName, agentsInput[agentName], [...prefix, agentName]);
+    if (parsed.rules !== null) agents[agentName] = parsed.rules;
+    issues.push(...parsed.issues);
   }
-  requireEveryAgentOrNone('success', agentNames, agents);
-  requireEveryAgentOrNone('plateau', agentNames, agents);
-  return { agentNames, agents };
+  // which rules an agent declares is known from its mapping even when a rule is malformed
+  const declared = agentNames.filter((name) => name !== '' && isRecord(agentsInput[name]));
+  const declares = (name: string, category: string) =>
+    (agentsInput[name] as Record<string, unknown>)[category] !== undefined;
+  issues.push(...everyAgentOrNone('success', declared, declares, prefix));
+  issues.push(...everyAgentOrNone('plateau', declared, declares, prefix));
+  return { config: issues.length === 0 ? { agentNames, agents } : null, issues };
 }
 
-function parseAgentRules(agentName: string, raw: unknown): AgentTerminationRules {
+function parseAgentRules(
+  agentName: string,
+  raw: unknown,
+  path: readonly (string | number)[],
+): { rules: AgentTerminationRules | null; issues: TerminationConfigIssue[] } {
+  const agent = `agent ${JSON.stringify(agentName)}`;
   const result = agentRulesSchema.safeParse(raw, { reportInput: true });
   if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new TerminationConfigError(`agent ${JSON.stringify(agentName)}: ${explain(issue)}`);
+    const issues = result.error.issues.flatMap((issue) => explain(issue, agent, path));
+    return { rules: null, issues };
   }
   const { success, plateau } = result.data;
   if (success === undefined && plateau === undefined) {
-    throw new TerminationConfigError(
-      `agent ${JSON.stringify(agentName)}: needs a success and/or plateau rule`,
-    );
+    const detail = 'needs a success and/or plateau rule';
+    return { rules: null, issues: [{ path, detail, message: `${agent}: ${detail}` }] };
   }
   return {
-    success:
-      success === undefined
-        ? null
-        : {
-            metric: success.metric,
-            threshold: success.threshold,
-            direction: success.direction,
-            consecutive: success.consecutive,
-            minEvaluations: success.min_evaluations,
-          },
-    plateau:
-      plateau === undefined
-        ? null
-        : {
-            metric: plateau.metric,
-            direction: plateau.direction,
-            minDelta: plateau.min_delta,
-            patience: plateau.patience,
-            minEvaluations: plateau.min_evaluations,
-            window: plateau.window,
-          },
+    issues: [],
+    rules: {
+      success:
+        success === undefined
+          ? null
+          : {
+              metric: success.metric,
+              threshold: success.threshold,
+              direction: success.direction,
+              consecutive: success.consecutive,
+              minEvaluations: success.min_evaluations,
+            },
+      plateau:
+        plateau === undefined
+          ? null
+          : {
+              metric: plateau.metric,
+              direction: plateau.direction,
+              minDelta: plateau.min_delta,
+              patience: plateau.patience,
+              minEvaluations: plateau.min_evaluations,
+              window: plateau.window,
+            },
+    },
   };
 }
 
-function explain(issue: z.core.$ZodIssue | undefined): string {
-  if (issue === undefined) return 'invalid rules';
-  const field = issue.path.map(String).join('.');
+function explain(
+  issue: z.core.$ZodIssue,
+  agent: string,
+  agentPath: readonly (string | number)[],
+): TerminationConfigIssue[] {
+  const issuePath = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
+  const path = [...agentPath, ...issuePath];
+  const field = issuePath.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
-    const unknown = issue.keys.map((key) => JSON.stringify(key)).join(', ');
-    if (field === '') return `unknown rule ${unknown}; expected success and/or plateau`;
     const rule = field as keyof typeof expectedKeys;
-    return `${field} has unknown key ${unknown}; expected exactly ${expectedKeys[rule] ?? 'the seed keys'}`;
+    const known = field === '' ? ['success', 'plateau'] : (expectedKeys[rule]?.split(', ') ?? []);
+    const expected =
+      field === '' ? 'success and/or plateau' : `exactly ${expectedKeys[rule] ?? 'the seed keys'}`;
+    return issue.keys.map((key) => {
+      const suggestion = closestName(key, known);
+      const hint = suggestion === null ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`;
+      const what = field === '' ? 'rule' : 'key';
+      const message =
+        field === ''
+          ? `${agent}: unknown rule ${JSON.stringify(key)}${hint}; expected ${expected}`
+          : `${agent}: ${field} has unknown key ${JSON.stringify(key)}${hint}; expected ${expected}`;
+      const didYou = suggestion === null ? '' : `; did you mean ${JSON.stringify(suggestion)}?`;
+      return {
+        path: [...path, key],
+        detail: `unknown ${what}${didYou} (expected ${expected})`,
+        message,
+      };
+    });
   }
-  if (field === '') return `${issue.message}, got ${describeValue(issue.input)}`;
-  if (issue.input === undefined) return `${field} is missing; it ${issue.message}`;
-  return `${field} ${issue.message}, got ${describeValue(issue.input)}`;
+  if (field === '') {
+    const detail = `${issue.message}, got ${describeValue(issue.input)}`;
+    return [{ path, detail, message: `${agent}: ${detail}` }];
+  }
+  if (issue.input === undefined) {
+    const detail = `missing; it ${issue.message}`;
+    return [{ path, detail, message: `${agent}: ${field} is ${detail}` }];
+  }
+  const detail = `${issue.message}, got ${describeValue(issue.input)}`;
+  return [{ path, detail, message: `${agent}: ${field} ${detail}` }];
 }
 
-function requireEveryAgentOrNone(
+function everyAgentOrNone(
   category: 'success' | 'plateau',
   agentNames: readonly string[],
-  agents: Record<string, AgentTerminationRules>,
-): void {
-  const missing = agentNames.filter((name) => agents[name]?.[category] === null);
-  if (missing.length > 0 && missing.length < agentNames.length) {
-    throw new TerminationConfigError(
-      `agent ${JSON.stringify(missing[0])}: ${category} is missing; a ${category} rule must be configured for every agent or no agent`,
-    );
-  }
+  declares: (name: string, category: string) => boolean,
+  prefix: readonly string[],
+): TerminationConfigIssue[] {
+  const missing = agentNames.filter((name) => !declares(name, category));
+  if (missing.length === 0 || missing.length === agentNames.length) return [];
+  const detail = `${category} is missing; a ${category} rule must be configured for every agent or no agent`;
+  return missing.map((name) => ({
+    path: [...prefix, name],
+    detail,
+    message: `agent ${JSON.stringify(name)}: ${detail}`,
+  }));
 }
 
 /**

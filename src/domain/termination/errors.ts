@@ -1,4 +1,5 @@
 import { ArenaError } from '../shared/errors.js';
+import type { TerminationConfigIssue } from './config.js';
 
 /**
  * A termination rule set or phase configuration that breaks the seed's rules.
@@ -12,8 +13,12 @@ import { ArenaError } from '../shared/errors.js';
  * ```
  */
 export class TerminationConfigError extends ArenaError {
-  constructor(message: string) {
+  /** Every problem of a rule set, when the error is about one (see `terminationConfigIssues`). */
+  readonly issues: readonly TerminationConfigIssue[];
+
+  constructor(message: string, options?: { issues?: readonly TerminationConfigIssue[] }) {
     super('TERMINATION_CONFIG', message);
+    this.issues = options?.issues ?? [];
   }
 }
 

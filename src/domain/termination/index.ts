@@ -12,11 +12,13 @@ export type {
   SuccessDirection,
   SuccessRule,
   TerminationConfig,
+  TerminationConfigIssue,
 } from './config.js';
 export {
   configurationFingerprint,
   configurationView,
   parseTerminationConfig,
+  terminationConfigIssues,
 } from './config.js';
 export type { EpisodeDecision, EpisodeEnd } from './episode.js';
 export { applyEpisodeEnd } from './episode.js';

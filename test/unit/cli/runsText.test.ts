@@ -30,11 +30,15 @@ function runReport(checkpoints: CheckpointReport[]): RunReport {
       endedAt: '2026-12-01T08:00:01.000Z',
       error: null,
       summary: null,
+      runFileSha256: null,
+      modules: null,
+      lease: null,
     },
     phases: [],
     checkpoints,
     metaDecisions: [],
     snapshots: 0,
+    resumes: [],
   };
 }
 

@@ -316,7 +316,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         run.schedul = [];
       },
       'schedul',
-      'unknown key (expected one of: uid, seed, version, schedule, run_config)',
+      'unknown key; did you mean "schedule"? (expected one of: uid, seed, version, schedule, run_config)',
     ],
     [
       'a schedule that is not a list',
@@ -404,7 +404,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         trainPhase(run).agents[0].brian = {};
       },
       'schedule[0].train.agents[0].brian',
-      'unknown key (expected one of: name, brain, muscle, objective, sensors, actuators)',
+      'unknown key; did you mean "brain"? (expected one of: name, brain, muscle, objective, sensors, actuators)',
     ],
     [
       'another simulation controller',
@@ -420,7 +420,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         trainPhase(run).simulation.params.scirpt = {};
       },
       'schedule[0].train.simulation.params.scirpt',
-      'unknown key (expected one of: script)',
+      'unknown key; did you mean "script"? (expected one of: script)',
     ],
     [
       'an empty loop',
@@ -444,7 +444,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         trainPhase(run).simulation.params.script.loop[0].agent = [];
       },
       'schedule[0].train.simulation.params.script.loop[0].agent',
-      'unknown key (expected one of: agents, environments)',
+      'unknown key; did you mean "agents"? (expected one of: agents, environments)',
     ],
     [
       'an unknown mode',
@@ -484,7 +484,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         run.schedule[1].test.phase_config = { mdoe: 'test' };
       },
       'schedule[1].test.phase_config.mdoe',
-      'unknown key (expected one of: mode, worker, episodes, evaluate_every, max_steps)',
+      'unknown key; did you mean "mode"? (expected one of: mode, worker, episodes, evaluate_every, max_steps)',
     ],
     [
       'an empty loop in a later phase',

@@ -3,6 +3,7 @@ import {
   configurationFingerprint,
   parseTerminationConfig,
   TerminationConfigError,
+  terminationConfigIssues,
 } from '../../../src/domain/termination/index.js';
 import { plateauRule, successRule } from './fixtures.js';
 
@@ -107,7 +108,7 @@ describe('parseTerminationConfig', () => {
 
   it('rejects unknown rule names and agents without rules', () => {
     expect(messageOf({ agents: { SAC: { succes: successRule() } } })).toBe(
-      'agent "SAC": unknown rule "succes"; expected success and/or plateau',
+      'agent "SAC": unknown rule "succes" (did you mean "success"?); expected success and/or plateau',
     );
     expect(messageOf({ agents: { SAC: {} } })).toBe(
       'agent "SAC": needs a success and/or plateau rule',
@@ -156,5 +157,63 @@ describe('parseTerminationConfig', () => {
       agents: { A: { success: successRule({ threshold: 0.9 }) }, B: { success: successRule() } },
     });
     expect(configurationFingerprint(c)).not.toBe(configurationFingerprint(a));
+  });
+});
+
+describe('terminationConfigIssues', () => {
+  it('names an unknown key with the key it most likely meant', () => {
+    const { min_evaluations: _dropped, ...rule } = successRule();
+    const issues = terminationConfigIssues({
+      agents: { SAC: { success: { ...rule, min_evaluation: 3 } } },
+    });
+    expect(issues.map((issue) => [issue.path, issue.detail])).toEqual([
+      [
+        ['agents', 'SAC', 'success', 'min_evaluations'],
+        'missing; it must be a positive integer (booleans are not integers)',
+      ],
+      [
+        ['agents', 'SAC', 'success', 'min_evaluation'],
+        'unknown key; did you mean "min_evaluations"? (expected exactly metric, threshold, direction, consecutive, min_evaluations)',
+      ],
+    ]);
+  });
+
+  it('lists every problem of every agent at once', () => {
+    const issues = terminationConfigIssues({
+      A: { plateau: plateauRule({ patience: 3.5, window: 0 }) },
+      B: { succes: successRule() },
+      C: { plateau: plateauRule() },
+    });
+    expect(issues.map((issue) => issue.path.join('.'))).toEqual([
+      'A.plateau.patience',
+      'A.plateau.window',
+      'B.succes',
+      'B',
+    ]);
+    expect(issues[3]?.detail).toBe(
+      'plateau is missing; a plateau rule must be configured for every agent or no agent',
+    );
+    expect(issues[0]?.detail).toBe('must be a positive integer, got 3.5');
+    expect(messageOf({ A: { plateau: plateauRule({ patience: 3.5 }) }, B: 3 })).toBe(
+      'agent "A": plateau.patience must be a positive integer, got 3.5; agent "B": rules must be a mapping, got 3',
+    );
+  });
+
+  it('names every agent that misses a category the others configure', () => {
+    const issues = terminationConfigIssues({
+      agents: {
+        A: { success: successRule(), plateau: plateauRule() },
+        B: { success: successRule() },
+        C: { success: successRule() },
+      },
+    });
+    expect(issues.map((issue) => issue.path)).toEqual([
+      ['agents', 'B'],
+      ['agents', 'C'],
+    ]);
+  });
+
+  it('finds nothing wrong with rules parseTerminationConfig accepts', () => {
+    expect(terminationConfigIssues({ agents: { SAC: { success: successRule() } } })).toEqual([]);
   });
 });
