@@ -1,5 +1,6 @@
 import { openStoreDatabase, storeFileError } from './sqliteOpen.js';
 import { storeMigrations, storeVersion } from './sqliteSchema.js';
+import { StoreOpenError } from './storeErrors.js';
 
 /** What `arena check` found in a store file. */
 export interface StoreCheck {
@@ -26,7 +27,23 @@ export interface StoreCheck {
  * ```
  */
 export function checkSqliteStore(path: string): StoreCheck {
-  const db = openStoreDatabase(path, { readonly: true });
+  let db: ReturnType<typeof openStoreDatabase>;
+  try {
+    db = openStoreDatabase(path, { readonly: true });
+  } catch (error) {
+    // damage that stops even the opening is the finding itself
+    const cause =
+      error instanceof StoreOpenError ? (error.cause as { code?: string } | undefined) : undefined;
+    if (cause?.code?.startsWith('SQLITE_CORRUPT') !== true) throw error;
+    const message = (cause as unknown as Error).message;
+    return {
+      path,
+      schemaVersion: 0,
+      upToDate: false,
+      runs: 0,
+      problems: [`it cannot be opened: ${message}`],
+    };
+  }
   try {
     const integrity = db.pragma('integrity_check') as { integrity_check: string }[];
     const problems = integrity
@@ -53,6 +70,13 @@ export function checkSqliteStore(path: string): StoreCheck {
       problems,
     };
   } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) {
+      // so damaged that the check itself stops: that is the finding
+      const version = storeVersion(db);
+      const message = `the check stopped: ${(error as Error).message}`;
+      return { path, schemaVersion: version, upToDate: false, runs: 0, problems: [message] };
+    }
     throw storeFileError(path, error);
   } finally {
     db.close();

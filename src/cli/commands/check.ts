@@ -42,14 +42,18 @@ export function registerCheckCommand(program: Command): void {
       else if (check.problems.length === 0) {
         const upgrade = check.upToDate ? '' : '; the next arena run upgrades its schema';
         process.stdout.write(
-          `ok: ${check.path} is a sound arena store (schema version ${check.schemaVersion}, ${check.runs} runs${upgrade})\n`,
+          `ok: ${check.path} is a sound arena store (schema version ${check.schemaVersion}, ${count(check.runs, 'run')}${upgrade})\n`,
         );
       } else {
         const lines = check.problems.map((problem) => `  - ${problem}`);
         process.stdout.write(
-          `damaged: ${check.path} (${check.problems.length} problems)\n${lines.join('\n')}\n`,
+          `damaged: ${check.path} (${count(check.problems.length, 'problem')})\n${lines.join('\n')}\n`,
         );
       }
       process.exitCode = check.problems.length === 0 ? ExitCode.ok : ExitCode.badInput;
     });
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, repoRoot, runArena } from '../support/cli.js';
+
+const runFile = path.join(repoRoot, 'examples/custom-environment.yaml');
+
+/**
+ * Run `arena` as a user who cannot write the files, as a user meets a
+ * read-only store: as `nobody` when the tests run as root (root writes
+ * anything), as the current user otherwise.
+ */
+function runArenaWithoutWriteAccess(args: readonly string[], cwd: string): Promise<CliRun> {
+  const asRoot = process.getuid?.() === 0;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'dist/cli/main.js'), ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', HOME: cwd },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A folder anyone may read, holding a store with one finished run. */
+async function storeWithRun(): Promise<{ folder: string; store: string; runId: string }> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'arena-store-'));
+  chmodSync(folder, 0o755);
+  const store = path.join(folder, 'arena.db');
+  const run = await runArena(['run', runFile, '--store', `sqlite:${store}`, '--json'], {
+    cwd: folder,
+  });
+  expect(run.code).toBe(0);
+  return { folder, store, runId: (JSON.parse(run.stdout) as { runId: string }).runId };
+}
+
+describe('read commands open the store read-only', () => {
+  let finished: Awaited<ReturnType<typeof storeWithRun>>;
+  beforeAll(async () => {
+    finished = await storeWithRun();
+  });
+
+  it('never create a store: a mistyped path is one line and exit 2, and no folder or file appears', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-typo-'));
+    const typo = path.join(folder, 'typo', 'x.db');
+    for (const command of [['runs'], ['show', 'some-run'], ['report', 'some-run']]) {
+      const result = await runArena([...command, '--store', `sqlite:${typo}`], { cwd: folder });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; check --store)\n`,
+      );
+    }
+    expect(existsSync(path.join(folder, 'typo'))).toBe(false);
+  });
+
+  it('read a store file nobody may write, in a folder nobody may write', async () => {
+    const { folder, store, runId } = finished;
+    chmodSync(store, 0o444);
+    chmodSync(folder, 0o555);
+    const before = readFileSync(store);
+    try {
+      const runs = await runArenaWithoutWriteAccess(
+        ['runs', '--store', `sqlite:${store}`, '--json'],
+        folder,
+      );
+      expect(runs.stderr).toBe('');
+      expect(runs.code).toBe(0);
+      expect((JSON.parse(runs.stdout) as { runId: string }[]).map((run) => run.runId)).toEqual([
+        runId,
+      ]);
+      const shown = await runArenaWithoutWriteAccess(
+        ['show', runId, '--store', `sqlite:${store}`],
+        folder,
+      );
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain(`run ${runId}`);
+      const report = await runArenaWithoutWriteAccess(
+        ['report', runId, '--store', `sqlite:${store}`, '--out', '-'],
+        folder,
+      );
+      expect(report.code).toBe(0);
+      expect(report.stdout).toContain('<html');
+      const checked = await runArenaWithoutWriteAccess(['check', store], folder);
+      expect(checked.stdout).toContain(
+        `ok: ${store} is a sound arena store (schema version 2, 1 run)`,
+      );
+      expect(readFileSync(store).equals(before)).toBe(true);
+    } finally {
+      chmodSync(folder, 0o755);
+      chmodSync(store, 0o644);
+    }
+  });
+
+  it('read a read-only store file in a folder they may write', async () => {
+    const { folder, store, runId } = await storeWithRun();
+    chmodSync(store, 0o444);
+    chmodSync(folder, 0o777);
+    const shown = await runArenaWithoutWriteAccess(
+      ['show', runId, '--store', `sqlite:${store}`],
+      folder,
+    );
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+  });
+});
+
+describe('foreign and damaged store files', () => {
+  it('name a file that is not a database in one line, exit 2, no stack trace', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-bad-'));
+    const notes = path.join(folder, 'notes.db');
+    writeFileSync(notes, 'these are my notes, not a database\n'.repeat(200));
+    for (const command of [['runs'], ['run', runFile]]) {
+      const result = await runArena([...command, '--store', `sqlite:${notes}`], { cwd: folder });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `arena: StoreOpenError: ${notes}: not a database (is this the right file?)\n`,
+      );
+    }
+    expect(readFileSync(notes, 'utf8')).toMatch(/^these are my notes/);
+  });
+
+  it('refuse a SQLite database of another program instead of adding tables to it', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-bad-'));
+    const other = path.join(folder, 'other.db');
+    const db = new Database(other);
+    db.exec('CREATE TABLE contacts (name TEXT)');
+    db.close();
+    const result = await runArena(['run', runFile, '--store', `sqlite:${other}`], { cwd: folder });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${other}: a SQLite database, but not an arena store`);
+    const reopened = new Database(other, { readonly: true });
+    expect(reopened.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([
+      { name: 'contacts' },
+    ]);
+    reopened.close();
+  });
+
+  it('arena check finds damage the normal path never reads, and says so with exit 2', async () => {
+    const { store, runId } = await storeWithRun();
+    expect((await runArena(['check', store])).code).toBe(0);
+    // overwrite the middle of the file (index and table pages), leaving the header and schema intact
+    const size = statSync(store).size;
+    const pageSize = 4096;
+    const file = openSync(store, 'r+');
+    const garbage = Buffer.alloc(pageSize, 0x5a);
+    for (
+      let page = Math.floor(size / pageSize / 2);
+      page < Math.floor(size / pageSize) - 1;
+      page += 3
+    ) {
+      writeSync(file, garbage, 0, pageSize, page * pageSize);
+    }
+    closeSync(file);
+    const checked = await runArena(['check', `sqlite:${store}`]);
+    expect(checked.code).toBe(2);
+    expect(checked.stdout).toMatch(new RegExp(`^damaged: ${store} \\(\\d+ problems?\\)\\n  - `));
+    const shown = await runArena(['show', runId, '--store', `sqlite:${store}`]);
+    expect(shown.stderr).not.toMatch(/\n\s+at /);
+    expect([0, 2]).toContain(shown.code);
+  });
+
+  it('creates its store folder only for a command that writes', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-new-'));
+    const store = path.join(folder, 'nested', 'deeper', 'arena.db');
+    mkdirSync(path.join(folder, 'nested'));
+    const result = await runArena(['run', runFile, '--store', `sqlite:${store}`], { cwd: folder });
+    expect(result.code).toBe(0);
+    expect(existsSync(store)).toBe(true);
+  });
+});
