@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runExperiment } from '../../../src/actors/runExperiment.js';
+import { builtinComponents } from '../../../src/builtins/index.js';
+import { parseRunFile } from '../../../src/config/runFile.js';
+import { createMemoryStore } from '../../../src/ports/memoryStore.js';
+import { repoRoot } from '../../support/cli.js';
+
+const studyFile = path.join(repoRoot, 'examples/hosting-capacity.yaml');
+
+describe('a run that fails', () => {
+  it('reports the root cause (a bad include regex), not what failed after it, and leaves no phase running', async () => {
+    // past `arena validate` (an embedder may call runExperiment on a parsed spec): the runner must still say why
+    const text = readFileSync(studyFile, 'utf8').replace(
+      'include: ["^/der_params/midasmv/mapping/"]',
+      'include: ["^(/der_params/midasmv/mapping/"]',
+    );
+    const spec = parseRunFile(text, { sourcePath: studyFile });
+    const store = createMemoryStore();
+    const summary = await runExperiment(spec, {
+      store,
+      builtins: builtinComponents,
+      runFileText: text,
+    });
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toMatch(/Unterminated group/);
+    expect(summary.error).not.toMatch(/saveState before setup/);
+    expect(store.phases(summary.runId)).toEqual([
+      expect.objectContaining({ phaseIndex: 0, status: 'failed', terminationReason: 'failed' }),
+    ]);
+    expect(store.phases(summary.runId)[0]?.error).toMatch(/Unterminated group/);
+    expect(store.getRun(summary.runId)).toMatchObject({ status: 'failed', lease: null });
+  });
+});
