@@ -75,6 +75,8 @@ export const COMPONENT_METHODS = {
 
 export interface BuildWorldOptions {
   readonly builtins: ReadonlyMap<string, unknown>;
+  /** Components passed in code, named `code:Name` in the run file. */
+  readonly components?: Readonly<Record<string, unknown>>;
   readonly logger: Logger;
 }
 
@@ -88,7 +90,11 @@ export async function buildPhaseWorld(
   phase: PhaseSpec,
   options: BuildWorldOptions,
 ): Promise<PhaseWorld> {
-  const resolution = { baseDir: spec.baseDir, builtins: options.builtins };
+  const resolution = {
+    baseDir: spec.baseDir,
+    builtins: options.builtins,
+    ...(options.components !== undefined ? { components: options.components } : {}),
+  };
   const environments = new Map<string, Environment>();
   for (const environment of phase.environments) {
     const factory = await resolveComponent(environment.component, resolution);

@@ -32,10 +32,15 @@ export { RunConfigError, terminationRulesOf } from './terminationRules.js';
 
 export interface RunExperimentOptions {
   readonly store: RunStore;
-  /** Built-in components (`arena:Name` -> class or factory). */
+  /** Built-in components (`arena:Name` -> class or factory): `builtinComponents` for arena's own. */
   readonly builtins: ReadonlyMap<string, unknown>;
-  /** The run file's text, stored with the run. */
-  readonly runFileText: string;
+  /**
+   * Components written in the host app, named `code:Name` in the run file:
+   * `{ Cart }` for `name: code:Cart` (a class or a factory, as modules export).
+   */
+  readonly components?: Readonly<Record<string, unknown>>;
+  /** The run file's text, stored with the run; default: the text `parseRunFile` read (`spec.sourceText`). */
+  readonly runFileText?: string;
   readonly logger?: Logger;
   /** Aborting it cancels the run: the controller stops, the store is flushed. */
   readonly signal?: AbortSignal;
@@ -215,13 +220,14 @@ async function createLeasedRun(
   const modules = await hashFiles(userModuleFiles(spec));
   const owner = options.owner ?? processLeaseOwner();
   const { store } = options;
+  const runFile = options.runFileText ?? spec.sourceText;
   return store.transaction(() => {
     const { runId } = store.createRun({
       uid: spec.uid,
       seed: spec.seed,
-      runFile: options.runFileText,
+      runFile,
       runFilePath: path.resolve(spec.sourcePath),
-      runFileSha256: sha256Hex(options.runFileText),
+      runFileSha256: sha256Hex(runFile),
       modules: modules.flatMap(({ file, sha256 }) => (sha256 === null ? [] : [{ file, sha256 }])),
     });
     return {
@@ -340,6 +346,7 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
   try {
     world = await buildPhaseWorld(run.spec, phase, {
       builtins: run.options.builtins,
+      ...(run.options.components !== undefined ? { components: run.options.components } : {}),
       logger,
     });
     for (const [name, state] of Object.entries(run.carried)) {

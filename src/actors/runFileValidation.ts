@@ -24,6 +24,8 @@ import { terminationIssues } from './terminationRules.js';
 export interface RunFileValidationOptions {
   /** Built-in components, keyed by their full name (`arena:GridEnvironment`). */
   readonly builtins: ReadonlyMap<string, unknown>;
+  /** Components passed in code, named `code:Name` in the run file. */
+  readonly components?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -52,12 +54,12 @@ export interface RunFileValidationOptions {
  */
 export async function runSpecIssues(
   spec: RunSpec,
-  { builtins }: RunFileValidationOptions,
+  { builtins, components = {} }: RunFileValidationOptions,
 ): Promise<ConfigIssue[]> {
   const issues: ConfigIssue[] = [];
   const refs = componentRefsOf(spec);
   const settled = await Promise.allSettled(
-    refs.map((ref) => resolveComponent(ref, { baseDir: spec.baseDir, builtins })),
+    refs.map((ref) => resolveComponent(ref, { baseDir: spec.baseDir, builtins, components })),
   );
   // A component is usable when it resolved and its params passed its schema.
   const usable = new Map<string, unknown>();

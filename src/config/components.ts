@@ -7,6 +7,7 @@ import { RunFileError } from './runFileError.js';
 import type { ComponentRef, RunSpec } from './runSpec.js';
 
 const BUILTIN_PREFIX = 'arena:';
+const IN_CODE_PREFIX = 'code:';
 
 /** Where components are looked up. */
 export interface ComponentResolution {
@@ -14,6 +15,8 @@ export interface ComponentResolution {
   readonly baseDir: string;
   /** Built-in components, keyed by their full name (`arena:GridEnvironment`). */
   readonly builtins: ReadonlyMap<string, unknown>;
+  /** Components the host app passes in code, named `code:Name` in the run file (key `Name`). */
+  readonly components?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -63,9 +66,10 @@ export class ComponentResolutionError extends ArenaError {
  */
 export async function resolveComponent(
   ref: ComponentRef,
-  { baseDir, builtins }: ComponentResolution,
+  { baseDir, builtins, components = {} }: ComponentResolution,
 ): Promise<unknown> {
   if (ref.name.startsWith(BUILTIN_PREFIX)) return resolveBuiltin(ref, builtins);
+  if (ref.name.startsWith(IN_CODE_PREFIX)) return resolveInCode(ref, components);
   const named = userModuleOf(ref.name);
   if (named === null) {
     throw new ComponentResolutionError(
@@ -115,12 +119,27 @@ export async function resolveComponent(
  * ```
  */
 export function userModuleOf(name: string): { modulePath: string; exportName: string } | null {
-  if (name.startsWith(BUILTIN_PREFIX)) return null;
+  if (name.startsWith(BUILTIN_PREFIX) || name.startsWith(IN_CODE_PREFIX)) return null;
   const separator = name.lastIndexOf(':');
   const modulePath = name.slice(0, separator);
   const exportName = name.slice(separator + 1);
   if (separator <= 0 || exportName === '' || !/^\.\.?\//.test(modulePath)) return null;
   return { modulePath, exportName };
+}
+
+function resolveInCode(ref: ComponentRef, components: Readonly<Record<string, unknown>>): unknown {
+  const name = ref.name.slice(IN_CODE_PREFIX.length);
+  const component = Object.hasOwn(components, name) ? components[name] : undefined;
+  if (component !== undefined) return component;
+  const known = Object.keys(components).sort();
+  const list =
+    known.length > 0
+      ? known.map((key) => `${IN_CODE_PREFIX}${key}`).join(', ')
+      : 'none were passed to runExperiment';
+  throw new ComponentResolutionError(
+    ref,
+    `unknown in-code component ${JSON.stringify(ref.name)} (in-code components: ${list})`,
+  );
 }
 
 function resolveBuiltin(ref: ComponentRef, builtins: ReadonlyMap<string, unknown>): unknown {
@@ -175,11 +194,11 @@ export function componentRefsOf(spec: RunSpec): ComponentRef[] {
  */
 export async function resolveRunComponents(
   spec: RunSpec,
-  { builtins }: Pick<ComponentResolution, 'builtins'>,
+  { builtins, components = {} }: Pick<ComponentResolution, 'builtins' | 'components'>,
 ): Promise<ReadonlyMap<string, unknown>> {
   const refs = componentRefsOf(spec);
   const settled = await Promise.allSettled(
-    refs.map((ref) => resolveComponent(ref, { baseDir: spec.baseDir, builtins })),
+    refs.map((ref) => resolveComponent(ref, { baseDir: spec.baseDir, builtins, components })),
   );
   const resolved = new Map<string, unknown>();
   const issues: ConfigIssue[] = [];

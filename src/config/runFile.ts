@@ -113,6 +113,7 @@ export function parseRunFile(text: string, options: ParseRunFileOptions): RunSpe
     version: file.version,
     sourcePath,
     baseDir: options.baseDir ?? path.dirname(path.resolve(sourcePath)),
+    sourceText: text,
     phases,
     runCondition: condition ? componentRef(condition, ['run_config', 'condition']) : null,
   });

@@ -11,13 +11,17 @@ import { expecting } from './zodIssues.js';
  * everywhere, and a boolean is never accepted as a number.
  */
 
-const COMPONENT_NAME = /^(arena:[A-Za-z_][A-Za-z0-9_]*|\.{1,2}\/[^:]+:[A-Za-z_$][A-Za-z0-9_$]*)$/;
-const COMPONENT_EXPECTED = 'a component name: arena:BuiltinName or ./path.js:ExportName';
+const COMPONENT_NAME =
+  /^(arena:[A-Za-z_][A-Za-z0-9_]*|code:[A-Za-z_$][A-Za-z0-9_$]*|\.{1,2}\/[^:]+:[A-Za-z_$][A-Za-z0-9_$]*)$/;
+const COMPONENT_EXPECTED =
+  'a component name: arena:BuiltinName, code:Name (passed to runExperiment in code) or ./path.js:ExportName';
 
 const componentName = z
   .string({ error: expecting(COMPONENT_EXPECTED) })
   .regex(COMPONENT_NAME, { error: expecting(COMPONENT_EXPECTED) })
-  .describe('arena:BuiltinName, or ./path.js:ExportName relative to the run file.');
+  .describe(
+    'arena:BuiltinName, code:Name (a component the host app passes to runExperiment), or ./path.js:ExportName relative to the run file.',
+  );
 
 const params = z
   .record(z.string(), z.json(), { error: expecting('a params mapping') })

@@ -70,6 +70,8 @@ export interface RunSpec {
   readonly sourcePath: string;
   /** The folder `./path.js:Export` components are resolved against. */
   readonly baseDir: string;
+  /** The run file's text, exactly as parsed: what the store keeps, so a resume parses the same file. */
+  readonly sourceText: string;
   readonly phases: readonly PhaseSpec[];
   /** `run_config.condition`, or `null` when the file declares none. */
   readonly runCondition: ComponentRef | null;
