@@ -324,6 +324,7 @@ export { loadJudgeAgent } from './actors/judgeAgentModule.js';
 export { judgeCacheKey, judgeMany } from './actors/judgeMany.js';
 export type { JudgeManyOptions, JudgeResultCache } from './actors/judgeMany.js';
 export {
+  InspectorOptionError,
   InspectorRelayError,
   TraceFormatError,
   buildTimeline,
@@ -338,9 +339,11 @@ export {
 } from './actors/inspection.js';
 export type {
   ActorTimeline,
+  ClientMessageCounts,
   InspectOption,
   InspectorRelay,
   InspectorRelayOptions,
+  InspectorReplayOptions,
   JsonSafeOptions,
   TimelineEntry,
   TraceEventType,
