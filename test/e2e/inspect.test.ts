@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -152,6 +152,10 @@ describe('arena run --inspect', () => {
     expect(run.output().stderr).toContain(
       'arena: a viewer has the whole run; closing the inspector\n',
     );
+    // The README shows these stderr lines as real output (from a run on port 44667).
+    const port = new URL(page).port;
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(run.output().stderr.replaceAll(`:${port}`, ':44667'));
     expect(await viewer.closedWith).toBe(1001);
     expectTheWholeRun(viewer.received);
     // A late viewer is given the registrations first, the root controller's at the head.
