@@ -101,6 +101,7 @@ export async function startInspectorRelay(
   const allowedOrigins = [originOf(inspectorUrl), ...(options.allowedOrigins ?? [])].filter(
     (origin): origin is string => origin !== null,
   );
+  const namedOrigins = [...new Set([STATELY_INSPECTOR_ORIGIN, ...allowedOrigins])].join(', ');
   const sockets = new Set<Socket>();
   const clients = new Map<WebSocket, ClientState>();
   const waiters = new Set<() => void>();
@@ -127,7 +128,7 @@ export async function startInspectorRelay(
     if (!isAllowedOrigin(origin, allowedOrigins)) {
       refuse(
         socket,
-        `origin ${JSON.stringify(origin)} may not watch this run: the relay accepts pages from ${[STATELY_INSPECTOR_ORIGIN, ...allowedOrigins.filter((allowed) => allowed !== STATELY_INSPECTOR_ORIGIN)].join(', ')} and from localhost / 127.0.0.1`,
+        `origin ${JSON.stringify(origin)} may not watch this run: the relay accepts pages from ${namedOrigins} and from localhost / 127.0.0.1`,
       );
       return;
     }

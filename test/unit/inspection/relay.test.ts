@@ -193,6 +193,22 @@ describe('the inspector relay serves viewers', () => {
     expect(relay.connectedClients).toBe(allowed.length);
   });
 
+  it('lets in the origin of a custom inspector page and the origins it is given', async () => {
+    const relay = await startRelay({
+      inspectorUrl: 'https://inspector.example/inspect',
+      allowedOrigins: ['https://dash.example'],
+    });
+    await Promise.all(
+      ['https://inspector.example', 'https://dash.example', 'https://stately.ai'].map(
+        (origin) => connect(relay, origin).opened,
+      ),
+    );
+    await expect(connect(relay, 'https://other.example').opened).rejects.toThrow(
+      'refused with 403',
+    );
+    expect(relay.connectedClients).toBe(3);
+  });
+
   it('closes a client that sends an oversized message with 1009, and only that client', async () => {
     const relay = await startRelay({ maxClientMessageBytes: 1024 });
     const flooder = connect(relay);
