@@ -118,7 +118,7 @@ function expectTheWholeRun(received: readonly StatelyEvent[]): void {
 }
 
 describe('arena run --inspect', () => {
-  it('relays the run to a WebSocket client that watches from the start, and exits by itself', async () => {
+  it('relays the run to a WebSocket client that connects during it, and exits by itself', async () => {
     const run = startInspectedRun('relay', ['--inspect-wait', '30']);
     const { page, relay } = await run.urls;
     expect(page).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
