@@ -333,6 +333,7 @@ export { loadJudgeAgent } from './actors/judgeAgentModule.js';
 export { judgeCacheKey, judgeMany } from './actors/judgeMany.js';
 export type { JudgeManyOptions, JudgeResultCache } from './actors/judgeMany.js';
 export {
+  InspectorOptionError,
   InspectorRelayError,
   TraceFormatError,
   buildTimeline,
@@ -347,9 +348,11 @@ export {
 } from './actors/inspection.js';
 export type {
   ActorTimeline,
+  ClientMessageCounts,
   InspectOption,
   InspectorRelay,
   InspectorRelayOptions,
+  InspectorReplayOptions,
   JsonSafeOptions,
   TimelineEntry,
   TraceEventType,

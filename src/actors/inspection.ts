@@ -31,8 +31,17 @@
  */
 import type { InspectionEvent, Observer } from 'xstate';
 
-export type { InspectorRelay, InspectorRelayOptions } from './inspectorRelay.js';
-export { InspectorRelayError, startInspectorRelay } from './inspectorRelay.js';
+export type {
+  ClientMessageCounts,
+  InspectorRelay,
+  InspectorRelayOptions,
+} from './inspectorRelay.js';
+export {
+  InspectorOptionError,
+  InspectorRelayError,
+  startInspectorRelay,
+} from './inspectorRelay.js';
+export type { InspectorReplayOptions } from './inspectorReplay.js';
 export type { JsonSafeOptions } from './jsonSafe.js';
 export { toJsonSafe } from './jsonSafe.js';
 export type { TraceEventType, TraceRecord, TraceSnapshot } from './traceRecord.js';

@@ -1,57 +1,80 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { InspectionEvent, Observer } from 'xstate';
-import { ArenaError } from '../domain/shared/errors.js';
+import { InspectorOptionError, InspectorRelayError } from './inspectorErrors.js';
+import { createInspectorReplay, type InspectorReplayOptions } from './inspectorReplay.js';
+import { isAllowedOrigin, isControlMessage, STATELY_INSPECTOR_ORIGIN } from './inspectorViewers.js';
 import { toJsonSafe } from './jsonSafe.js';
 
-/** Where and how the relay listens. */
-export interface InspectorRelayOptions {
+export { InspectorOptionError, InspectorRelayError } from './inspectorErrors.js';
+
+/** Where and how the relay listens, and what it keeps for late viewers. */
+export interface InspectorRelayOptions extends InspectorReplayOptions {
   /** TCP port of the page and the WebSocket (default 8080, Stately's; 0 picks a free port). */
   readonly port?: number;
   /** Interface to listen on (default 127.0.0.1: the relay is never reachable from other machines). */
   readonly host?: string;
-  /** The Stately inspector page the bridge page embeds (default https://stately.ai/inspect). */
+  /** The Stately inspector page the bridge page embeds (default https://stately.ai/inspect); its origin may connect. */
   readonly inspectorUrl?: string;
-  /** Events kept to replay to a client that connects late (default 10 000, oldest dropped). */
-  readonly replayLimit?: number;
+  /** More page origins allowed to connect, besides the inspector's and localhost / 127.0.0.1 ones. */
+  readonly allowedOrigins?: readonly string[];
+  /** Largest message a client may send, in bytes (default 4 096); a bigger one closes that client with 1009. */
+  readonly maxClientMessageBytes?: number;
+}
+
+/** What clients sent the relay: viewers may only send the inspector's control messages. */
+export interface ClientMessageCounts {
+  /** Stately inspector control messages (`@statelyai.connected`...). */
+  readonly control: number;
+  /** Everything else, dropped: never broadcast, never kept. */
+  readonly dropped: number;
 }
 
 /** A running relay between a run's actors and Stately inspector pages. */
 export interface InspectorRelay {
   /** The page to open: it embeds the Stately inspector and feeds it the events. */
   readonly url: string;
-  /** The relay's WebSocket; any client receives every event as Stately JSON. */
+  /** The relay's WebSocket; a viewer receives every event the run emits as Stately JSON. */
   readonly webSocketUrl: string;
   readonly port: number;
   /** Pass it as XState's `inspect` option (or `runExperiment`'s). */
   readonly inspect: Observer<InspectionEvent>;
   /** Clients connected now. */
   readonly connectedClients: number;
+  /** Messages clients have sent so far. */
+  readonly clientMessages: ClientMessageCounts;
   /** Resolve once every event so far has been converted and sent to every client. */
   flush(): Promise<void>;
+  /**
+   * Flush, then resolve `true` as soon as a connected viewer has been sent
+   * everything so far (at once if one has), or `false` after `timeoutMs`.
+   */
+  waitForViewer(timeoutMs: number): Promise<boolean>;
   /** Flush, close every client and the server, and release the port; Node can then exit. */
   close(): Promise<void>;
 }
 
-/** The relay could not start (the port is taken, the host unknown...). */
-export class InspectorRelayError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('INSPECTOR_RELAY', message, options);
-  }
+/** Per client: messages handed to the socket and not yet written out. */
+interface ClientState {
+  pending: number;
 }
 
 /**
  * Start a local Stately inspector relay: `@statelyai/inspect`'s inspector
  * turns XState inspection events into Stately's format, and this relay sends
- * them over a WebSocket to every connected client (replaying what they
- * missed), and serves a bridge page that embeds the Stately inspector. It
- * does what `@statelyai/inspect/server` does, but listens on 127.0.0.1 only,
- * reports a taken port as an error, needs no loopback WebSocket client, and
- * `close()` really lets Node exit (it closes every client socket).
+ * them over a WebSocket to every connected viewer, and serves a bridge page
+ * that embeds the Stately inspector. Unlike `@statelyai/inspect/server`, it
+ * listens on 127.0.0.1 only, relays only what the run emits (a client may send
+ * the inspector's control messages, nothing else is relayed or kept), refuses
+ * page origins other than the Stately inspector's and localhost's, caps what a
+ * client may send, gives a late viewer every actor's registration and latest
+ * snapshot before the recent events, and `close()` really lets Node exit.
  *
  * @throws InspectorRelayError when it cannot listen.
+ * @throws InspectorOptionError when a limit is not a positive integer.
  * @example
  * ```ts
  * const relay = await startInspectorRelay({ port: 0 });
@@ -59,6 +82,7 @@ export class InspectorRelayError extends ArenaError {
  * const actor = createActor(evaluationTerminationMachine, { input, inspect: relay.inspect });
  * actor.start();
  * // … open relay.url in a browser to watch the actor …
+ * await relay.waitForViewer(30_000); // true once a viewer has everything
  * await relay.close();
  * ```
  */
@@ -66,10 +90,22 @@ export async function startInspectorRelay(
   options: InspectorRelayOptions = {},
 ): Promise<InspectorRelay> {
   const host = options.host ?? '127.0.0.1';
-  const inspectorUrl = options.inspectorUrl ?? 'https://stately.ai/inspect';
-  const replayLimit = options.replayLimit ?? 10_000;
-  const replay: string[] = [];
+  const inspectorUrl = options.inspectorUrl ?? `${STATELY_INSPECTOR_ORIGIN}/inspect`;
+  const maxPayload = options.maxClientMessageBytes ?? 4096;
+  if (!Number.isInteger(maxPayload) || maxPayload < 1) {
+    throw new InspectorOptionError(
+      `maxClientMessageBytes must be a positive integer, got ${String(maxPayload)}`,
+    );
+  }
+  const replay = createInspectorReplay(options);
+  const allowedOrigins = [originOf(inspectorUrl), ...(options.allowedOrigins ?? [])].filter(
+    (origin): origin is string => origin !== null,
+  );
+  const namedOrigins = [...new Set([STATELY_INSPECTOR_ORIGIN, ...allowedOrigins])].join(', ');
   const sockets = new Set<Socket>();
+  const clients = new Map<WebSocket, ClientState>();
+  const waiters = new Set<() => void>();
+  const counts = { control: 0, dropped: 0 };
   let port = options.port ?? 8080;
 
   const httpServer = createServer((_request, response) => {
@@ -81,27 +117,66 @@ export async function startInspectorRelay(
     socket.on('close', () => sockets.delete(socket));
   });
   port = await listen(httpServer, port, host);
-  const webSocketServer = new WebSocketServer({ server: httpServer });
+  const webSocketServer = new WebSocketServer({ noServer: true, maxPayload });
   // Watching is best effort: a relay failure after it started must never end the run.
   httpServer.on('error', () => {});
   webSocketServer.on('error', () => {});
 
-  const broadcast = (message: string, except?: WebSocket): void => {
-    replay.push(message);
-    if (replay.length > replayLimit) replay.shift();
-    for (const client of webSocketServer.clients) {
-      if (client !== except && client.readyState === 1) client.send(message);
+  httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const origin = request.headers.origin;
+    if (!isAllowedOrigin(origin, allowedOrigins)) {
+      refuse(
+        socket,
+        `origin ${JSON.stringify(origin)} may not watch this run: the relay accepts pages from ${namedOrigins} and from localhost / 127.0.0.1`,
+      );
+      return;
+    }
+    webSocketServer.handleUpgrade(request, socket, head, (client) => {
+      webSocketServer.emit('connection', client, request);
+    });
+  });
+
+  const notifyWaiters = (): void => {
+    for (const waiter of waiters) waiter();
+  };
+  const sendTo = (client: WebSocket, state: ClientState, message: string): void => {
+    state.pending += 1;
+    client.send(message, () => {
+      state.pending -= 1;
+      if (state.pending === 0) notifyWaiters();
+    });
+  };
+  const broadcast = (message: string): void => {
+    for (const [client, state] of clients) {
+      if (client.readyState === 1) sendTo(client, state, message);
     }
   };
+
   webSocketServer.on('connection', (client: WebSocket) => {
-    for (const message of replay) client.send(message);
-    // Like Stately's relay: events another process inspects reach every other client.
-    client.on('message', (data: Buffer) => broadcast(data.toString('utf8'), client));
-    client.on('error', () => client.terminate());
+    const state: ClientState = { pending: 0 };
+    clients.set(client, state);
+    for (const message of replay.messages()) sendTo(client, state, message);
+    // Clients are viewers: what they send is never relayed, only control messages are understood.
+    client.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isControlMessage(data.toString('utf8'), isBinary)) counts.control += 1;
+      else counts.dropped += 1;
+    });
+    client.on('close', () => {
+      clients.delete(client);
+      notifyWaiters();
+    });
+    // ws closes the client itself (1009 for a message over maxPayload); only this client.
+    client.on('error', () => {});
+    notifyWaiters();
   });
 
   const inspector = createInspector({
-    send: (event) => broadcast(toStatelyMessage(event)),
+    send: (event) => {
+      const message = toStatelyMessage(event);
+      replay.record(event, message);
+      broadcast(message);
+    },
   });
 
   const flush = async (): Promise<void> => {
@@ -109,18 +184,40 @@ export async function startInspectorRelay(
     await new Promise((resolve) => setTimeout(resolve, 1));
     const deadline = Date.now() + 2000;
     while (
-      [...webSocketServer.clients].some((client) => client.bufferedAmount > 0) &&
+      [...clients.keys()].some((client) => client.bufferedAmount > 0) &&
       Date.now() < deadline
     ) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
 
+  const waitForViewer = async (timeoutMs: number): Promise<boolean> => {
+    await flush();
+    return new Promise<boolean>((resolve) => {
+      const finish = (seen: boolean): void => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(seen);
+      };
+      const check = (): void => {
+        for (const [client, state] of clients) {
+          if (client.readyState === 1 && state.pending === 0) {
+            finish(true);
+            return;
+          }
+        }
+      };
+      const timer = setTimeout(() => finish(false), Math.max(0, timeoutMs));
+      waiters.add(check);
+      check();
+    });
+  };
+
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await flush();
-      await closeClients([...webSocketServer.clients]);
+      await closeClients([...clients.keys()]);
       await new Promise<void>((resolve) => webSocketServer.close(() => resolve()));
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeAllConnections();
@@ -136,9 +233,13 @@ export async function startInspectorRelay(
     port,
     inspect: inspector.inspect,
     get connectedClients() {
-      return webSocketServer.clients.size;
+      return clients.size;
+    },
+    get clientMessages() {
+      return { ...counts };
     },
     flush,
+    waitForViewer,
     close,
   };
 }
@@ -185,6 +286,22 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** Answer a refused WebSocket handshake with 403 and why, then hang up. */
+function refuse(socket: Duplex, why: string): void {
+  const body = `${why}\n`;
+  socket.end(
+    `HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
 /** Close clients gracefully, then terminate the ones still open after a second. */
 async function closeClients(clients: readonly WebSocket[]): Promise<void> {
   await Promise.all(
@@ -223,6 +340,7 @@ function bridgePage(webSocketUrl: string, inspectorUrl: string): string {
       if (message.data && message.data.type === '@statelyai.connected') {
         connected = true;
         for (const event of pending.splice(0)) frame.contentWindow.postMessage(event, '*');
+        if (socket.readyState === 1) socket.send(JSON.stringify({ type: '@statelyai.connected' }));
       }
     });
     const socket = new WebSocket(${JSON.stringify(webSocketUrl)});

@@ -44,6 +44,11 @@ export interface TraceRecord {
   readonly snapshot: TraceSnapshot | null;
   /** The executed action (`@xstate.action`): `{ type, params }`. */
   readonly action: JsonValue;
+  /**
+   * The phase a root controller runs (its context's `phase.name`), on the
+   * records that carry its snapshot; `null` elsewhere (and in older traces).
+   */
+  readonly phase?: string | null;
 }
 
 /** The parts of an actor ref a trace reads, beyond the public `ActorRefLike`. */
@@ -63,7 +68,7 @@ interface InspectedActorRef {
  * // { seq: 0, at: 12, type: '@xstate.snapshot', sessionId: 'x:1', actorId: 'terminationCondition',
  * //   machineId: 'evaluationTermination', parentId: 'x:0', rootId: 'x:0', sourceId: null,
  * //   event: { type: 'evaluation.checkpoint', outcomes: [...] },
- * //   snapshot: { status: 'active', value: 'active', error: null }, action: null }
+ * //   snapshot: { status: 'active', value: 'active', error: null }, action: null, phase: null }
  * ```
  */
 export function toTraceRecord(event: InspectionEvent, seq: number, at: number): TraceRecord {
@@ -81,6 +86,7 @@ export function toTraceRecord(event: InspectionEvent, seq: number, at: number): 
     event: null,
     snapshot: null,
     action: null,
+    phase: null,
   };
   switch (event.type) {
     case '@xstate.actor':
@@ -95,8 +101,20 @@ export function toTraceRecord(event: InspectionEvent, seq: number, at: number): 
     case '@xstate.action':
       return { ...base, action: toJsonSafe(event.action) };
     default:
-      return { ...base, event: toJsonSafe(event.event), snapshot: traceSnapshot(event.snapshot) };
+      return {
+        ...base,
+        event: toJsonSafe(event.event),
+        snapshot: traceSnapshot(event.snapshot),
+        phase: base.parentId === null ? phaseOf(event.snapshot) : null,
+      };
   }
+}
+
+/** The phase name a controller's snapshot holds (`context.phase.name`), if any. */
+function phaseOf(snapshot: unknown): string | null {
+  const context = (snapshot as { context?: { phase?: { name?: unknown } } } | null)?.context;
+  const name = context?.phase?.name;
+  return typeof name === 'string' ? name : null;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface ActorTimeline {
   readonly actorId: string;
   readonly machineId: string | null;
   readonly parentId: string | null;
+  /** The run phase whose controller this actor is, or runs under; `null` outside a phase. */
+  readonly phase: string | null;
   /** When the actor was created, `null` if the trace missed it. */
   readonly createdAt: number | null;
   /** Events the actor received. */
@@ -92,7 +94,7 @@ export function parseTrace(text: string, source: string): TraceRecord[] {
  * ```ts
  * buildTimeline(records)[0];
  * // { sessionId: 'x:0', actorId: 'x:0', machineId: 'evaluationTermination', parentId: null,
- * //   createdAt: 0, receivedEvents: 2, entries: [
+ * //   phase: null, createdAt: 0, receivedEvents: 2, entries: [
  * //     { at: 0.1, event: 'xstate.init', from: null, to: 'active', status: 'active' },
  * //     { at: 3.2, event: 'evaluation.checkpoint', from: 'active', to: 'success', status: 'done' } ] }
  * ```
@@ -105,6 +107,8 @@ export function buildTimeline(records: readonly TraceRecord[]): ActorTimeline[] 
       actorId: string;
       machineId: string | null;
       parentId: string | null;
+      rootId: string | null;
+      phase: string | null;
       createdAt: number | null;
       receivedEvents: number;
       entries: TimelineEntry[];
@@ -118,6 +122,8 @@ export function buildTimeline(records: readonly TraceRecord[]): ActorTimeline[] 
         actorId: typeof record.actorId === 'string' ? record.actorId : record.sessionId,
         machineId: record.machineId ?? null,
         parentId: record.parentId ?? null,
+        rootId: typeof record.rootId === 'string' ? record.rootId : null,
+        phase: null,
         createdAt: null,
         receivedEvents: 0,
         entries: [],
@@ -125,6 +131,7 @@ export function buildTimeline(records: readonly TraceRecord[]): ActorTimeline[] 
       timelines.set(record.sessionId, timeline);
     }
     if (record.type === '@xstate.actor') timeline.createdAt = record.at;
+    if (typeof record.phase === 'string') timeline.phase ??= record.phase;
     if (record.type === '@xstate.event') timeline.receivedEvents += 1;
     if (record.type !== '@xstate.snapshot' || record.snapshot === null) continue;
     const to = stateLabel(record.snapshot);
@@ -138,7 +145,15 @@ export function buildTimeline(records: readonly TraceRecord[]): ActorTimeline[] 
       status: record.snapshot.status,
     });
   }
-  return [...timelines.values()];
+  // An actor belongs to the phase of its root, the controller that runs it.
+  return [...timelines.values()].map(({ rootId, ...timeline }) => ({
+    ...timeline,
+    phase:
+      timeline.phase ??
+      (rootId === null || rootId === timeline.sessionId
+        ? null
+        : (timelines.get(rootId)?.phase ?? null)),
+  }));
 }
 
 /**
@@ -176,17 +191,21 @@ function eventType(event: JsonValue): string | null {
 }
 
 /**
- * The timeline as text: one block per actor (id, machine, parent), one line
- * per state change with its time offset and event, then a total line.
+ * The timeline as text: one block per actor (id, machine, the phase of a
+ * root controller, parent), one line per state change with its time offset
+ * and event, then a total line.
  *
  * @example
  * ```ts
  * formatTimeline(buildTimeline(records));
- * // x:0  machine evaluationTermination  (root)
- * //   +0.1 ms      xstate.init            → active
- * //   +3.2 ms      evaluation.checkpoint  active → success (done)
+ * // x:0  machine simulationController  phase train  (root)
+ * //   +0.1 ms      xstate.init  → idle
+ * //   +0.3 ms      start        idle → starting
  * //
- * // 1 actor, 2 events received, 2 state changes over 3.2 ms
+ * // termination  machine evaluationTermination  session x:1  parent x:0
+ * //   +0.4 ms      xstate.init  → active
+ * //
+ * // 2 actors, 2 events received, 3 state changes over 0.4 ms
  * ```
  */
 export function formatTimeline(timelines: readonly ActorTimeline[]): string {
@@ -205,6 +224,7 @@ export function formatTimeline(timelines: readonly ActorTimeline[]): string {
       timeline.actorId,
       timeline.machineId === null ? null : `machine ${timeline.machineId}`,
       timeline.actorId === timeline.sessionId ? null : `session ${timeline.sessionId}`,
+      timeline.parentId === null && timeline.phase !== null ? `phase ${timeline.phase}` : null,
       timeline.parentId === null ? '(root)' : `parent ${timeline.parentId}`,
     ].filter((part) => part !== null);
     lines.push(identity.join('  '));

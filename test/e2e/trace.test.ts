@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActorTimeline } from '../../src/actors/inspection.js';
-import { runArena } from '../support/cli.js';
+import { repoRoot, runArena } from '../support/cli.js';
 
 let folder: string;
 let traceFile: string;
@@ -51,7 +51,11 @@ describe('arena run --trace and arena trace', () => {
     expect(code).toBe(0);
     const timelines: ActorTimeline[] = JSON.parse(stdout);
     const controller = timelines[0]!;
-    expect(controller).toMatchObject({ machineId: 'simulationController', parentId: null });
+    expect(controller).toMatchObject({
+      machineId: 'simulationController',
+      parentId: null,
+      phase: 'train',
+    });
     expect(controller.entries[0]).toMatchObject({ event: 'xstate.init', from: null, to: 'idle' });
     expect(controller.entries.at(-1)).toMatchObject({ to: 'stopped', status: 'done' });
     const termination = timelines.find(
@@ -70,7 +74,7 @@ describe('arena run --trace and arena trace', () => {
     const { code, stdout } = await runArena(['trace', traceFile]);
     expect(code).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines[0]).toBe('x:0  machine simulationController  (root)');
+    expect(lines[0]).toBe('x:0  machine simulationController  phase train  (root)');
     expect(lines[1]).toMatch(/^ {2}\+\d+\.\d ms +xstate\.init +→ idle$/);
     expect(stdout).toMatch(
       /termination {2}machine evaluationTermination {2}session x:\d+ {2}parent x:0\n/,
@@ -79,6 +83,46 @@ describe('arena run --trace and arena trace', () => {
     expect(lines.at(-2)).toMatch(
       /^\d+ actors, \d+ events received, \d+ state changes over \d+\.\d ms$/,
     );
+  });
+
+  it('names the phase each controller runs, and the phase of every actor under it', async () => {
+    const twoPhases = path.join(folder, 'two-phases.trace.jsonl');
+    const recorded = await runArena([
+      'run',
+      'test/fixtures/inspect/two-phases.yaml',
+      '--store',
+      `sqlite:${path.join(folder, 'two-phases.db')}`,
+      '--trace',
+      twoPhases,
+    ]);
+    expect(recorded.code).toBe(0);
+    const text = await runArena(['trace', twoPhases]);
+    expect(text.code).toBe(0);
+    const roots = text.stdout.split('\n').filter((line) => line.endsWith('(root)'));
+    expect(roots).toEqual([
+      expect.stringMatching(/^x:\d+ {2}machine simulationController {2}phase warmup {2}\(root\)$/),
+      expect.stringMatching(/^x:\d+ {2}machine simulationController {2}phase test {2}\(root\)$/),
+    ]);
+    // The README shows these lines as real output.
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(
+      `$ npx arena trace two-phases.jsonl | grep root\n${roots.join('\n')}\n`,
+    );
+    const timelines: ActorTimeline[] = JSON.parse(
+      (await runArena(['trace', twoPhases, '--json'])).stdout,
+    );
+    const controllers = timelines.filter((timeline) => timeline.parentId === null);
+    expect(controllers.map((timeline) => timeline.phase)).toEqual(['warmup', 'test']);
+    for (const timeline of timelines) {
+      expect(['warmup', 'test']).toContain(timeline.phase);
+    }
+    const terminations = timelines.filter(
+      (timeline) => timeline.machineId === 'evaluationTermination',
+    );
+    expect(terminations.map(({ parentId, phase }) => ({ parentId, phase }))).toEqual([
+      { parentId: controllers[0]!.sessionId, phase: 'warmup' },
+      { parentId: controllers[1]!.sessionId, phase: 'test' },
+    ]);
   });
 
   it('names the file and line of a bad trace, exit code 2', async () => {

@@ -25,6 +25,7 @@ interface RunCommandOptions {
   json?: boolean;
   inspect?: boolean;
   inspectPort?: string;
+  inspectWait?: string;
   trace?: string;
   logLevel: LogLevel;
 }
@@ -57,6 +58,10 @@ export function registerRunCommand(program: Command): void {
       'watch every actor in the Stately inspector: start a relay on 127.0.0.1 and print its URL; waits for Enter at the end on a terminal',
     )
     .option('--inspect-port <port>', 'the inspector relay port (default 8080; 0 picks a free port)')
+    .option(
+      '--inspect-wait <seconds>',
+      'after the run, keep the inspector up until a viewer has the whole run or the seconds pass (implies --inspect; how to watch a short run off a terminal)',
+    )
     .option(
       '--trace <file.jsonl>',
       'record every inspection event to a JSONL file (see it with arena trace)',

@@ -11,6 +11,8 @@ export interface RunInspectionOptions {
   readonly inspect?: boolean;
   /** `--inspect-port <port>`: its port (implies `--inspect`; 0 picks a free port). */
   readonly inspectPort?: string;
+  /** `--inspect-wait <seconds>`: after the run, wait this long for a viewer (implies `--inspect`). */
+  readonly inspectWait?: string;
   /** `--trace <file.jsonl>`: record every inspection event to this file. */
   readonly trace?: string;
 }
@@ -21,8 +23,9 @@ export interface RunInspection {
   readonly inspect: Observer<InspectionEvent> | undefined;
   /**
    * After the run: close the trace, let the inspector page catch up, wait for
-   * Enter when stdin is a terminal, close the relay, and make sure the process
-   * exits (with `process.exitCode`) even if a socket lingers.
+   * a viewer (`--inspect-wait`) or for Enter when stdin is a terminal, close
+   * the relay, and make sure the process exits (with `process.exitCode`) even
+   * if a socket lingers.
    */
   finish(): Promise<void>;
 }
@@ -31,12 +34,14 @@ export interface RunInspection {
 export const DEFAULT_INSPECT_PORT = 8080;
 /** How long a finished run may linger before it exits anyway. */
 const EXIT_GRACE_MS = 3000;
+/** The longest `--inspect-wait`: a day. */
+const MAX_INSPECT_WAIT_SECONDS = 86_400;
 
 /**
- * Start what `--inspect`, `--inspect-port` and `--trace` ask for; print the
- * inspector URL (and the trace path) on stderr.
+ * Start what `--inspect`, `--inspect-port`, `--inspect-wait` and `--trace`
+ * ask for; print the inspector URL (and the trace path) on stderr.
  *
- * @throws CliError (exit code 2) for a bad port, a taken port or an unwritable trace file.
+ * @throws CliError (exit code 2) for a bad port or wait, a taken port or an unwritable trace file.
  * @example
  * ```ts
  * const inspection = await startRunInspection({ inspect: true, inspectPort: '0', trace: 't.jsonl' });
@@ -46,7 +51,12 @@ const EXIT_GRACE_MS = 3000;
  * ```
  */
 export async function startRunInspection(options: RunInspectionOptions): Promise<RunInspection> {
-  const wantsRelay = options.inspect === true || options.inspectPort !== undefined;
+  const wantsRelay =
+    options.inspect === true ||
+    options.inspectPort !== undefined ||
+    options.inspectWait !== undefined;
+  const waitSeconds = parseWait(options.inspectWait);
+  const port = parsePort(options.inspectPort);
   let recorder: TraceRecorder | null = null;
   if (options.trace !== undefined) {
     try {
@@ -58,7 +68,6 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
   }
   let relay: InspectorRelay | null = null;
   if (wantsRelay) {
-    const port = parsePort(options.inspectPort);
     try {
       relay = await startInspectorRelay({ port });
     } catch (error) {
@@ -82,13 +91,21 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
       }
       if (relay === null) return;
       await relay.flush();
-      if (process.stdin.isTTY) {
+      if (waitSeconds !== null) {
+        await waitForViewer(relay, waitSeconds);
+      } else if (process.stdin.isTTY) {
         process.stderr.write(
           `arena: the run is over; press Enter to close the inspector at ${relay.url}\n`,
         );
         await waitForEnter();
       }
       await relay.close();
+      const { dropped } = relay.clientMessages;
+      if (dropped > 0) {
+        process.stderr.write(
+          `arena: the inspector dropped ${dropped} message${dropped === 1 ? '' : 's'} from clients (viewers may send only the Stately inspector's control messages)\n`,
+        );
+      }
       // The last resort: whatever still holds the event loop, the command ends
       // with the exit code it has set by then.
       setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
@@ -105,6 +122,35 @@ function parsePort(raw: string | undefined): number {
     );
   }
   return port;
+}
+
+function parseWait(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const seconds = Number(raw);
+  if (
+    raw.trim() === '' ||
+    !Number.isFinite(seconds) ||
+    seconds < 0 ||
+    seconds > MAX_INSPECT_WAIT_SECONDS
+  ) {
+    throw new CliError(
+      `--inspect-wait must be a number of seconds from 0 to ${MAX_INSPECT_WAIT_SECONDS}, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return seconds;
+}
+
+/** Keep the relay up until a viewer has the whole run, or the seconds pass. */
+async function waitForViewer(relay: InspectorRelay, seconds: number): Promise<void> {
+  process.stderr.write(
+    `arena: the run is over; waiting up to ${seconds} s for a viewer at ${relay.url} (relay ${relay.webSocketUrl})\n`,
+  );
+  const seen = await relay.waitForViewer(seconds * 1000);
+  process.stderr.write(
+    seen
+      ? 'arena: a viewer has the whole run; closing the inspector\n'
+      : `arena: no viewer connected within ${seconds} s; closing the inspector\n`,
+  );
 }
 
 function waitForEnter(): Promise<void> {

@@ -11,12 +11,13 @@ import { CliError } from '../errors.js';
 /**
  * Register `arena trace <file.jsonl> [--json]`: the readable timeline of a
  * trace that `arena run --trace` (or `createTraceRecorder`) wrote: per actor,
- * its state changes with the events that caused them and their time offsets.
+ * its state changes with the events that caused them and their time offsets,
+ * and for each phase's controller the phase it runs.
  *
  * @example
  * ```sh
  * arena trace trace.jsonl
- * # x:0  machine simulationController  (root)
+ * # x:0  machine simulationController  phase train  (root)
  * #   +2.1 ms      xstate.init            → idle
  * #   +2.3 ms      start                  idle → starting
  * # ...
@@ -27,7 +28,7 @@ export function registerTraceCommand(program: Command): void {
   program
     .command('trace')
     .description(
-      'print the timeline of an inspection trace (arena run --trace): state changes per actor',
+      'print the timeline of an inspection trace (arena run --trace): state changes per actor, each controller with its phase',
     )
     .argument('<trace>', 'the JSONL trace file')
     .option('--json', 'print the timelines as JSON')

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createActor, type InspectionEvent } from 'xstate';
+import { createActor, createMachine, type InspectionEvent, setup } from 'xstate';
 import {
   buildTimeline,
   combineInspectors,
@@ -219,6 +219,83 @@ describe('the timeline', () => {
         '2 actors, 1 event received, 4 state changes over 12.5 ms',
         '',
       ].join('\n'),
+    );
+  });
+});
+
+describe('the phase of each controller', () => {
+  const job = createMachine({ id: 'job', initial: 'working', states: { working: {} } });
+  /** A stand-in controller: a root whose context names its phase, with one child. */
+  const controller = setup({ actors: { job } }).createMachine({
+    id: 'controller',
+    context: ({ input }: { input: { phase: string } }) => ({ phase: { name: input.phase } }),
+    invoke: { id: 'job', src: 'job' },
+    initial: 'running',
+    states: { running: { on: { stop: 'stopped' } }, stopped: { type: 'final' } },
+  });
+
+  it('names the phase of every root controller, and its children belong to it', () => {
+    const file = path.join(folder, 'phases.jsonl');
+    const recorder = createTraceRecorder(file);
+    for (const phase of ['warmup', 'test']) {
+      const actor = createActor(controller, { input: { phase }, inspect: recorder.inspect });
+      actor.start();
+      actor.send({ type: 'stop' });
+    }
+    // A root without a phase (a host app's own machine) has none.
+    createActor(job, { inspect: recorder.inspect }).start();
+    recorder.close();
+    const records = parseTrace(readFileSync(file, 'utf8'), file);
+    expect(
+      records.filter((record) => record.phase !== null).every((record) => record.parentId === null),
+    ).toBe(true);
+    const timelines = buildTimeline(records);
+    expect(
+      timelines.map(({ actorId, machineId, phase }) => ({
+        actorId: machineId === 'controller' ? 'controller' : actorId,
+        phase,
+      })),
+    ).toEqual([
+      { actorId: 'controller', phase: 'warmup' },
+      { actorId: 'job', phase: 'warmup' },
+      { actorId: 'controller', phase: 'test' },
+      { actorId: 'job', phase: 'test' },
+      { actorId: timelines[4]!.sessionId, phase: null },
+    ]);
+    const roots = formatTimeline(timelines)
+      .split('\n')
+      .filter((line) => line.endsWith('(root)'));
+    expect(roots).toEqual([
+      `${timelines[0]!.sessionId}  machine controller  phase warmup  (root)`,
+      `${timelines[2]!.sessionId}  machine controller  phase test  (root)`,
+      `${timelines[4]!.sessionId}  machine job  (root)`,
+    ]);
+  });
+
+  it('reads a trace written before records had a phase', () => {
+    const line = (fields: object) =>
+      JSON.stringify({
+        seq: 0,
+        at: 0,
+        sessionId: 'x:0',
+        actorId: 'x:0',
+        parentId: null,
+        ...fields,
+      });
+    const old = [
+      line({ type: '@xstate.actor', machineId: 'controller', rootId: 'x:0' }),
+      line({
+        type: '@xstate.snapshot',
+        at: 1,
+        rootId: 'x:0',
+        event: { type: 'xstate.init' },
+        snapshot: { status: 'active', value: 'idle', error: null },
+      }),
+    ].join('\n');
+    const [timeline] = buildTimeline(parseTrace(old, 'old.jsonl'));
+    expect(timeline?.phase).toBeNull();
+    expect(formatTimeline(buildTimeline(parseTrace(old, 'old.jsonl'))).split('\n')[0]).toBe(
+      'x:0  machine controller  (root)',
     );
   });
 });
