@@ -22,6 +22,7 @@ interface RunCommandOptions {
   store?: string;
   resume?: string;
   force?: boolean;
+  all?: boolean;
   json?: boolean;
   inspect?: boolean;
   inspectPort?: string;
@@ -53,6 +54,10 @@ export function registerRunCommand(program: Command): void {
       'with --resume: go on although a user module changed since the run started (the resume records it)',
     )
     .option('--json', 'JSON log lines, and the closing summary as JSON on stdout')
+    .option(
+      '--all',
+      'every checkpoint in the closing summary (on a terminal long tables are shortened)',
+    )
     .option(
       '--inspect',
       'watch every actor in the Stately inspector: start a relay on 127.0.0.1 and print its URL; waits for Enter at the end on a terminal',
@@ -110,7 +115,11 @@ async function runCommand(
     });
     progress.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else process.stdout.write(`${formatRunSummary(summary, location.path)}\n`);
+    else {
+      // on a terminal a long checkpoint table shows its ends; piped, every row (for grep and files)
+      const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
+      process.stdout.write(`${formatRunSummary(summary, location.path, { allCheckpoints })}\n`);
+    }
     return exitCodeOf(summary);
   } catch (error) {
     progress.finish();

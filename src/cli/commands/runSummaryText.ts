@@ -17,7 +17,12 @@ import type { PhaseSummary, RunSummary } from '../../actors/runSummary.js';
  * // stored in .arena/arena.db; see it with: arena show line-run-20261129T201526-e60b
  * ```
  */
-export function formatRunSummary(summary: RunSummary, storePath: string): string {
+export function formatRunSummary(
+  summary: RunSummary,
+  storePath: string,
+  options: RunSummaryTextOptions = {},
+): string {
+  const allCheckpoints = options.allCheckpoints ?? true;
   const lines: string[] = [];
   lines.push(`run ${summary.runId}: ${summary.status} (seed ${summary.seed})`);
   if (summary.error !== null) lines.push(`error: ${summary.error}`);
@@ -27,7 +32,7 @@ export function formatRunSummary(summary: RunSummary, storePath: string): string
     lines.push(phaseLine(phase));
     if (phase.error !== null && phase.error !== summary.error)
       lines.push(`  error: ${phase.error}`);
-    if (phase.checkpoints.length > 0) lines.push(...checkpointTable(phase));
+    if (phase.checkpoints.length > 0) lines.push(...checkpointTable(phase, allCheckpoints));
   }
   lines.push('');
   lines.push(`stored in ${storePath}; see it with: arena show ${summary.runId}`);
@@ -62,7 +67,16 @@ function phaseLine(phase: PhaseSummary): string {
   return `phase ${phase.name} (${phase.mode}): ${ending} after ${phase.episodes} episodes${evaluations}${mean}`;
 }
 
-function checkpointTable(phase: PhaseSummary): string[] {
+/** How `arena run` prints its closing summary. */
+export interface RunSummaryTextOptions {
+  /** Every checkpoint row (the default), or the first and last `elidedEnds` with `…` between. */
+  readonly allCheckpoints?: boolean;
+}
+
+/** Checkpoint rows shown at each end of a shortened table. */
+const elidedEnds = 5;
+
+function checkpointTable(phase: PhaseSummary, allCheckpoints: boolean): string[] {
   const columns = new Set<string>();
   for (const checkpoint of phase.checkpoints) {
     for (const [agent, metrics] of Object.entries(checkpoint.metrics)) {
@@ -80,7 +94,11 @@ function checkpointTable(phase: PhaseSummary): string[] {
   });
   const metricColumns = [...columns].filter((column) => !constant.includes(column));
   const header = ['checkpoint', 'after episode', 'status', ...metricColumns, 'decision'];
-  const rows = phase.checkpoints.map((checkpoint) => [
+  const shortened = !allCheckpoints && phase.checkpoints.length > 2 * elidedEnds + 1;
+  const shown = shortened
+    ? [...phase.checkpoints.slice(0, elidedEnds), ...phase.checkpoints.slice(-elidedEnds)]
+    : phase.checkpoints;
+  const rows = shown.map((checkpoint) => [
     String(checkpoint.index),
     String(checkpoint.afterEpisode),
     checkpoint.status,
@@ -90,7 +108,7 @@ function checkpointTable(phase: PhaseSummary): string[] {
       : `${checkpoint.control} (${checkpoint.reason})`,
   ]);
   const widths = header.map((title, index) =>
-    Math.max(title.length, ...rows.map((row) => (row[index] ?? '').length)),
+    rows.reduce((width, row) => Math.max(width, (row[index] ?? '').length), title.length),
   );
   const render = (row: readonly string[]) =>
     `  ${row.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ')}`.trimEnd();
@@ -98,7 +116,16 @@ function checkpointTable(phase: PhaseSummary): string[] {
     (column) =>
       `  ${column} is ${cell(phase.checkpoints[0] as PhaseSummary['checkpoints'][number], column)} at every checkpoint (constant)`,
   );
-  return [render(header), ...rows.map(render), ...notes];
+  const body = rows.map(render);
+  if (shortened) {
+    const left = phase.checkpoints.length - 2 * elidedEnds;
+    body.splice(
+      elidedEnds,
+      0,
+      `  … ${left} more checkpoints (arena run --all, or arena show --all, prints every one)`,
+    );
+  }
+  return [render(header), ...body, ...notes];
 }
 
 function formatNumber(value: number | undefined): string {
