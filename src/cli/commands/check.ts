@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { checkSqliteStore } from '../../ports/sqliteCheck.js';
 import { parseStoreUri } from '../../ports/storeUri.js';
@@ -38,20 +39,29 @@ export function registerCheckCommand(program: Command): void {
             ? store
             : `sqlite:${store}`;
       const check = checkSqliteStore(parseStoreUri(uri).path);
+      const shown = displayPath(check.path);
       if (options.json) process.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
       else if (check.problems.length === 0) {
         const upgrade = check.upToDate ? '' : '; the next arena run upgrades its schema';
         process.stdout.write(
-          `ok: ${check.path} is a sound arena store (schema version ${check.schemaVersion}, ${count(check.runs, 'run')}${upgrade})\n`,
+          `ok: ${shown} is a sound arena store (schema version ${check.schemaVersion}, ${count(check.runs, 'run')}${upgrade})\n`,
         );
       } else {
         const lines = check.problems.map((problem) => `  - ${problem}`);
         process.stdout.write(
-          `damaged: ${check.path} (${count(check.problems.length, 'problem')})\n${lines.join('\n')}\n`,
+          `damaged: ${shown} (${count(check.problems.length, 'problem')})\n${lines.join('\n')}\n`,
         );
       }
       process.exitCode = check.problems.length === 0 ? ExitCode.ok : ExitCode.badInput;
     });
+}
+
+/** A path inside the working folder as a relative one (what the user typed, usually). */
+function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+    ? relative
+    : file;
 }
 
 function count(n: number, noun: string): string {
