@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -186,9 +186,10 @@ describe('arena run checks a run file as arena validate does, before it creates 
       expect(line?.endsWith(` ${whereIn(text, mistake)}`)).toBe(true);
       // the root cause is shown, not what a half-started run would fail with later
       expect(result.stderr).not.toMatch(/BrainStateError|saveState before setup/);
+      // checked before the store is opened: not even an empty store is left behind
+      expect(existsSync(path.join(cwd, '.arena'))).toBe(false);
       const runs = await runArena(['runs', '--json'], { cwd });
-      expect(runs.code).toBe(0);
-      expect(JSON.parse(runs.stdout)).toEqual([]);
+      expect(runs.stderr).toMatch(/^arena: StoreNotFoundError: no store at /);
     },
   );
 });

@@ -76,13 +76,15 @@ describe('arena runs', () => {
     ]);
   });
 
-  it('uses .arena/arena.db in the current directory when --store is not given', async () => {
+  it('reads .arena/arena.db in the current directory when --store is not given, and never creates it', async () => {
     const cwd = path.join(folder, 'fresh');
     mkdirSync(cwd);
-    const { code, stdout } = await runArena(['runs'], { cwd });
-    expect(code).toBe(0);
-    expect(stdout).toBe(`no runs in ${path.join(cwd, '.arena', 'arena.db')}\n`);
-    expect(existsSync(path.join(cwd, '.arena', 'arena.db'))).toBe(true);
+    const { code, stderr } = await runArena(['runs'], { cwd });
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `arena: StoreNotFoundError: no store at ${path.join(cwd, '.arena', 'arena.db')} (arena run creates one; check --store)\n`,
+    );
+    expect(existsSync(path.join(cwd, '.arena'))).toBe(false);
   });
 
   it('refuses a --store that is not sqlite:PATH with exit 2', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
@@ -92,7 +92,10 @@ function write(choices: readonly ([boolean, number] | null)[]): { text: string; 
 }
 
 function storedRuns(cwd: string): number {
-  const store = openSqliteStore(path.join(cwd, '.arena/arena.db'));
+  const file = path.join(cwd, '.arena/arena.db');
+  // a rejected file is checked before the store is opened: no store at all is no run
+  if (!existsSync(file)) return 0;
+  const store = openSqliteStore(file, { readonly: true });
   try {
     return store.listRuns().length;
   } finally {
