@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   chmodSync,
   closeSync,
@@ -26,23 +25,10 @@ const runFile = path.join(repoRoot, 'examples/custom-environment.yaml');
  */
 function runArenaWithoutWriteAccess(args: readonly string[], cwd: string): Promise<CliRun> {
   const asRoot = process.getuid?.() === 0;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'dist/cli/main.js'), ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1', HOME: cwd },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  return runArena(args, {
+    cwd,
+    env: { HOME: cwd },
+    ...(asRoot ? { user: { uid: 65534, gid: 65534 } } : {}),
   });
 }
 

@@ -22,13 +22,21 @@ export interface CliRun {
  */
 export function runArena(
   args: readonly string[],
-  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    input?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    /** Run as this user (spawn's `uid`/`gid`), e.g. one who cannot write the files. */
+    user?: { uid: number; gid: number };
+  } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'dist/cli/main.js'), ...args], {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.user ?? {}),
     });
     let stdout = '';
     let stderr = '';
