@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
@@ -110,7 +111,7 @@ async function runCommand(
     });
     progress.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else process.stdout.write(`${formatRunSummary(summary, location.path)}\n`);
+    else process.stdout.write(`${formatRunSummary(summary, shownStorePath(location.path))}\n`);
     return exitCodeOf(summary);
   } catch (error) {
     progress.finish();
@@ -252,4 +253,21 @@ class RunProgress {
     this.bar?.finish();
     this.bar = null;
   }
+}
+
+/**
+ * A store path as the summary shows it: relative to the working directory when
+ * the store is inside it, so printed output names no machine-specific folder.
+ *
+ * @example
+ * ```ts
+ * shownStorePath(path.join(process.cwd(), '.arena/arena.db')); // '.arena/arena.db'
+ * shownStorePath('/srv/runs/arena.db'); // '/srv/runs/arena.db' (outside the working directory)
+ * ```
+ */
+export function shownStorePath(storePath: string): string {
+  if (!path.isAbsolute(storePath)) return storePath;
+  const relative = path.relative(process.cwd(), storePath);
+  const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  return inside ? relative : storePath;
 }
