@@ -36,8 +36,12 @@ describe('examples/embed, the reference host app', () => {
     }
   });
 
-  it('lists every program in its README', () => {
-    for (const file of programs) expect(embedReadme).toContain(`## ${file}`);
+  it('lists every program in its README with its length in lines', () => {
+    for (const file of programs) {
+      const lines = readFileSync(path.join(repoRoot, 'examples/embed', file), 'utf8').split('\n');
+      expect(embedReadme).toContain(`| [\`${file}\`](${file}) | ${lines.length - 1} |`);
+      expect(embedReadme).toContain(`## ${file}`);
+    }
   });
 
   it('persistence.mjs restores the actor with the same counters and continues to success', async () => {
