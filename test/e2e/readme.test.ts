@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -108,14 +108,7 @@ const readmes = [
   ...readdirSync(path.join(repoRoot, 'examples'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => `examples/${entry.name}/README.md`)
-    .filter((file) => {
-      try {
-        readFileSync(path.join(repoRoot, file));
-        return true;
-      } catch {
-        return false;
-      }
-    }),
+    .filter((file) => existsSync(path.join(repoRoot, file))),
 ];
 
 /** An absolute path that only exists on the machine the output was copied from. */
@@ -145,6 +138,14 @@ describe('README honesty', () => {
   it.each(readmes)('%s states no wall-clock figure that no test checks', (file) => {
     const text = prose(readFileSync(path.join(repoRoot, file), 'utf8'));
     expect(text.match(durationClaim) ?? []).toEqual([]);
+  });
+
+  it.each(readmes)('%s cites only repository paths that exist', (file) => {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    const cited =
+      text.match(/(?<![\w./@~<>-])(?:examples|src|test|bench|docs)\/[\w./-]*[\w/]/g) ?? [];
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.filter((cite) => !existsSync(path.join(repoRoot, cite)))).toEqual([]);
   });
 
   it('recognises the claims it forbids', () => {
