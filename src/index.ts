@@ -312,6 +312,7 @@ export type {
   WorldAgent,
   WorldScript,
 } from './actors/index.js';
+export { runExperiment$ } from './actors/observeRun.js';
 export {
   DEFAULT_MAX_OUTPUT_TOKENS,
   agentJudgeFromConfig,

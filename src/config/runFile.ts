@@ -32,7 +32,7 @@ export interface ParseRunFileOptions {
  * @throws {RunFileError} when the file cannot be read or is invalid.
  * @example
  * ```ts
- * const spec = await loadRunFile('examples/runs/grid-meta.yaml');
+ * const spec = await loadRunFile('examples/two-feeders.yaml');
  * spec.phases.map((phase) => phase.name); // ['train', 'test']
  * ```
  */

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runArena } from '../support/cli.js';
 
@@ -95,6 +96,97 @@ describe('README study answer', () => {
       const findings = [...list.matchAll(/<li>(.*?)<\/li>/g)].map((match) => match[1]);
       expect(findings).toHaveLength(3);
       for (const finding of findings) expect(readme).toContain(`  ${finding}\n`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Every README a user reads: the main one and each example folder's. */
+const readmes = [
+  'README.md',
+  ...readdirSync(path.join(repoRoot, 'examples'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `examples/${entry.name}/README.md`)
+    .filter((file) => existsSync(path.join(repoRoot, file))),
+];
+
+/** An absolute path that only exists on the machine the output was copied from. */
+const machinePath =
+  /(?<![\w.~-])(?:\/(?:work|tmp|home|root|Users|private|mnt|var\/folders)\/[^\s;,)`'"]*|[A-Z]:\\Users\\[^\s;,)`'"]*)/g;
+
+/** A wall-clock figure stated as how long something takes ("about 3 s", "2-3 s here"). */
+const durationClaim =
+  /\b(?:about|around|roughly|nearly|almost|takes?|took|in|under|within)\s+~?\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?\s*(?:ms|s|secs?|seconds?|minutes?|mins?)\b|~\s*\d+(?:\.\d+)?\s*(?:ms|s|seconds?|minutes?)\b|\b\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?\s*(?:ms|s|seconds?|minutes?),?\s+here\b/gi;
+
+/** The prose of a Markdown page: fenced blocks (real program output, checked elsewhere) removed. */
+function prose(markdown: string): string {
+  return markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
+}
+
+describe('README honesty', () => {
+  it('finds the READMEs it checks', () => {
+    expect(readmes).toContain('README.md');
+    expect(readmes).toContain('examples/embed/README.md');
+  });
+
+  it.each(readmes)('%s shows no machine-specific absolute path', (file) => {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    expect(text.match(machinePath) ?? []).toEqual([]);
+  });
+
+  it.each(readmes)('%s states no wall-clock figure that no test checks', (file) => {
+    const text = prose(readFileSync(path.join(repoRoot, file), 'utf8'));
+    expect(text.match(durationClaim) ?? []).toEqual([]);
+  });
+
+  it.each(readmes)('%s cites only repository paths that exist', (file) => {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    const cited =
+      text.match(/(?<![\w./@~<>-])(?:examples|src|test|bench|docs)\/[\w./-]*[\w/]/g) ?? [];
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.filter((cite) => !existsSync(path.join(repoRoot, cite)))).toEqual([]);
+  });
+
+  it('recognises the claims it forbids', () => {
+    const claims =
+      'the whole run takes\nabout 3 s; extraction (197 MB, 2-3 s here); in 0.9 seconds';
+    expect(claims.match(durationClaim)).toEqual(['about 3 s', '2-3 s here', 'in 0.9 seconds']);
+    expect('stored in /work/main/.arena/arena.db'.match(machinePath)).toEqual([
+      '/work/main/.arena/arena.db',
+    ]);
+    expect('`<os temp dir>/arena-chromium-<version>/` and < /dev/null'.match(machinePath)).toBe(
+      null,
+    );
+  });
+
+  it('keeps its promise that npm start finishes within a few seconds, and shows its closing line', async () => {
+    expect(readme).toContain(
+      'npm ci && npm start   # run the built-in hosting-capacity study (a few seconds)',
+    );
+    expect(readme).toContain('the whole run finishes\nwithin a few seconds');
+    // npm start's own command, from a scratch folder so the store lands there and not in the repo.
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-readme-start-'));
+    try {
+      const started = performance.now();
+      const result = await runArena(
+        ['run', path.join(repoRoot, 'examples/hosting-capacity.yaml')],
+        {
+          cwd: folder,
+        },
+      );
+      const seconds = (performance.now() - started) / 1000;
+      expect(result.code).toBe(0);
+      // "A few seconds" read as 5 s, with a factor of 4 for a loaded machine: a bound, not a timing.
+      expect(seconds).toBeLessThan(5 * 4);
+      const closing = result.stdout.trimEnd().split('\n').at(-1) ?? '';
+      expect(closing).toMatch(
+        /^stored in \.arena\/arena\.db; see it with: arena show hosting-capacity-\S+$/,
+      );
+      const runId = /arena show (\S+)$/.exec(closing)?.[1] ?? '';
+      const shownRunId = /arena show (hosting-capacity-\S+)\n```/.exec(readme)?.[1] ?? '';
+      expect(readme).toContain(closing.replace(runId, shownRunId));
+      expect(readme).toContain(`run ${shownRunId}: succeeded (seed 42)`);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -45,7 +45,7 @@ describe('arena run', () => {
     expect(result.stdout).toMatch(/phase train \(train\): plateau after \d+ episodes/);
     expect(result.stdout).toMatch(/phase test \(test\): max_episodes after 2 episodes/);
     expect(result.stdout).toMatch(
-      /stored in .*\.arena\/arena\.db; see it with: arena show slow-line-/,
+      /stored in \.arena\/arena\.db; see it with: arena show slow-line-/,
     );
     const runs = withStore(cwd, (store) => store.listRuns());
     expect(runs).toHaveLength(1);

@@ -6,7 +6,7 @@ import { ArenaError } from '../../domain/shared/errors.js';
  *
  * @example
  * ```ts
- * createCrossEntropyBrain({ ...init, params: { population: 1 } });
+ * new CrossEntropyBrain({ ...init, params: { population: 1 } });
  * // BrainParamsError: CrossEntropyBrain params.population: Too small: expected number to be >=2
  * ```
  */

@@ -1,8 +1,8 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import { checkSqliteStore } from '../../ports/sqliteCheck.js';
 import { parseStoreUri } from '../../ports/storeUri.js';
 import { ExitCode } from '../errors.js';
+import { shownStorePath } from '../paths.js';
 
 interface CheckCommandOptions {
   store?: string;
@@ -39,7 +39,7 @@ export function registerCheckCommand(program: Command): void {
             ? store
             : `sqlite:${store}`;
       const check = checkSqliteStore(parseStoreUri(uri).path);
-      const shown = displayPath(check.path);
+      const shown = shownStorePath(check.path);
       if (options.json) process.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
       else if (check.problems.length === 0) {
         const upgrade = check.upToDate ? '' : '; the next arena run upgrades its schema';
@@ -54,14 +54,6 @@ export function registerCheckCommand(program: Command): void {
       }
       process.exitCode = check.problems.length === 0 ? ExitCode.ok : ExitCode.badInput;
     });
-}
-
-/** A path inside the working folder as a relative one (what the user typed, usually). */
-function displayPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
-    ? relative
-    : file;
 }
 
 function count(n: number, noun: string): string {

@@ -14,6 +14,7 @@ import type { RunStore } from '../../ports/store.js';
 import { LeaseLostError, RunNotFoundError } from '../../ports/storeErrors.js';
 import { openStore, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
+import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
 import { formatRunSummary } from './runSummaryText.js';
@@ -118,7 +119,8 @@ async function runCommand(
     else {
       // on a terminal a long checkpoint table shows its ends; piped, every row (for grep and files)
       const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
-      process.stdout.write(`${formatRunSummary(summary, location.path, { allCheckpoints })}\n`);
+      const shown = shownStorePath(location.path);
+      process.stdout.write(`${formatRunSummary(summary, shown, { allCheckpoints })}\n`);
     }
     return exitCodeOf(summary);
   } catch (error) {
