@@ -121,7 +121,7 @@ const durationClaim =
 
 /** The prose of a Markdown page: fenced blocks (real program output, checked elsewhere) removed. */
 function prose(markdown: string): string {
-  return markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
+  return markdown.replace(/^[ \t]*```[^\n]*\n[\s\S]*?^[ \t]*```$/gm, '');
 }
 
 describe('README honesty', () => {
