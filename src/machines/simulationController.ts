@@ -1,6 +1,7 @@
 import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
+import type { TerminationAgentsInput } from '../domain/termination/config.js';
 import { errorData, unwiredActor } from './actorErrors.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
 import { metaTurnMachine } from './metaTurn.js';
@@ -112,7 +113,8 @@ export const simulationControllerMachine = setup({
         id: 'termination',
         systemId: 'termination',
         input: {
-          agents: context.termination.agents as JsonObject,
+          // the run file's rules, checked when it was parsed
+          agents: context.termination.agents as TerminationAgentsInput,
           phase: {
             mode: context.phase.mode,
             episodes: context.phase.episodes,
@@ -204,12 +206,9 @@ export const simulationControllerMachine = setup({
         if (event.type !== 'termination.checkpoint' || context.lastCheckpoint === null) {
           return context.lastCheckpoint;
         }
-        return {
-          ...context.lastCheckpoint,
-          status: event.status,
-          decision: event.decision,
-          error: event.error,
-        };
+        const { index, afterEpisode, outcomes } = context.lastCheckpoint;
+        const { type: _type, ...result } = event;
+        return { index, afterEpisode, outcomes, ...result };
       },
     }),
     emitCheckpointCompleted: emit(({ context }) => ({
