@@ -35,7 +35,15 @@ import { terminationEvents } from './terminationEvents.js';
  * events come back through an RxJS observable (`terminationEvents`).
  */
 
-/** An actor the controller invokes was used without being provided. */
+/**
+ * An actor the controller invokes was used without being provided.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'CONTROLLER_WIRING'); // true when `error` is a ControllerWiringError
+ * error instanceof ControllerWiringError && error.name; // 'ControllerWiringError'
+ * ```
+ */
 export class ControllerWiringError extends ArenaError {
   constructor(actor: string) {
     super(
@@ -63,6 +71,23 @@ function episodeInput(context: ControllerContext, evaluation: boolean): EpisodeI
   };
 }
 
+/**
+ * One phase of a run, as DESIGN.md draws it: `idle -> simulating` (set up the
+ * world, then episodes with evaluation checkpoints, each checkpoint answered by
+ * the spawned `evaluationTermination` child) until the termination flow, the
+ * episode cap or a `cancel` stops it in `stopped`, `failed` or `cancelled`.
+ * Its actors (`setUpWorld`, `runEpisode`, `endEpisode`, `runEvaluation`,
+ * `resetWorld`, `metaTurn`) are unwired: `wireSimulationController` binds them
+ * to a `PhaseWorld`, or supply your own with `.provide({ actors })`.
+ *
+ * @example
+ * ```ts
+ * const actor = createActor(wireSimulationController(world), { input }); // input: ControllerInput
+ * actor.on('checkpoint.completed', ({ verdict }) => console.log(verdict.status));
+ * actor.start();
+ * actor.send({ type: 'start' });
+ * ```
+ */
 export const simulationControllerMachine = setup({
   types: {
     input: {} as ControllerInput,

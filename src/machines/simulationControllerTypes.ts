@@ -31,6 +31,9 @@ export interface ControllerScript {
   readonly loopAgents: readonly string[];
 }
 
+/**
+ * What a controller runs: one phase, its lifecycle script, the environment configurations and the termination rules.
+ */
 export interface ControllerInput {
   readonly phase: ControllerPhase;
   readonly script: ControllerScript;
@@ -100,6 +103,7 @@ export type CheckpointVerdict = {
   readonly outcomes: readonly CheckpointOutcome[];
 } & CheckpointResult;
 
+/** An error as data, with the controller or meta-turn step that raised it. */
 export interface SerializedError {
   readonly name: string;
   readonly code: string | null;
@@ -108,6 +112,7 @@ export interface SerializedError {
   readonly step: string;
 }
 
+/** The controller's context: plain JSON, so a snapshot persists and restores. */
 export interface ControllerContext {
   readonly phase: ControllerPhase;
   readonly script: ControllerScript;
@@ -136,6 +141,9 @@ export interface ControllerContext {
   readonly status: 'active' | 'stopped' | 'failed' | 'cancelled';
 }
 
+/**
+ * Events the controller accepts: `start`, `continue`, `cancel` and the answers of its termination child.
+ */
 export type ControllerEvent =
   | { type: 'start' }
   | { type: 'continue' }
@@ -150,6 +158,7 @@ export type ControllerEmitted =
   | { type: 'checkpoint.completed'; phase: ControllerPhase; verdict: CheckpointVerdict }
   | { type: 'barrier.reached'; phase: ControllerPhase; episodes: number; ordinal: number };
 
+/** The controller's final output: how the phase ended and how far it got. */
 export interface ControllerOutput {
   readonly status: 'stopped' | 'failed' | 'cancelled';
   readonly reason: string | null;
@@ -160,6 +169,7 @@ export interface ControllerOutput {
   readonly error: SerializedError | null;
 }
 
+/** The input of one `runEpisode` invocation. */
 export interface EpisodeInput {
   readonly phase: string;
   readonly episode: number;
@@ -168,6 +178,7 @@ export interface EpisodeInput {
   readonly maxSteps: number;
 }
 
+/** The input of one evaluation checkpoint: the episode and the agents evaluated. */
 export interface EvaluationInput {
   readonly episode: EpisodeInput;
   readonly checkpointIndex: number;
