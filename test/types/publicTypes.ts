@@ -4,17 +4,16 @@
  * catching the mistake, and the lines without one need no cast.
  */
 import { createActor } from 'xstate';
-import type { RunEvent } from '../../src/actors/index.js';
-import type {
-  CheckpointDecision,
-  EvaluationOutcome,
-  TerminationAgentsInput,
-} from '../../src/domain/termination/index.js';
+// Imported as a host app does, from the package's root entry.
 import {
+  type CheckpointDecision,
+  type CheckpointVerdict,
+  type EvaluationOutcome,
   type EvaluationTerminationInput,
   evaluationTerminationMachine,
-} from '../../src/machines/evaluationTermination.js';
-import type { CheckpointVerdict } from '../../src/machines/simulationControllerTypes.js';
+  type RunEvent,
+  type TerminationAgentsInput,
+} from '../../src/index.js';
 
 // The rules as the YAML writes them (snake_case) type-check with no cast.
 const agents: TerminationAgentsInput = {
