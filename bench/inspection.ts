@@ -13,12 +13,13 @@ import { createInspector } from '@statelyai/inspect';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { createTraceRecorder } from '../src/actors/inspection.js';
 import { toStatelyMessage } from '../src/actors/inspectorRelay.js';
+import type { AgentRulesInput } from '../src/domain/termination/index.js';
 import { evaluationTerminationMachine } from '../src/machines/evaluationTermination.js';
 
 const checkpoints = 4000;
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-bench-inspection-'));
 /** Rules that never end the phase (threshold out of reach, min_delta 0), for both agents. */
-const neverEnding = {
+const neverEnding: AgentRulesInput = {
   success: {
     metric: 'objective',
     threshold: 2,

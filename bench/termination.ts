@@ -17,6 +17,7 @@
 import { createActor } from 'xstate';
 import { createRng } from '../src/domain/shared/random.js';
 import {
+  type AgentRulesInput,
   applyCheckpoint,
   createTerminationState,
   type EvaluationOutcome,
@@ -25,8 +26,8 @@ import {
 } from '../src/domain/termination/index.js';
 import { evaluationTerminationMachine } from '../src/machines/evaluationTermination.js';
 
-function rulesFor(agentCount: number): Record<string, unknown> {
-  const agents: Record<string, unknown> = {};
+function rulesFor(agentCount: number): Record<string, AgentRulesInput> {
+  const agents: Record<string, AgentRulesInput> = {};
   for (let index = 0; index < agentCount; index++) {
     agents[`agent${index}`] = {
       success: {

@@ -12,7 +12,15 @@ import type {
 } from '../ports/agent.js';
 import type { Readings } from '../ports/environment.js';
 
-/** An agent's action, reward or evaluation broke the agent contract. */
+/**
+ * An agent's action, reward or evaluation broke the agent contract.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'AGENT_CONTRACT'); // true when `error` is a AgentContractError
+ * error instanceof AgentContractError && error.name; // 'AgentContractError'
+ * ```
+ */
 export class AgentContractError extends ArenaError {
   constructor(message: string) {
     super('AGENT_CONTRACT', message);

@@ -8,7 +8,15 @@ import type { Logger } from '../ports/logger.js';
 import { AgentRuntime } from './agentRuntime.js';
 import { PhaseWorld, type WorldAgent } from './world.js';
 
-/** A component resolved, but is not what its place in the run file needs. */
+/**
+ * A component resolved, but is not what its place in the run file needs.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'COMPONENT_CONTRACT'); // true when `error` is a ComponentContractError
+ * error instanceof ComponentContractError && error.name; // 'ComponentContractError'
+ * ```
+ */
 export class ComponentContractError extends ArenaError {
   constructor(ref: ComponentRef, message: string) {
     super('COMPONENT_CONTRACT', `${ref.yamlPath} (${ref.name}): ${message}`);
@@ -73,6 +81,7 @@ export const COMPONENT_METHODS = {
   objective: ['evaluate'],
 } as const;
 
+/** What building a phase world needs besides the run file: the components it may name. */
 export interface BuildWorldOptions {
   readonly builtins: ReadonlyMap<string, unknown>;
   /** Components passed in code, named `code:Name` in the run file. */
@@ -84,6 +93,12 @@ export interface BuildWorldOptions {
  * Resolve and construct one phase's environments and agents, and wire them
  * into a `PhaseWorld` by the phase's lifecycle script. Nothing is started.
  * Seeds are derived from the run's seed, the phase and the component name.
+ *
+ * @example
+ * ```ts
+ * const world = await buildPhaseWorld(spec, spec.phases[0]!, { builtins: builtinComponents });
+ * const actor = createActor(wireSimulationController(world), { input }); // see controllerInputFor
+ * ```
  */
 export async function buildPhaseWorld(
   spec: RunSpec,

@@ -12,7 +12,15 @@ import type {
 } from '../machines/simulationControllerTypes.js';
 import type { PhaseWorld } from './world.js';
 
-/** The lifecycle script and the environments do not fit the meta profile. */
+/**
+ * The lifecycle script and the environments do not fit the meta profile.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'META_PROFILE'); // true when `error` is a MetaProfileError
+ * error instanceof MetaProfileError && error.name; // 'MetaProfileError'
+ * ```
+ */
 export class MetaProfileError extends ArenaError {
   constructor(message: string) {
     super('META_PROFILE', message);
@@ -108,6 +116,12 @@ export function wireSimulationController(world: PhaseWorld) {
  * scripted controller at construction, before any environment is started:
  * the meta profile needs exactly one environment that proposes a non-empty
  * definition (proposals are config-only: no world is built).
+ *
+ * @example
+ * ```ts
+ * const input = await controllerInputFor(world, { phase, environmentConfigurations, termination: null, environmentUids });
+ * createActor(wireSimulationController(world), { input }).start();
+ * ```
  */
 export async function controllerInputFor(
   world: PhaseWorld,

@@ -10,6 +10,7 @@ export interface JudgeResultCache {
   set(key: string, result: JudgeResult): unknown;
 }
 
+/** How `judgeMany` runs: how many judgements at once, and an optional result cache. */
 export interface JudgeManyOptions {
   /** The most judgements in flight at once (a positive integer). */
   readonly concurrency: number;
@@ -18,6 +19,11 @@ export interface JudgeManyOptions {
 
 /**
  * The cache key of a judgement: the judge's identity and the prompt's sha256.
+ *
+ * @example
+ * ```ts
+ * judgeCacheKey(judge, context) === judgeCacheKey(judge, context); // true: same judge, same prompt
+ * ```
  */
 export function judgeCacheKey(judge: Judge, context: JudgeContext): string {
   return `${judge.identity}\u0000${judge.promptSha256(context)}`;

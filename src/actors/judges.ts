@@ -329,13 +329,27 @@ function judgeOptionsFrom(
   };
 }
 
-/** The output cap of a model profile without `max_output_tokens`: the seed's `from_config` default. */
+/**
+ * The output cap of a model profile without `max_output_tokens`: the seed's `from_config` default.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_MAX_OUTPUT_TOKENS; // 1000
+ * ```
+ */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 1000;
 
 /**
  * Build the provider of a model profile: the OpenAI-compatible adapter (API key
  * from the env var named by `api_key_env`, if any; output capped at
  * `max_output_tokens`, default 1000 as in the seed) or the replay provider.
+ *
+ * @example
+ * ```ts
+ * const { config, baseDir } = loadJudgeConfig('examples/judge/replay.yaml');
+ * const provider = providerFromConfig(Object.keys(config.models)[0]!, config, { baseDir });
+ * provider.name; // 'replay' (the profile in replay.yaml replays recorded answers)
+ * ```
  */
 export function providerFromConfig(
   profileName: string,

@@ -30,6 +30,9 @@ export type { RunEvent } from './runEvents.js';
 export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
 export { RunConfigError, terminationRulesOf } from './terminationRules.js';
 
+/**
+ * How `runExperiment` runs a run file: the store, the components it may name, and what to watch.
+ */
 export interface RunExperimentOptions {
   readonly store: RunStore;
   /** Built-in components (`arena:Name` -> class or factory): `builtinComponents` for arena's own. */

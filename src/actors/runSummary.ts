@@ -30,6 +30,7 @@ export interface PhaseSummary {
   readonly error: string | null;
 }
 
+/** A finished run's summary: its id, status and each phase's outcome. */
 export interface RunSummary {
   readonly runId: string;
   readonly uid: string;

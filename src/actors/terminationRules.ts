@@ -6,7 +6,15 @@ import { didYouMean } from '../domain/shared/suggest.js';
 import { terminationConfigIssues } from '../domain/termination/config.js';
 import { validatePhaseConfiguration } from '../domain/termination/phase.js';
 
-/** The run file's termination condition or phases do not fit together. */
+/**
+ * The run file's termination condition or phases do not fit together.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'RUN_CONFIG'); // true when `error` is a RunConfigError
+ * error instanceof RunConfigError && error.name; // 'RunConfigError'
+ * ```
+ */
 export class RunConfigError extends ArenaError {
   /** Every problem, each with its YAML path. */
   readonly issues: readonly ConfigIssue[];

@@ -2,7 +2,15 @@ import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonValue } from '../domain/shared/json.js';
 import type { TraceEventType, TraceRecord, TraceSnapshot } from './traceRecord.js';
 
-/** A trace file line that is not a trace record. */
+/**
+ * A trace file line that is not a trace record.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'TRACE_FORMAT'); // true when `error` is a TraceFormatError
+ * error instanceof TraceFormatError && error.name; // 'TraceFormatError'
+ * ```
+ */
 export class TraceFormatError extends ArenaError {
   constructor(message: string) {
     super('TRACE_FORMAT', message);

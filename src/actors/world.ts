@@ -38,14 +38,30 @@ export interface EpisodeResult {
   readonly environmentDone: boolean;
 }
 
-/** A world was driven in a way its script does not allow. */
+/**
+ * A world was driven in a way its script does not allow.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'WORLD'); // true when `error` is a WorldError
+ * error instanceof WorldError && error.name; // 'WorldError'
+ * ```
+ */
 export class WorldError extends ArenaError {
   constructor(message: string) {
     super('WORLD', message);
   }
 }
 
-/** The controller stopped an episode because it was cancelled. */
+/**
+ * The controller stopped an episode because it was cancelled.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'EPISODE_ABORTED'); // true when `error` is a EpisodeAbortedError
+ * error instanceof EpisodeAbortedError && error.name; // 'EpisodeAbortedError'
+ * ```
+ */
 export class EpisodeAbortedError extends ArenaError {
   constructor() {
     super('EPISODE_ABORTED', 'the episode was cancelled');

@@ -87,7 +87,14 @@ const judgeAgentProfileSchema = z.strictObject({
   max_tool_rounds: z.number().int().min(1).max(1000).optional(),
 });
 
-/** The judge config file: models, prices, judges, agents, the rubric and the gates. */
+/**
+ * The judge config file: models, prices, judges, agents, the rubric and the gates.
+ *
+ * @example
+ * ```ts
+ * judgeConfigSchema.safeParse(parseYaml(readFileSync('examples/judge/local.yaml', 'utf8'))).success; // true
+ * ```
+ */
 export const judgeConfigSchema = z
   .strictObject({
     /** The judge `arena judge` uses; default: the only judge. */
@@ -125,9 +132,16 @@ export const judgeConfigSchema = z
     }
   });
 
+/** A parsed judge config file (see `judgeConfigSchema`). */
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;
+
+/** One model profile of a judge config's `models`. */
 export type ModelProfile = z.output<typeof modelProfileSchema>;
+
+/** One judge of a judge config's `judges`: a model, a rubric and gates. */
 export type JudgeProfile = z.output<typeof judgeProfileSchema>;
+
+/** One agent judge of a judge config's `agents`. */
 export type JudgeAgentProfile = z.output<typeof judgeAgentProfileSchema>;
 
 /** A parsed judge config and the directory its relative paths start from. */
@@ -185,6 +199,12 @@ export function loadJudgeConfig(file: string): LoadedJudgeConfig {
 
 /**
  * The judge profile to use: the named one, else `config.judge`, else the only one.
+ *
+ * @example
+ * ```ts
+ * selectJudgeName(config); // the only judge, or config.judge
+ * selectJudgeName(config, 'lenient'); // 'lenient' if config.judges has it, else a JudgeConfigurationError
+ * ```
  */
 export function selectJudgeName(config: JudgeConfig, name?: string): string {
   const chosen = name ?? config.judge;

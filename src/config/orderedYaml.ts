@@ -13,7 +13,15 @@ import type { KeyOrder } from '../domain/definition/types.js';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 
-/** YAML that does not parse, with the 1-based line and column of the problem. */
+/**
+ * YAML that does not parse, with the 1-based line and column of the problem.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'YAML_SYNTAX'); // true when `error` is a YamlSyntaxError
+ * error instanceof YamlSyntaxError && error.name; // 'YamlSyntaxError'
+ * ```
+ */
 export class YamlSyntaxError extends ArenaError {
   readonly line: number;
   readonly column: number;
@@ -25,7 +33,15 @@ export class YamlSyntaxError extends ArenaError {
   }
 }
 
-/** Two keys of one mapping that become the same string key (`3` and `"3"`). */
+/**
+ * Two keys of one mapping that become the same string key (`3` and `"3"`).
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'YAML_KEY_COLLISION'); // true when `error` is a YamlKeyCollisionError
+ * error instanceof YamlKeyCollisionError && error.name; // 'YamlKeyCollisionError'
+ * ```
+ */
 export class YamlKeyCollisionError extends ArenaError {
   /** RFC 6901 pointer of the mapping that holds both keys. */
   readonly pointer: string;

@@ -177,7 +177,14 @@ function phaseEntry(phase: z.ZodType, description: string) {
     .meta({ minProperties: 1, maxProperties: 1, description });
 }
 
-/** The whole run file as written in YAML. */
+/**
+ * The whole run file as written in YAML.
+ *
+ * @example
+ * ```ts
+ * runFileSchema.safeParse(parseYaml(readFileSync('examples/hosting-capacity.yaml', 'utf8'))).success; // true
+ * ```
+ */
 export const runFileSchema = z
   .strictObject(
     {

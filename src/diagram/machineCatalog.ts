@@ -8,7 +8,14 @@ import { UnknownMachineError } from './errors.js';
 /** The names `arena diagram` takes, one per machine. */
 export type MachineName = 'controller' | 'meta-turn' | 'evaluation-termination' | 'judge';
 
-/** Each drawable machine by its name, in the order the docs show them. */
+/**
+ * Each drawable machine by its name, in the order the docs show them.
+ *
+ * @example
+ * ```ts
+ * [...machinesByName.keys()]; // ['controller', 'meta-turn', 'evaluation-termination', 'judge']
+ * ```
+ */
 export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map<
   MachineName,
   AnyStateMachine

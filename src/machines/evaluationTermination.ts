@@ -4,8 +4,10 @@ import { assertEvent, assign, emit, setup } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { CheckpointDecision } from '../domain/termination/checkpoint.js';
 import { applyCheckpoint } from '../domain/termination/checkpoint.js';
+import type { TerminationAgentsInput } from '../domain/termination/config.js';
 import { parseTerminationConfig } from '../domain/termination/config.js';
 import { applyEpisodeEnd } from '../domain/termination/episode.js';
+import type { EvaluationOutcome } from '../domain/termination/outcome.js';
 import type { PhaseConfiguration, PhaseConfigurationInput } from '../domain/termination/phase.js';
 import { validatePhaseConfiguration } from '../domain/termination/phase.js';
 import type {
@@ -15,9 +17,9 @@ import type {
 } from '../domain/termination/state.js';
 import { createTerminationState, markCancelled, markFailed } from '../domain/termination/state.js';
 
-/** Input: the seed-shaped `agents` rules (snake_case) and, optionally, the phase configuration. */
+/** Input: the seed-shaped `agents` rules (snake_case, as in YAML) and, optionally, the phase configuration. */
 export interface EvaluationTerminationInput {
-  readonly agents: unknown;
+  readonly agents: TerminationAgentsInput;
   readonly phase?: PhaseConfigurationInput | null;
 }
 
@@ -30,7 +32,7 @@ export interface EvaluationTerminationContext {
 
 /** Events the machine accepts while `active`. */
 export type EvaluationTerminationEvent =
-  | { type: 'evaluation.checkpoint'; outcomes: readonly unknown[] }
+  | { type: 'evaluation.checkpoint'; outcomes: readonly EvaluationOutcome[] }
   | { type: 'episode.ended'; mode: string; completedEpisodes: number; environmentDone: boolean }
   | { type: 'cancel' }
   | { type: 'fail' };

@@ -108,6 +108,7 @@ export interface JudgeMachineContext {
   readonly result: JudgeResult | null;
 }
 
+/** The one event the judge machine takes: `cancel` (the output is then `null`). */
 export type JudgeMachineEvent = { type: 'cancel' };
 
 /**

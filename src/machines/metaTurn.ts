@@ -27,14 +27,30 @@ import type {
  * `status: 'failed'`, `failedStep` and `error`, and no override.
  */
 
-/** A meta-turn step found its input wrong. */
+/**
+ * A meta-turn step found its input wrong.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'META_TURN'); // true when `error` is a MetaTurnError
+ * error instanceof MetaTurnError && error.name; // 'MetaTurnError'
+ * ```
+ */
 export class MetaTurnError extends ArenaError {
   constructor(message: string) {
     super('META_TURN', message);
   }
 }
 
-/** A meta-turn actor was used without being provided. */
+/**
+ * A meta-turn actor was used without being provided.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'META_TURN_WIRING'); // true when `error` is a MetaTurnWiringError
+ * error instanceof MetaTurnWiringError && error.name; // 'MetaTurnWiringError'
+ * ```
+ */
 export class MetaTurnWiringError extends ArenaError {
   constructor(actor: string) {
     super(
@@ -89,6 +105,21 @@ function next(target: string) {
   return [{ guard: 'stepFailed' as const, target: '#metaTurn.failed' }, { target }];
 }
 
+/**
+ * One meta turn: `preparingDefinition` (ask the environment for its definition,
+ * derive selectors and the definition interface), `settingUpMetaAgent`, then
+ * `acting` (the meta agent's single action), then `mappingActions`,
+ * `proposingPatch`, `validatingCandidate`, `derivingOverride` and `done`, or
+ * `failed` naming the step. Its actors are unwired;
+ * `wireSimulationController` provides them from a `PhaseWorld`.
+ *
+ * @example
+ * ```ts
+ * const turn = createActor(metaTurnMachine.provide({ actors: { proposeDefinition, setUpMetaAgent, actOnce } }), { input });
+ * turn.start();
+ * turn.getSnapshot().output?.status; // 'done' or 'failed' once it ends
+ * ```
+ */
 export const metaTurnMachine = setup({
   types: {
     input: {} as MetaTurnInput,

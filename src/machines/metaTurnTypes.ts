@@ -19,6 +19,9 @@ export interface MetaAgentInterface {
   readonly readings: Readonly<Record<string, number>>;
 }
 
+/**
+ * What one meta turn works on: the environment it patches, its configurations and the meta agent.
+ */
 export interface MetaTurnInput {
   /** The environment whose definition the meta agent patches. */
   readonly environmentUid: string;
@@ -52,12 +55,16 @@ export interface MetaDecision {
   readonly record: ScenarioDecisionRecord;
 }
 
+/** Why a meta turn failed, as data. */
 export interface MetaTurnFailure {
   readonly name: string;
   readonly code: string | null;
   readonly message: string;
 }
 
+/**
+ * A meta turn's result: the configuration override and the decision behind it, or the failed step.
+ */
 export interface MetaTurnOutput {
   readonly status: 'done' | 'failed';
   readonly environmentUid: string;
@@ -70,6 +77,7 @@ export interface MetaTurnOutput {
   readonly error: MetaTurnFailure | null;
 }
 
+/** The meta turn's context: plain JSON, filled in step by step. */
 export interface MetaTurnContext {
   readonly input: MetaTurnInput;
   readonly overrides: Readonly<Record<string, JsonObject>>;

@@ -1,6 +1,7 @@
 import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject } from '../domain/shared/json.js';
+import type { TerminationAgentsInput } from '../domain/termination/config.js';
 import { errorData, unwiredActor } from './actorErrors.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
 import { metaTurnMachine } from './metaTurn.js';
@@ -34,7 +35,15 @@ import { terminationEvents } from './terminationEvents.js';
  * events come back through an RxJS observable (`terminationEvents`).
  */
 
-/** An actor the controller invokes was used without being provided. */
+/**
+ * An actor the controller invokes was used without being provided.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'CONTROLLER_WIRING'); // true when `error` is a ControllerWiringError
+ * error instanceof ControllerWiringError && error.name; // 'ControllerWiringError'
+ * ```
+ */
 export class ControllerWiringError extends ArenaError {
   constructor(actor: string) {
     super(
@@ -62,6 +71,23 @@ function episodeInput(context: ControllerContext, evaluation: boolean): EpisodeI
   };
 }
 
+/**
+ * One phase of a run, as DESIGN.md draws it: `idle -> simulating` (set up the
+ * world, then episodes with evaluation checkpoints, each checkpoint answered by
+ * the spawned `evaluationTermination` child) until the termination flow, the
+ * episode cap or a `cancel` stops it in `stopped`, `failed` or `cancelled`.
+ * Its actors (`setUpWorld`, `runEpisode`, `endEpisode`, `runEvaluation`,
+ * `resetWorld`, `metaTurn`) are unwired: `wireSimulationController` binds them
+ * to a `PhaseWorld`, or supply your own with `.provide({ actors })`.
+ *
+ * @example
+ * ```ts
+ * const actor = createActor(wireSimulationController(world), { input }); // input: ControllerInput
+ * actor.on('checkpoint.completed', ({ verdict }) => console.log(verdict.status));
+ * actor.start();
+ * actor.send({ type: 'start' });
+ * ```
+ */
 export const simulationControllerMachine = setup({
   types: {
     input: {} as ControllerInput,
@@ -112,7 +138,8 @@ export const simulationControllerMachine = setup({
         id: 'termination',
         systemId: 'termination',
         input: {
-          agents: context.termination.agents as JsonObject,
+          // the run file's rules, checked when it was parsed
+          agents: context.termination.agents as TerminationAgentsInput,
           phase: {
             mode: context.phase.mode,
             episodes: context.phase.episodes,
@@ -204,12 +231,9 @@ export const simulationControllerMachine = setup({
         if (event.type !== 'termination.checkpoint' || context.lastCheckpoint === null) {
           return context.lastCheckpoint;
         }
-        return {
-          ...context.lastCheckpoint,
-          status: event.status,
-          decision: event.decision,
-          error: event.error,
-        };
+        const { index, afterEpisode, outcomes } = context.lastCheckpoint;
+        const { type: _type, ...result } = event;
+        return { index, afterEpisode, outcomes, ...result };
       },
     }),
     emitCheckpointCompleted: emit(({ context }) => ({

@@ -1,7 +1,9 @@
 import type { JsonObject } from '../domain/shared/json.js';
+import type { CheckpointDecision } from '../domain/termination/checkpoint.js';
 import type { EvaluationOutcome } from '../domain/termination/outcome.js';
 import type { FlowControl } from '../domain/termination/state.js';
 import type { Mode } from '../ports/agent.js';
+import type { RejectedCheckpointError } from './evaluationTermination.js';
 import type { MetaTurnOutput } from './metaTurnTypes.js';
 
 /** The types of the simulation controller: its input, context, events and output. */
@@ -29,6 +31,9 @@ export interface ControllerScript {
   readonly loopAgents: readonly string[];
 }
 
+/**
+ * What a controller runs: one phase, its lifecycle script, the environment configurations and the termination rules.
+ */
 export interface ControllerInput {
   readonly phase: ControllerPhase;
   readonly script: ControllerScript;
@@ -57,16 +62,48 @@ export interface CompletedEpisode {
 /** One evaluation outcome, as the termination machine takes it. */
 export type CheckpointOutcome = EvaluationOutcome;
 
-/** What became of one checkpoint in the termination machine. */
-export interface CheckpointVerdict {
+/**
+ * The termination machine's answer to one checkpoint, told apart by `status`:
+ * an accepted checkpoint carries the seed's decision, an ignored (incomplete)
+ * one why it was ignored, a rejected one the error as data.
+ *
+ * @example
+ * ```ts
+ * if (verdict.status === 'accepted') verdict.decision.control; // 'CONTINUE' or 'STOP_PHASE'
+ * if (verdict.status === 'rejected') verdict.error.code; // e.g. 'OUT_OF_ORDER_EVALUATION'
+ * ```
+ */
+export type CheckpointResult =
+  | { readonly status: 'pending'; readonly decision: null; readonly error: null }
+  | { readonly status: 'accepted'; readonly decision: CheckpointDecision; readonly error: null }
+  | {
+      readonly status: 'ignored';
+      readonly decision: { readonly reason: string };
+      readonly error: null;
+    }
+  | {
+      readonly status: 'rejected';
+      readonly decision: null;
+      readonly error: RejectedCheckpointError;
+    };
+
+/**
+ * What became of one checkpoint in the termination machine: where it fell in
+ * the phase, the outcomes sent, and the machine's typed {@link CheckpointResult}.
+ *
+ * @example
+ * ```ts
+ * run$.pipe(filter((event) => event.type === 'checkpoint.completed'))
+ *   .subscribe(({ verdict }) => verdict.status === 'accepted' && console.log(verdict.decision.reason));
+ * ```
+ */
+export type CheckpointVerdict = {
   readonly index: number;
   readonly afterEpisode: number;
   readonly outcomes: readonly CheckpointOutcome[];
-  readonly status: 'pending' | 'accepted' | 'ignored' | 'rejected';
-  readonly decision: JsonObject | null;
-  readonly error: JsonObject | null;
-}
+} & CheckpointResult;
 
+/** An error as data, with the controller or meta-turn step that raised it. */
 export interface SerializedError {
   readonly name: string;
   readonly code: string | null;
@@ -75,6 +112,7 @@ export interface SerializedError {
   readonly step: string;
 }
 
+/** The controller's context: plain JSON, so a snapshot persists and restores. */
 export interface ControllerContext {
   readonly phase: ControllerPhase;
   readonly script: ControllerScript;
@@ -103,17 +141,15 @@ export interface ControllerContext {
   readonly status: 'active' | 'stopped' | 'failed' | 'cancelled';
 }
 
+/**
+ * Events the controller accepts: `start`, `continue`, `cancel` and the answers of its termination child.
+ */
 export type ControllerEvent =
   | { type: 'start' }
   | { type: 'continue' }
   | { type: 'cancel' }
   | { type: 'termination.flow'; control: FlowControl; reason: string | null }
-  | {
-      type: 'termination.checkpoint';
-      status: 'accepted' | 'ignored' | 'rejected';
-      decision: JsonObject | null;
-      error: JsonObject | null;
-    };
+  | ({ type: 'termination.checkpoint' } & Exclude<CheckpointResult, { status: 'pending' }>);
 
 /** Emitted for observers (the run store, progress bars). */
 export type ControllerEmitted =
@@ -122,6 +158,7 @@ export type ControllerEmitted =
   | { type: 'checkpoint.completed'; phase: ControllerPhase; verdict: CheckpointVerdict }
   | { type: 'barrier.reached'; phase: ControllerPhase; episodes: number; ordinal: number };
 
+/** The controller's final output: how the phase ended and how far it got. */
 export interface ControllerOutput {
   readonly status: 'stopped' | 'failed' | 'cancelled';
   readonly reason: string | null;
@@ -132,6 +169,7 @@ export interface ControllerOutput {
   readonly error: SerializedError | null;
 }
 
+/** The input of one `runEpisode` invocation. */
 export interface EpisodeInput {
   readonly phase: string;
   readonly episode: number;
@@ -140,6 +178,7 @@ export interface EpisodeInput {
   readonly maxSteps: number;
 }
 
+/** The input of one evaluation checkpoint: the episode and the agents evaluated. */
 export interface EvaluationInput {
   readonly episode: EpisodeInput;
   readonly checkpointIndex: number;

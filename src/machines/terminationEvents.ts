@@ -1,7 +1,8 @@
 import { defer, EMPTY, Observable } from 'rxjs';
 import { fromEventObservable } from 'xstate';
-import type { JsonObject } from '../domain/shared/json.js';
+import type { CheckpointDecision } from '../domain/termination/checkpoint.js';
 import type { FlowControl } from '../domain/termination/state.js';
+import type { RejectedCheckpointError } from './evaluationTermination.js';
 import type { ControllerEvent } from './simulationControllerTypes.js';
 
 /** The termination child's emitted events, as controller events, via RxJS. */
@@ -20,7 +21,7 @@ export const terminationEvents = fromEventObservable<ControllerEvent, void>(({ s
             reason: event.reason,
           }),
         ),
-        child.on('checkpoint.accepted', (event: { decision: JsonObject }) =>
+        child.on('checkpoint.accepted', (event: { decision: CheckpointDecision }) =>
           subscriber.next({
             type: 'termination.checkpoint',
             status: 'accepted',
@@ -36,7 +37,7 @@ export const terminationEvents = fromEventObservable<ControllerEvent, void>(({ s
             error: null,
           }),
         ),
-        child.on('checkpoint.rejected', (event: { error: JsonObject }) =>
+        child.on('checkpoint.rejected', (event: { error: RejectedCheckpointError }) =>
           subscriber.next({
             type: 'termination.checkpoint',
             status: 'rejected',

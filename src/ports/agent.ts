@@ -85,6 +85,11 @@ export interface Objective {
   evaluate(rewards: Readings): number;
 }
 
+/** Builds a Brain from its init (a class with a `paramsSchema`, or a function). */
 export type BrainFactory = (init: BrainInit) => Brain;
+
+/** Builds a Muscle from its init. */
 export type MuscleFactory = (init: BrainInit) => Muscle;
+
+/** Builds an Objective from its params. */
 export type ObjectiveFactory = (init: { params: JsonObject }) => Objective;

@@ -15,7 +15,14 @@ export interface Clock {
   monotonicMs(): number;
 }
 
-/** The process's clocks: `Date` and `performance.now()`. */
+/**
+ * The process's clocks: `Date` and `performance.now()`.
+ *
+ * @example
+ * ```ts
+ * systemClock.now(); // the current Date
+ * ```
+ */
 export const systemClock: Clock = {
   now: () => new Date(),
   monotonicMs: () => performance.now(),
@@ -26,7 +33,17 @@ export interface ManualClock extends Clock {
   advance(ms: number): void;
 }
 
-/** A clock frozen at `start`, moved only by `advance`. */
+/**
+ * A clock frozen at `start`, moved only by `advance`.
+ *
+ * @example
+ * ```ts
+ * const clock = fixedClock();
+ * clock.advance(1500);
+ * clock.monotonicMs(); // 1500
+ * clock.now().toISOString(); // '1970-01-01T00:00:01.500Z'
+ * ```
+ */
 export function fixedClock(start: Date = new Date(0)): ManualClock {
   let offset = 0;
   return {

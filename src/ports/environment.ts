@@ -8,7 +8,11 @@ export interface ChannelInformation {
   readonly uid: string;
   readonly space: Space;
 }
+
+/** What an environment says about one sensor (a channel). */
 export type SensorInformation = ChannelInformation;
+
+/** What an environment says about one actuator (a channel). */
 export type ActuatorInformation = ChannelInformation;
 
 /** Scalar values keyed by sensor, actuator or reward UID. */

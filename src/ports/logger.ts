@@ -4,10 +4,20 @@ import { build as prettyStream } from 'pino-pretty';
 /** arena's logger: a pino logger. */
 export type Logger = PinoLogger;
 
-/** Log levels accepted by `--log-level`. */
+/**
+ * Log levels accepted by `--log-level`.
+ *
+ * @example
+ * ```ts
+ * LOG_LEVELS.includes('warn'); // true
+ * ```
+ */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/** One of `LOG_LEVELS`. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** How `createLogger` writes: the level, and JSON lines or pretty text. */
 export interface LoggerOptions {
   /** Minimum level written; default `info`. */
   level?: LogLevel;
@@ -42,7 +52,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino({ level }, destination);
 }
 
-/** A logger that writes nothing (library default). */
+/**
+ * A logger that writes nothing (library default).
+ *
+ * @example
+ * ```ts
+ * silentLogger().info('never written'); // nothing
+ * ```
+ */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }

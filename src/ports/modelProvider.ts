@@ -49,6 +49,12 @@ export interface ModelProvider {
 /**
  * A provider call failed. Subclasses tell the kinds apart by `name`, which
  * becomes a result's `errorType`; `retryAfterMs` is the provider's hint.
+ *
+ * @example
+ * ```ts
+ * error instanceof ModelProviderError; // true for each kind: ProviderHttpError, ProviderRateLimitError...
+ * error instanceof ModelProviderError && error.name; // the kind, e.g. 'ProviderHttpError'
+ * ```
  */
 export class ModelProviderError extends ArenaError {
   readonly status: number | null;
@@ -64,14 +70,30 @@ export class ModelProviderError extends ArenaError {
   }
 }
 
-/** HTTP 429: too many requests; honour `retryAfterMs` when the backoff is on. */
+/**
+ * HTTP 429: too many requests; honour `retryAfterMs` when the backoff is on.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'PROVIDER_RATE_LIMIT'); // true when `error` is a ProviderRateLimitError
+ * error instanceof ProviderRateLimitError && error.name; // 'ProviderRateLimitError'
+ * ```
+ */
 export class ProviderRateLimitError extends ModelProviderError {
   constructor(message: string, options: { retryAfterMs?: number | null; cause?: unknown } = {}) {
     super('PROVIDER_RATE_LIMIT', message, { ...options, status: 429 });
   }
 }
 
-/** Any other HTTP error status (4xx or 5xx). */
+/**
+ * Any other HTTP error status (4xx or 5xx).
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'PROVIDER_HTTP'); // true when `error` is a ProviderHttpError
+ * error instanceof ProviderHttpError && error.name; // 'ProviderHttpError'
+ * ```
+ */
 export class ProviderHttpError extends ModelProviderError {
   constructor(
     message: string,
@@ -81,14 +103,30 @@ export class ProviderHttpError extends ModelProviderError {
   }
 }
 
-/** The server could not be reached, or the connection broke. */
+/**
+ * The server could not be reached, or the connection broke.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'PROVIDER_CONNECTION'); // true when `error` is a ProviderConnectionError
+ * error instanceof ProviderConnectionError && error.name; // 'ProviderConnectionError'
+ * ```
+ */
 export class ProviderConnectionError extends ModelProviderError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super('PROVIDER_CONNECTION', message, options);
   }
 }
 
-/** The server answered with something that is not a chat completion. */
+/**
+ * The server answered with something that is not a chat completion.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'PROVIDER_PROTOCOL'); // true when `error` is a ProviderProtocolError
+ * error instanceof ProviderProtocolError && error.name; // 'ProviderProtocolError'
+ * ```
+ */
 export class ProviderProtocolError extends ModelProviderError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super('PROVIDER_PROTOCOL', message, options);
@@ -116,7 +154,15 @@ export class ProviderResponseTooLargeError extends ModelProviderError {
   }
 }
 
-/** The call was aborted by its signal (timeout or cancel). */
+/**
+ * The call was aborted by its signal (timeout or cancel).
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'PROVIDER_ABORTED'); // true when `error` is a ProviderAbortedError
+ * error instanceof ProviderAbortedError && error.name; // 'ProviderAbortedError'
+ * ```
+ */
 export class ProviderAbortedError extends ModelProviderError {
   constructor(message = 'model call aborted') {
     super('PROVIDER_ABORTED', message);

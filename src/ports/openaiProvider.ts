@@ -33,7 +33,14 @@ export interface OpenAIProviderOptions {
   readonly maxResponseBytes?: number;
 }
 
-/** 4 MiB: far above any judge verdict, far below what would strain memory at high concurrency. */
+/**
+ * 4 MiB: far above any judge verdict, far below what would strain memory at high concurrency.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_MAX_RESPONSE_BYTES; // 4194304
+ * ```
+ */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 /**

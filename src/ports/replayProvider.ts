@@ -3,14 +3,30 @@ import { z } from 'zod';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from './modelProvider.js';
 
-/** The replay file could not be read or a line is malformed. */
+/**
+ * The replay file could not be read or a line is malformed.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'REPLAY_FILE'); // true when `error` is a ReplayFileError
+ * error instanceof ReplayFileError && error.name; // 'ReplayFileError'
+ * ```
+ */
 export class ReplayFileError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('REPLAY_FILE', message, options);
   }
 }
 
-/** No recorded response matches a request. */
+/**
+ * No recorded response matches a request.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'REPLAY_MISS'); // true when `error` is a ReplayMissError
+ * error instanceof ReplayMissError && error.name; // 'ReplayMissError'
+ * ```
+ */
 export class ReplayMissError extends ArenaError {
   constructor(message: string) {
     super('REPLAY_MISS', message);
@@ -29,6 +45,11 @@ const usageSchema = z.strictObject({
 /**
  * One recorded response. It matches a request by `prompt_sha256` (the exact
  * prompt) or, failing that, by `case_id`. `content` is the raw model text.
+ *
+ * @example
+ * ```ts
+ * replayRecordSchema.safeParse({}).success; // false: a record needs prompt_sha256 or case_id
+ * ```
  */
 export const replayRecordSchema = z
   .strictObject({
@@ -45,6 +66,7 @@ export const replayRecordSchema = z
     message: 'a record needs prompt_sha256 or case_id',
   });
 
+/** One parsed replay line: a recorded response, keyed by prompt hash or case id. */
 export type ReplayRecord = z.output<typeof replayRecordSchema>;
 
 /**
@@ -77,7 +99,14 @@ export function parseReplayRecords(text: string, source = 'replay file'): Replay
   return records;
 }
 
-/** Read and parse a replay JSONL file. */
+/**
+ * Read and parse a replay JSONL file.
+ *
+ * @example
+ * ```ts
+ * loadReplayFile('examples/judge/replay.jsonl').length; // one record per non-blank line
+ * ```
+ */
 export function loadReplayFile(path: string): ReplayRecord[] {
   let text: string;
   try {

@@ -18,7 +18,15 @@ export class RunNotFoundError extends ArenaError {
   }
 }
 
-/** A phase that was never started, e.g. given to `finishPhase`. */
+/**
+ * A phase that was never started, e.g. given to `finishPhase`.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'PHASE_NOT_FOUND'); // true when `error` is a PhaseNotFoundError
+ * error instanceof PhaseNotFoundError && error.name; // 'PhaseNotFoundError'
+ * ```
+ */
 export class PhaseNotFoundError extends ArenaError {
   constructor(runId: string, phaseIndex: number) {
     super('PHASE_NOT_FOUND', `run '${runId}' has no phase ${phaseIndex}`);
@@ -28,6 +36,12 @@ export class PhaseNotFoundError extends ArenaError {
 /**
  * A record whose key is already stored (the same episode twice, say): a runner
  * bug, never silently overwritten.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'DUPLICATE_RECORD'); // true when `error` is a DuplicateRecordError
+ * error instanceof DuplicateRecordError && error.name; // 'DuplicateRecordError'
+ * ```
  */
 export class DuplicateRecordError extends ArenaError {
   constructor(what: string, options?: { cause?: unknown }) {
@@ -35,14 +49,30 @@ export class DuplicateRecordError extends ArenaError {
   }
 }
 
-/** A record field the store cannot hold, e.g. a non-finite episode return. */
+/**
+ * A record field the store cannot hold, e.g. a non-finite episode return.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'INVALID_RECORD'); // true when `error` is a InvalidRecordError
+ * error instanceof InvalidRecordError && error.name; // 'InvalidRecordError'
+ * ```
+ */
 export class InvalidRecordError extends ArenaError {
   constructor(field: string, expected: string, got: unknown) {
     super('INVALID_RECORD', `${field} must be ${expected}, got ${String(got)}`);
   }
 }
 
-/** A batch of writes that failed; none of its commands were applied. */
+/**
+ * A batch of writes that failed; none of its commands were applied.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_WRITE'); // true when `error` is a StoreWriteError
+ * error instanceof StoreWriteError && error.name; // 'StoreWriteError'
+ * ```
+ */
 export class StoreWriteError extends ArenaError {
   /** How many commands the failed batch held. */
   readonly lostCommands: number;
@@ -57,21 +87,45 @@ export class StoreWriteError extends ArenaError {
   }
 }
 
-/** A write to a store writer that was closed. */
+/**
+ * A write to a store writer that was closed.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_WRITER_CLOSED'); // true when `error` is a StoreWriterClosedError
+ * error instanceof StoreWriterClosedError && error.name; // 'StoreWriterClosedError'
+ * ```
+ */
 export class StoreWriterClosedError extends ArenaError {
   constructor() {
     super('STORE_WRITER_CLOSED', 'the store writer is closed');
   }
 }
 
-/** A `--store` value arena cannot open. */
+/**
+ * A `--store` value arena cannot open.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_URI'); // true when `error` is a StoreUriError
+ * error instanceof StoreUriError && error.name; // 'StoreUriError'
+ * ```
+ */
 export class StoreUriError extends ArenaError {
   constructor(uri: string) {
     super('STORE_URI', `--store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got '${uri}'`);
   }
 }
 
-/** A store file written by a newer arena, whose schema this one does not know. */
+/**
+ * A store file written by a newer arena, whose schema this one does not know.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_SCHEMA'); // true when `error` is a StoreSchemaError
+ * error instanceof StoreSchemaError && error.name; // 'StoreSchemaError'
+ * ```
+ */
 export class StoreSchemaError extends ArenaError {
   constructor(path: string, version: number, known: number) {
     super(
@@ -81,7 +135,15 @@ export class StoreSchemaError extends ArenaError {
   }
 }
 
-/** `--resume` of a run that cannot go on: it succeeded, or it has no snapshot yet. */
+/**
+ * `--resume` of a run that cannot go on: it succeeded, or it has no snapshot yet.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'NOTHING_TO_RESUME'); // true when `error` is a NothingToResumeError
+ * error instanceof NothingToResumeError && error.name; // 'NothingToResumeError'
+ * ```
+ */
 export class NothingToResumeError extends ArenaError {
   readonly runId: string;
   constructor(runId: string, why: string) {
@@ -119,7 +181,15 @@ export class RunLeasedError extends ArenaError {
   }
 }
 
-/** This process no longer holds the run's lease (it lapsed and another took over): it must stop writing. */
+/**
+ * This process no longer holds the run's lease (it lapsed and another took over): it must stop writing.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'LEASE_LOST'); // true when `error` is a LeaseLostError
+ * error instanceof LeaseLostError && error.name; // 'LeaseLostError'
+ * ```
+ */
 export class LeaseLostError extends ArenaError {
   readonly runId: string;
   constructor(runId: string, holder: LeaseHolder | null, options?: { cause?: unknown }) {
@@ -133,7 +203,15 @@ export class LeaseLostError extends ArenaError {
   }
 }
 
-/** A read command named a store file that does not exist (it never creates one). */
+/**
+ * A read command named a store file that does not exist (it never creates one).
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_NOT_FOUND'); // true when `error` is a StoreNotFoundError
+ * error instanceof StoreNotFoundError && error.name; // 'StoreNotFoundError'
+ * ```
+ */
 export class StoreNotFoundError extends ArenaError {
   readonly path: string;
   constructor(path: string) {
@@ -142,7 +220,15 @@ export class StoreNotFoundError extends ArenaError {
   }
 }
 
-/** A store file that cannot be used: not a database, not arena's, or damaged. */
+/**
+ * A store file that cannot be used: not a database, not arena's, or damaged.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_OPEN'); // true when `error` is a StoreOpenError
+ * error instanceof StoreOpenError && error.name; // 'StoreOpenError'
+ * ```
+ */
 export class StoreOpenError extends ArenaError {
   readonly path: string;
   constructor(path: string, problem: string, options?: { cause?: unknown }) {
@@ -151,7 +237,15 @@ export class StoreOpenError extends ArenaError {
   }
 }
 
-/** A write to a store that was opened for reading only. */
+/**
+ * A write to a store that was opened for reading only.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_READ_ONLY'); // true when `error` is a StoreReadOnlyError
+ * error instanceof StoreReadOnlyError && error.name; // 'StoreReadOnlyError'
+ * ```
+ */
 export class StoreReadOnlyError extends ArenaError {
   constructor(what: string) {
     super('STORE_READ_ONLY', `the store was opened read-only: cannot ${what}`);

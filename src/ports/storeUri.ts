@@ -4,7 +4,14 @@ import { openSqliteStore, type StoreOptions } from './sqliteStore.js';
 import type { RunStore } from './store.js';
 import { StoreNotFoundError, StoreUriError } from './storeErrors.js';
 
-/** Where the store is when `--store` is not given, relative to the current directory. */
+/**
+ * Where the store is when `--store` is not given, relative to the current directory.
+ *
+ * @example
+ * ```ts
+ * defaultStorePath; // '.arena/arena.db'
+ * ```
+ */
 export const defaultStorePath = '.arena/arena.db';
 
 /** A parsed `--store` value. */

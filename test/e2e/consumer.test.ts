@@ -51,8 +51,9 @@ const repoManifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json')
   devDependencies: Record<string, string>;
 };
 
-/** A consumer's code: the main entry's values and types, and one call its types must refuse. */
+/** A consumer's code: the root entry's values and types, one name from each subpath, and calls its types must refuse. */
 const consumerSource = `import {
+  type EvaluationTerminationInput,
   type MigratableDatabase,
   type RunStore,
   type TerminationConfig,
@@ -62,6 +63,15 @@ const consumerSource = `import {
   openSqliteStore,
   parseTerminationConfig,
 } from 'arena-runtime';
+import { machineNamed } from 'arena-runtime/diagram';
+import { type ScenarioState, parsePointer } from 'arena-runtime/definition';
+import { type RunSpec, runExperiment$ } from 'arena-runtime/experiment';
+import { fuzzTermination } from 'arena-runtime/fuzz';
+import { type TraceRecord, parseTrace } from 'arena-runtime/inspect';
+import { type JudgeResult, judgeMany } from 'arena-runtime/judge';
+import { type RunReport, collectRunReport } from 'arena-runtime/report';
+import { type LeaseOwner, createMemoryStore } from 'arena-runtime/store';
+import { type CheckpointDecision, applyCheckpoint, createTerminationState } from 'arena-runtime/termination';
 
 export const logger = createLogger({ level: 'warn', json: true });
 export const machineId: string = evaluationTerminationMachine.id;
@@ -70,6 +80,20 @@ export const migrate = (db: MigratableDatabase): number => migrateStore(db, ':me
 export const parse = (input: unknown): TerminationConfig => parseTerminationConfig(input);
 // @ts-expect-error: the declarations are real types, not any; a level is one of LOG_LEVELS.
 createLogger({ level: 'loud' });
+
+export const judgeMachineId: string = machineNamed('judge').id;
+export const tokens: string[] = parsePointer('/feeder/lines/0');
+export const run = (spec: RunSpec) => runExperiment$(spec, { store: createMemoryStore(), builtins: new Map() });
+export const fuzz = (config: TerminationConfig) => fuzzTermination(config, { runs: 10 });
+export const trace = (text: string): TraceRecord[] => parseTrace(text, 'trace.jsonl');
+export const judging = judgeMany;
+export const report = (store: RunStore, runId: string): RunReport => collectRunReport(store, runId);
+export const decide = (config: TerminationConfig): CheckpointDecision =>
+  applyCheckpoint(createTerminationState(config), []).decision;
+export type Used = [ScenarioState, JudgeResult, LeaseOwner];
+const upward = { SAC: { success: { metric: 'o', threshold: 1, direction: 'up', consecutive: 1, min_evaluations: 1 } } } as const;
+// @ts-expect-error: the rules are typed from the schema; a direction is greater_equal or less_equal.
+export const badRules: EvaluationTerminationInput = { agents: upward };
 `;
 
 let folder: string;

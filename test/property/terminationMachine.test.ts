@@ -1,9 +1,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { type AnyActorRef, createActor } from 'xstate';
+import type {
+  EvaluationOutcome,
+  TerminationAgentsInput,
+} from '../../src/domain/termination/index.js';
 import {
   type EvaluationTerminationEmitted,
   type EvaluationTerminationEvent,
+  type EvaluationTerminationInput,
   evaluationTerminationMachine,
 } from '../../src/machines/evaluationTermination.js';
 import {
@@ -255,7 +260,7 @@ function outcomesFor(
 interface Real {
   actor: AnyActorRef & ReturnType<typeof createActor<typeof evaluationTerminationMachine>>;
   emitted: EvaluationTerminationEmitted[];
-  input: { agents: unknown; phase: Record<string, unknown> };
+  input: EvaluationTerminationInput;
 }
 
 function attach(real: Real, actor: Real['actor']): void {
@@ -392,7 +397,8 @@ describe('evaluationTerminationMachine properties', () => {
     'the machine behaves like a plain reference model of the seed (model-based)',
     (rules, cap, commands) => {
       const input = {
-        agents: rules.agents,
+        // generated raw rules, some invalid on purpose: the machine must reject those itself
+        agents: rules.agents as TerminationAgentsInput,
         phase: { mode: 'train', evaluate_every: 1, episodes: cap },
       };
       const real: Real = { actor: undefined as never, emitted: [], input };
@@ -421,7 +427,8 @@ describe('evaluationTerminationMachine properties', () => {
     'a persisted machine snapshot restored at any point continues exactly like the original',
     (rules, script, cut) => {
       const input = {
-        agents: rules.agents,
+        // generated raw rules, some invalid on purpose: the machine must reject those itself
+        agents: rules.agents as TerminationAgentsInput,
         phase: { mode: 'train', evaluate_every: 1, episodes: 12 },
       };
       const model = new ReferenceModel(rules.agents as Record<string, Raw>, 12);
@@ -436,7 +443,11 @@ describe('evaluationTerminationMachine properties', () => {
           };
         const outcomes = outcomesFor(model, item.specs);
         if (model.reason === null) model.checkpoint(outcomes);
-        return { type: 'evaluation.checkpoint', outcomes };
+        // raw outcomes, some invalid on purpose
+        return {
+          type: 'evaluation.checkpoint',
+          outcomes: outcomes as unknown as EvaluationOutcome[],
+        };
       });
       const split = cut % (events.length + 1);
       const original: Real = { actor: undefined as never, emitted: [], input };

@@ -86,7 +86,14 @@ export const definitionBlockSchema = z
     });
   });
 
-/** No narrowing, no manifest: every finite numeric leaf is a selector. */
+/**
+ * No narrowing, no manifest: every finite numeric leaf is a selector.
+ *
+ * @example
+ * ```ts
+ * defaultDiscoveryOptions; // { include: [], exclude: [], selectorManifest: [] }
+ * ```
+ */
 export const defaultDiscoveryOptions: DiscoveryOptions = deepFreeze({
   include: [],
   exclude: [],

@@ -12,56 +12,120 @@ import { ArenaError } from '../shared/errors.js';
  * ```
  */
 
-/** A malformed or unresolvable RFC 6901 JSON pointer. */
+/**
+ * A malformed or unresolvable RFC 6901 JSON pointer.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'JSON_POINTER'); // true when `error` is a JsonPointerError
+ * error instanceof JsonPointerError && error.name; // 'JsonPointerError'
+ * ```
+ */
 export class JsonPointerError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('JSON_POINTER', message, options);
   }
 }
 
-/** A bad `definition` block (`include`, `exclude`, `selector_manifest`). */
+/**
+ * A bad `definition` block (`include`, `exclude`, `selector_manifest`).
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'DEFINITION_CONFIG'); // true when `error` is a DefinitionConfigError
+ * error instanceof DefinitionConfigError && error.name; // 'DefinitionConfigError'
+ * ```
+ */
 export class DefinitionConfigError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('DEFINITION_CONFIG', message, options);
   }
 }
 
-/** A scenario whose numeric leaves cannot be turned into selectors. */
+/**
+ * A scenario whose numeric leaves cannot be turned into selectors.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'SELECTOR_DISCOVERY'); // true when `error` is a SelectorDiscoveryError
+ * error instanceof SelectorDiscoveryError && error.name; // 'SelectorDiscoveryError'
+ * ```
+ */
 export class SelectorDiscoveryError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('SELECTOR_DISCOVERY', message, options);
   }
 }
 
-/** Actions that cannot become a patch, or a patch that cannot be applied. */
+/**
+ * Actions that cannot become a patch, or a patch that cannot be applied.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'DEFINITION_PATCH'); // true when `error` is a DefinitionPatchError
+ * error instanceof DefinitionPatchError && error.name; // 'DefinitionPatchError'
+ * ```
+ */
 export class DefinitionPatchError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('DEFINITION_PATCH', message, options);
   }
 }
 
-/** A definition (or patched candidate) that is not valid for the interface. */
+/**
+ * A definition (or patched candidate) that is not valid for the interface.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'DEFINITION_VALIDATION'); // true when `error` is a DefinitionValidationError
+ * error instanceof DefinitionValidationError && error.name; // 'DefinitionValidationError'
+ * ```
+ */
 export class DefinitionValidationError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('DEFINITION_VALIDATION', message, options);
   }
 }
 
-/** A patch that would change the definition interface the agent learns over. */
+/**
+ * A patch that would change the definition interface the agent learns over.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'DEFINITION_FINGERPRINT'); // true when `error` is a DefinitionFingerprintError
+ * error instanceof DefinitionFingerprintError && error.name; // 'DefinitionFingerprintError'
+ * ```
+ */
 export class DefinitionFingerprintError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('DEFINITION_FINGERPRINT', message, options);
   }
 }
 
-/** Descriptors and a vector that do not line up as an agent interface. */
+/**
+ * Descriptors and a vector that do not line up as an agent interface.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'DEFINITION_BRIDGE'); // true when `error` is a DefinitionBridgeError
+ * error instanceof DefinitionBridgeError && error.name; // 'DefinitionBridgeError'
+ * ```
+ */
 export class DefinitionBridgeError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('DEFINITION_BRIDGE', message, options);
   }
 }
 
-/** A scenario contract (state, catalogue, decision, transition) that is inconsistent. */
+/**
+ * A scenario contract (state, catalogue, decision, transition) that is inconsistent.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'SCENARIO_CONTRACT'); // true when `error` is a ScenarioContractError
+ * error instanceof ScenarioContractError && error.name; // 'ScenarioContractError'
+ * ```
+ */
 export class ScenarioContractError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('SCENARIO_CONTRACT', message, options);

@@ -29,7 +29,14 @@ export interface ScenarioAgentInterface {
   readonly catalogue: ScenarioActionCatalogue;
 }
 
-/** The UID of the catalogue actuator of an environment. */
+/**
+ * The UID of the catalogue actuator of an environment.
+ *
+ * @example
+ * ```ts
+ * scenarioActionUid('grid'); // 'grid.scenario.action'
+ * ```
+ */
 export function scenarioActionUid(environmentUid: string): string {
   return `${environmentUid}.scenario.action`;
 }

@@ -36,6 +36,7 @@ export interface Selector {
   readonly source: 'discovered' | 'manifest';
 }
 
+/** A selector read as a sensor of the meta agent: its uid, pointer, space and normalisation. */
 export interface SensorDescriptor {
   readonly uid: string;
   readonly pointer: string;
@@ -43,6 +44,9 @@ export interface SensorDescriptor {
   readonly normalisation: Normalisation;
 }
 
+/**
+ * A selector written as an actuator of the meta agent: its uid, pointer, space and normalisation.
+ */
 export interface ActuatorDescriptor {
   readonly uid: string;
   readonly pointer: string;

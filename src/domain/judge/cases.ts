@@ -4,7 +4,14 @@ import type { JudgeContext } from './context.js';
 
 const json: z.ZodType<JsonValue> = z.json();
 
-/** One line of a cases JSONL file, in snake_case as users write it. */
+/**
+ * One line of a cases JSONL file, in snake_case as users write it.
+ *
+ * @example
+ * ```ts
+ * judgeCaseLineSchema.safeParse({ case_id: 'c1', input: 'hi', candidate_output: 'hello' }).success; // true
+ * ```
+ */
 export const judgeCaseLineSchema = z.strictObject({
   case_id: z.string().trim().min(1),
   subject_id: z.string().trim().min(1).optional(),

@@ -8,6 +8,11 @@ const MAX_EVIDENCE_BYTES = 8192;
  * finite score; `passed` and `failed` need both a score and a label; evidence is
  * at most 64 non-empty strings of at most 8192 UTF-8 bytes each (absent is
  * none; `null` is invalid).
+ *
+ * @example
+ * ```ts
+ * judgePayloadSchema.parse({ status: 'skipped' }).score; // null (the default)
+ * ```
  */
 export const judgePayloadSchema = z
   .strictObject({
@@ -41,6 +46,11 @@ export type JudgePayload = z.output<typeof judgePayloadSchema>;
  * is required, no other property is allowed, and every property but `status`
  * and `evidence` is nullable (strict mode's way to say optional); evidence is
  * an array, empty when there is none.
+ *
+ * @example
+ * ```ts
+ * judgePayloadJsonSchema.properties.status.enum; // ['passed', 'failed', 'skipped']
+ * ```
  */
 export const judgePayloadJsonSchema = {
   type: 'object',

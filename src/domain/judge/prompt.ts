@@ -3,7 +3,14 @@ import { CanonicalJsonError, canonicalJson } from '../shared/canonicalJson.js';
 import type { JudgeContext } from './context.js';
 import { JudgeResponseError } from './errors.js';
 
-/** The version of the prompt template; part of every prompt and its hash. */
+/**
+ * The version of the prompt template; part of every prompt and its hash.
+ *
+ * @example
+ * ```ts
+ * PROMPT_TEMPLATE_VERSION; // 'arena-judge-v1'
+ * ```
+ */
 export const PROMPT_TEMPLATE_VERSION = 'arena-judge-v1';
 
 /** A chat message sent to a judge model. */

@@ -31,7 +31,14 @@ const entrySchema = z.strictObject({
 
 type RawEntry = z.infer<typeof entrySchema>;
 
-/** The defaults of a field a component leaves out. */
+/**
+ * The defaults of a field a component leaves out.
+ *
+ * @example
+ * ```ts
+ * componentDefaults; // { weight: 1, center: 0, scale: 1, clipLow: -1, clipHigh: 1 }
+ * ```
+ */
 export const componentDefaults = deepFreeze({
   weight: 1,
   center: 0,

@@ -6,6 +6,8 @@ export type JsonValue =
   | string
   | JsonValue[]
   | { [key: string]: JsonValue };
+
+/** A JSON mapping: string keys to JSON values. */
 export type JsonObject = { [key: string]: JsonValue };
 
 /** Whether `value` is a plain (non-array, non-null) object. */

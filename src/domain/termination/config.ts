@@ -81,6 +81,32 @@ const agentRulesSchema = z.strictObject(
   { error: 'rules must be a mapping' },
 );
 
+/**
+ * One agent's rules as a run file or rules YAML writes them: the seed's
+ * snake_case keys, `success` and/or `plateau` (the input of the rule schema).
+ *
+ * @example
+ * ```ts
+ * const rules: AgentRulesInput = {
+ *   success: { metric: 'objective', threshold: 0.8, direction: 'greater_equal', consecutive: 2, min_evaluations: 3 },
+ * };
+ * ```
+ */
+export type AgentRulesInput = z.input<typeof agentRulesSchema>;
+
+/**
+ * The seed-shaped `agents` mapping: agent name to its {@link AgentRulesInput}.
+ *
+ * @example
+ * ```ts
+ * const agents: TerminationAgentsInput = {
+ *   SAC: { plateau: { metric: 'objective', direction: 'maximize', min_delta: 0.01, patience: 3, min_evaluations: 3, window: 1 } },
+ * };
+ * parseTerminationConfig({ agents }).agentNames; // ['SAC']
+ * ```
+ */
+export type TerminationAgentsInput = Readonly<Record<string, AgentRulesInput>>;
+
 const expectedKeys = {
   success: 'metric, threshold, direction, consecutive, min_evaluations',
   plateau: 'metric, direction, min_delta, patience, min_evaluations, window',

@@ -22,28 +22,60 @@ export class TerminationConfigError extends ArenaError {
   }
 }
 
-/** A saved state dict that cannot be restored for this configuration. */
+/**
+ * A saved state dict that cannot be restored for this configuration.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'TERMINATION_STATE'); // true when `error` is a TerminationStateError
+ * error instanceof TerminationStateError && error.name; // 'TerminationStateError'
+ * ```
+ */
 export class TerminationStateError extends ArenaError {
   constructor(message: string) {
     super('TERMINATION_STATE', message);
   }
 }
 
-/** An evaluation episode that is not the agent's next one (a gap or a regression). */
+/**
+ * An evaluation episode that is not the agent's next one (a gap or a regression).
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'OUT_OF_ORDER_EVALUATION'); // true when `error` is a OutOfOrderEvaluationError
+ * error instanceof OutOfOrderEvaluationError && error.name; // 'OutOfOrderEvaluationError'
+ * ```
+ */
 export class OutOfOrderEvaluationError extends ArenaError {
   constructor(message: string) {
     super('OUT_OF_ORDER_EVALUATION', message);
   }
 }
 
-/** A known evaluation id re-sent with different data. */
+/**
+ * A known evaluation id re-sent with different data.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'CONFLICTING_DUPLICATE'); // true when `error` is a ConflictingDuplicateError
+ * error instanceof ConflictingDuplicateError && error.name; // 'ConflictingDuplicateError'
+ * ```
+ */
 export class ConflictingDuplicateError extends ArenaError {
   constructor(message: string) {
     super('CONFLICTING_DUPLICATE', message);
   }
 }
 
-/** Two outcomes for the same agent in one checkpoint. */
+/**
+ * Two outcomes for the same agent in one checkpoint.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'DUPLICATE_AGENT_OUTCOME'); // true when `error` is a DuplicateAgentOutcomeError
+ * error instanceof DuplicateAgentOutcomeError && error.name; // 'DuplicateAgentOutcomeError'
+ * ```
+ */
 export class DuplicateAgentOutcomeError extends ArenaError {
   constructor(message: string) {
     super('DUPLICATE_AGENT_OUTCOME', message);
@@ -54,6 +86,12 @@ export class DuplicateAgentOutcomeError extends ArenaError {
  * A malformed checkpoint or outcome (not an array, metrics not a mapping, a
  * non-string checkpoint id...). An outcome with a missing or non-finite metric
  * is not malformed: it is accepted as an invalid outcome.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'INVALID_OUTCOME'); // true when `error` is a InvalidOutcomeError
+ * error instanceof InvalidOutcomeError && error.name; // 'InvalidOutcomeError'
+ * ```
  */
 export class InvalidOutcomeError extends ArenaError {
   constructor(message: string) {

@@ -6,11 +6,13 @@ export type {
 } from './checkpoint.js';
 export { applyCheckpoint } from './checkpoint.js';
 export type {
+  AgentRulesInput,
   AgentTerminationRules,
   PlateauDirection,
   PlateauRule,
   SuccessDirection,
   SuccessRule,
+  TerminationAgentsInput,
   TerminationConfig,
   TerminationConfigIssue,
 } from './config.js';

@@ -8,7 +8,14 @@ import { TerminationStateError } from './errors.js';
 import { smoothedMetric } from './rules.js';
 import type { AgentTerminationState, TerminationReason, TerminationState } from './state.js';
 
-/** The state dict format version this code writes and reads. */
+/**
+ * The state dict format version this code writes and reads.
+ *
+ * @example
+ * ```ts
+ * toStateDict(state).version; // 1 (TERMINATION_STATE_VERSION)
+ * ```
+ */
 export const TERMINATION_STATE_VERSION = 1;
 
 const reasons: readonly TerminationReason[] = [

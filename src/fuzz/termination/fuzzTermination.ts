@@ -52,7 +52,14 @@ export interface FuzzTerminationReport {
   readonly unreachableRequired: readonly FuzzedReason[];
 }
 
-/** The defaults of {@link FuzzTerminationOptions}. */
+/**
+ * The defaults of {@link FuzzTerminationOptions}.
+ *
+ * @example
+ * ```ts
+ * FUZZ_DEFAULTS; // { runs: 200, seed: 42, maxEvaluations: 50 }
+ * ```
+ */
 export const FUZZ_DEFAULTS = { runs: 200, seed: 42, maxEvaluations: 50 } as const;
 
 /**

@@ -13,7 +13,10 @@ import {
   TraceFormatError,
   type TraceRecord,
 } from '../../../src/actors/inspection.js';
-import { evaluationTerminationMachine } from '../../../src/machines/evaluationTermination.js';
+import {
+  type EvaluationTerminationInput,
+  evaluationTerminationMachine,
+} from '../../../src/machines/evaluationTermination.js';
 
 let folder: string;
 beforeEach(() => {
@@ -21,7 +24,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-const rules = {
+const rules: EvaluationTerminationInput = {
   agents: {
     SAC: {
       success: {

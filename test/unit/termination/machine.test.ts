@@ -1,7 +1,11 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { TerminationConfigError } from '../../../src/domain/termination/index.js';
+import {
+  type AgentRulesInput,
+  type TerminationAgentsInput,
+  TerminationConfigError,
+} from '../../../src/domain/termination/index.js';
 import {
   type EvaluationTerminationEmitted,
   type EvaluationTerminationInput,
@@ -10,7 +14,9 @@ import {
 } from '../../../src/machines/evaluationTermination.js';
 import { outcome, successRule } from './fixtures.js';
 
-const agents = { SAC: { success: successRule({ consecutive: 1, min_evaluations: 2 }) } };
+// the fixture's rules are loosely typed so that other tests can spoil them; these are valid
+const sac = { success: successRule({ consecutive: 1, min_evaluations: 2 }) } as AgentRulesInput;
+const agents: TerminationAgentsInput = { SAC: sac };
 
 function started(input: EvaluationTerminationInput = { agents }) {
   const actor = createActor(evaluationTerminationMachine, { input });
@@ -73,7 +79,7 @@ describe('evaluationTerminationMachine', () => {
   });
 
   it('emits checkpoint.ignored for an incomplete checkpoint', () => {
-    const { actor, emitted } = started({ agents: { A: agents.SAC, B: agents.SAC } });
+    const { actor, emitted } = started({ agents: { A: sac, B: sac } });
     actor.send({ type: 'evaluation.checkpoint', outcomes: [outcome('A', 0, 0.9)] });
     expect(emitted[0]).toMatchObject({
       type: 'checkpoint.ignored',

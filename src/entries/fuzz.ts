@@ -1,0 +1,32 @@
+/**
+ * `arena-runtime/fuzz`: fuzzing a termination rule set: metric sequences that
+ * never stop, reasons no sequence reaches, and the seed's invariants checked
+ * on each played sequence.
+ *
+ * @example
+ * ```ts
+ * import { formatFuzzReport, fuzzTermination } from 'arena-runtime/fuzz';
+ * const report = fuzzTermination(parseTerminationConfig(rules), { runs: 200, seed: 1 });
+ * console.log(formatFuzzReport(report));
+ * ```
+ */
+
+export type {
+  ForeverFinding,
+  FuzzedReason,
+  FuzzTerminationOptions,
+  FuzzTerminationReport,
+  InvariantFinding,
+  MetricEvaluation,
+  MetricRange,
+  MetricSequence,
+  ReasonFinding,
+} from '../fuzz/index.js';
+export {
+  FUZZ_DEFAULTS,
+  FuzzInputError,
+  formatFuzzReport,
+  fuzzTermination,
+  parseMetricRange,
+  playSequence,
+} from '../fuzz/index.js';

@@ -1,0 +1,119 @@
+/**
+ * `arena-runtime/judge`: LLM-as-a-judge. The judge domain (payloads, gates,
+ * summaries), the judge machine, judges built from a config file, judging many
+ * cases at once, and the model providers (OpenAI-compatible HTTP, replay).
+ *
+ * @example
+ * ```ts
+ * import { judgeFromConfig, judgeMany, loadJudgeConfig, summarizeJudgeResults } from 'arena-runtime/judge';
+ * import { lastValueFrom, toArray } from 'rxjs';
+ * const judge = await judgeFromConfig(loadJudgeConfig('examples/judge/local.yaml').config);
+ * const results = await lastValueFrom(judgeMany(cases, judge, { concurrency: 2 }).pipe(toArray()));
+ * summarizeJudgeResults(results).passRate; // 0.5 when one case of two passed
+ * ```
+ */
+
+export { loadJudgeAgent } from '../actors/judgeAgentModule.js';
+export { judgeFromConfig } from '../actors/judgeFromConfig.js';
+export type { JudgeManyOptions, JudgeResultCache } from '../actors/judgeMany.js';
+export { judgeCacheKey, judgeMany } from '../actors/judgeMany.js';
+export type {
+  AgentJudgeOptions,
+  FromConfigOptions,
+  Judge,
+  JudgeOptions,
+  ModelJudgeOptions,
+  TimerClock,
+} from '../actors/judges.js';
+export {
+  agentJudgeFromConfig,
+  createAgentJudge,
+  createModelJudge,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  modelJudgeFromConfig,
+  providerFromConfig,
+} from '../actors/judges.js';
+export type {
+  JudgeAgentProfile,
+  JudgeConfig,
+  JudgeProfile,
+  LoadedJudgeConfig,
+  ModelProfile,
+} from '../config/judgeConfig.js';
+export {
+  judgeConfigSchema,
+  loadJudgeConfig,
+  parseJudgeConfig,
+  selectJudgeName,
+} from '../config/judgeConfig.js';
+export type {
+  AgentJudgePolicyInput,
+  CaseLineOutcome,
+  ChatMessage,
+  JudgeContext,
+  JudgeGates,
+  JudgePayload,
+  JudgeResult,
+  JudgeSettings,
+  JudgeSettingsInput,
+  JudgeStatus,
+  JudgeSummary,
+  MalformedCaseLine,
+  ModelPrice,
+  SubjectObservation,
+  TokenUsage,
+  ToolPolicy,
+} from '../domain/judge/index.js';
+export {
+  checkAgentJudgePolicy,
+  failedGates,
+  JudgeCancelledError,
+  JudgeConfigurationError,
+  JudgeResponseError,
+  JudgeTimeoutError,
+  judgeCaseLineSchema,
+  judgePayloadJsonSchema,
+  judgePayloadSchema,
+  judgeSettings,
+  PROMPT_TEMPLATE_VERSION,
+  parseCaseLine,
+  parseJudgePayload,
+  summarizeJudgeResults,
+  toolIsSafe,
+} from '../domain/judge/index.js';
+export type {
+  JudgeClock,
+  JudgeJob,
+  JudgeMachineContext,
+  JudgeMachineEvent,
+  JudgeMachineInput,
+  ProviderCallInput,
+} from '../machines/judge.js';
+export { judgeMachine } from '../machines/judge.js';
+export type { AgentGenerateOptions, AgentTool, JudgeAgent } from '../ports/judgeAgent.js';
+export type {
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ResponseSchema,
+} from '../ports/modelProvider.js';
+export {
+  ModelProviderError,
+  ProviderAbortedError,
+  ProviderConnectionError,
+  ProviderHttpError,
+  ProviderProtocolError,
+  ProviderRateLimitError,
+  ProviderResponseTooLargeError,
+} from '../ports/modelProvider.js';
+export type { OpenAIProviderOptions } from '../ports/openaiProvider.js';
+export { createOpenAIProvider, DEFAULT_MAX_RESPONSE_BYTES } from '../ports/openaiProvider.js';
+export type { ReplayProviderOptions, ReplayRecord } from '../ports/replayProvider.js';
+export {
+  createReplayProvider,
+  loadReplayFile,
+  parseReplayRecords,
+  ReplayFileError,
+  ReplayMissError,
+  replayRecordSchema,
+} from '../ports/replayProvider.js';
