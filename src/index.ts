@@ -25,7 +25,6 @@ export type {
   RunFileValidationOptions,
   RunSummary,
 } from './actors/index.js';
-export { runExperiment$ } from './actors/observeRun.js';
 export {
   runExperiment,
   runExperiment$,
