@@ -1,12 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import type { CheckpointReport, RunReport } from '../../src/cli/commands/runsReport.js';
+import type { RunReport } from '../../src/cli/commands/runsReport.js';
 import { formatRunReport } from '../../src/cli/commands/runsText.js';
 import { parseTerminationConfig } from '../../src/domain/termination/config.js';
 import type { CheckpointRecord } from '../../src/ports/store.js';
 import { plateauSeries } from '../../src/report/plateauSeries.js';
 import type { PhaseReport } from '../../src/report/reportTypes.js';
 import { studySummary } from '../../src/report/studySummary.js';
+import { checkpointReport, runReport } from '../support/runReports.js';
 
 const runs = { numRuns: 150 };
 
@@ -172,38 +173,11 @@ describe('studySummary', () => {
 });
 
 function showReport(count: number, constant: boolean): RunReport {
-  const checkpoints: CheckpointReport[] = Array.from({ length: count }, (_, index) => ({
-    phaseIndex: 0,
-    checkpointIndex: index,
-    afterEpisode: index + 1,
-    status: 'accepted',
-    control: 'CONTINUE',
-    reason: null,
-    metrics: [{ agentName: 'a', metrics: { score: index, ...(constant ? { episodes: 1 } : {}) } }],
-    outcomes: [],
-    error: null,
-  }));
-  return {
-    run: {
-      runId: 'r',
-      uid: 'u',
-      seed: 1,
-      status: 'succeeded',
-      runFilePath: 'r.yaml',
-      startedAt: '2026-12-01T08:00:00.000Z',
-      endedAt: '2026-12-01T08:00:01.000Z',
-      error: null,
-      summary: null,
-      runFileSha256: null,
-      modules: null,
-      lease: null,
-    },
-    phases: [],
-    checkpoints,
-    metaDecisions: [],
-    snapshots: 0,
-    resumes: [],
-  };
+  return runReport(
+    Array.from({ length: count }, (_, index) =>
+      checkpointReport(index, { score: index, ...(constant ? { episodes: 1 } : {}) }, 'a'),
+    ),
+  );
 }
 
 describe('arena show checkpoints', () => {

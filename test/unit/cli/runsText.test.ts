@@ -1,46 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/actors/runSummary.js';
 import { formatRunSummary } from '../../../src/cli/commands/runSummaryText.js';
-import type { CheckpointReport, RunReport } from '../../../src/cli/commands/runsReport.js';
 import { formatRunReport } from '../../../src/cli/commands/runsText.js';
-
-function checkpointReport(index: number, metrics: Record<string, number>): CheckpointReport {
-  return {
-    phaseIndex: 0,
-    checkpointIndex: index,
-    afterEpisode: (index + 1) * 4,
-    status: 'accepted',
-    control: 'CONTINUE',
-    reason: null,
-    metrics: [{ agentName: 'operator', metrics }],
-    outcomes: [],
-    error: null,
-  };
-}
-
-function runReport(checkpoints: CheckpointReport[]): RunReport {
-  return {
-    run: {
-      runId: 'r',
-      uid: 'u',
-      seed: 1,
-      status: 'succeeded',
-      runFilePath: 'r.yaml',
-      startedAt: '2026-12-01T08:00:00.000Z',
-      endedAt: '2026-12-01T08:00:01.000Z',
-      error: null,
-      summary: null,
-      runFileSha256: null,
-      modules: null,
-      lease: null,
-    },
-    phases: [],
-    checkpoints,
-    metaDecisions: [],
-    snapshots: 0,
-    resumes: [],
-  };
-}
+import { checkpointReport, runReport } from '../../support/runReports.js';
 
 function checkpointSection(text: string): string[] {
   const lines = text.split('\n');
