@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { ArenaError } from '../../domain/shared/errors.js';
 import type { PhaseConfiguration } from '../../domain/termination/phase.js';
 import { validatePhaseConfiguration } from '../../domain/termination/phase.js';
@@ -12,6 +10,7 @@ import {
   parseMetricRange,
 } from '../../fuzz/index.js';
 import { CliError, ExitCode } from '../errors.js';
+import { readYamlInputFile } from '../inputFiles.js';
 import { loadRules } from './termination.js';
 
 interface FuzzTerminationCommandOptions {
@@ -117,7 +116,7 @@ function fuzzTerminationCommand(rulesPath: string, options: FuzzTerminationComma
 
 /** The rules file's optional `phase:`, validated like a run file's phase_config. */
 function loadPhase(rulesPath: string): PhaseConfiguration | null {
-  const document: unknown = parseYaml(readFileSync(rulesPath, 'utf8'));
+  const document = readYamlInputFile(rulesPath);
   if (typeof document !== 'object' || document === null || !('phase' in document)) return null;
   const phase = (document as { phase: unknown }).phase;
   if (phase === null || phase === undefined) return null;

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
-import { loadRunFile, parseRunFile } from '../../config/runFile.js';
+import { parseRunFile, readRunFileText } from '../../config/runFile.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import type { RunStore } from '../../ports/store.js';
@@ -122,7 +121,7 @@ async function loadSpec(
   if (resume !== undefined) {
     const record = store.getRun(resume);
     if (runFile !== undefined) {
-      const text = await readFile(runFile, 'utf8');
+      const text = await readRunFileText(runFile);
       if (text !== record.runFile) {
         throw new CliError(
           `${runFile} differs from the run file stored with run '${resume}': resume runs the stored one, so omit the file`,
@@ -137,12 +136,8 @@ async function loadSpec(
   if (runFile === undefined) {
     throw new CliError('a run file is required (or --resume <run-id>)');
   }
-  const text = await readFile(runFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(
-      `cannot read ${runFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
-    );
-  });
-  return { spec: await loadRunFile(runFile), text };
+  const text = await readRunFileText(runFile);
+  return { spec: parseRunFile(text, { sourcePath: runFile }), text };
 }
 
 /** The progress bar of a run: phase, episode, last evaluation metric, termination state. */

@@ -1,0 +1,33 @@
+import { readInputText } from '../config/inputFile.js';
+import { parseYamlWithKeyOrder } from '../config/orderedYaml.js';
+import { ArenaError } from '../domain/shared/errors.js';
+import { CliError } from './errors.js';
+
+/**
+ * Read and parse a YAML (or JSON) input file the CLI was given, within the
+ * input cap and the alias limit.
+ *
+ * @throws CliError (exit code 2) `<path>: cannot read the file (ENOENT)` or
+ *   `<path>: invalid YAML: line L, column C: ...`.
+ * @throws InputTooLargeError when the file is over `--max-input-bytes`.
+ * @example
+ * ```ts
+ * readYamlInputFile('examples/termination/rules.yaml'); // { agents: { PPO: ..., SAC: ... }, phase: ... }
+ * ```
+ */
+export function readYamlInputFile(filePath: string): unknown {
+  let text: string;
+  try {
+    text = readInputText(filePath);
+  } catch (error) {
+    if (ArenaError.is(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CliError(`${filePath}: cannot read the file (${code})`, undefined, { cause: error });
+  }
+  try {
+    return parseYamlWithKeyOrder(text).value;
+  } catch (error) {
+    if (!ArenaError.is(error)) throw error;
+    throw new CliError(`${filePath}: invalid YAML: ${error.message}`, undefined, { cause: error });
+  }
+}
