@@ -337,3 +337,17 @@ describe('every command exits quietly when its reader goes away', () => {
     expect(stdout.split('\n')).toHaveLength(2);
   });
 });
+
+describe('README hostile input section', () => {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+
+  it.each([
+    [['validate', 'examples/hostile/alias-bomb.yaml']],
+    [['--max-input-bytes', '1K', 'validate', 'examples/two-feeders.yaml']],
+  ])('shows what arena %j really prints, and exit 2', async (args) => {
+    const { code, stdout, stderr } = await runArena(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(readme).toContain(`$ npx arena ${args.join(' ')}\n${stderr}\`\`\``);
+  });
+});
