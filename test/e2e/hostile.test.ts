@@ -351,3 +351,18 @@ describe('README hostile input section', () => {
     expect(readme).toContain(`$ npx arena ${args.join(' ')}\n${stderr}\`\`\``);
   });
 });
+
+describe('streamed inputs that cannot be read', () => {
+  it('exits 2 with one line when the checkpoint log or the cases file is a folder', async () => {
+    const rules = path.join(repoRoot, 'examples/termination/rules.yaml');
+    const replay = await runArena(['termination', 'replay', rules, folder]);
+    expect([replay.code, replay.stdout, replay.stderr]).toEqual([
+      2,
+      '',
+      `arena: ${folder}: cannot read the file (EISDIR)\n`,
+    ]);
+    const config = path.join(repoRoot, 'examples/judge/replay.yaml');
+    const judge = await runArena(['judge', folder, '--config', config]);
+    expect([judge.code, judge.stderr]).toEqual([2, `arena: cannot read cases file ${folder}\n`]);
+  });
+});

@@ -6,6 +6,7 @@ import type { TerminationConfig } from '../../domain/termination/config.js';
 import type { TerminationReason, TerminationState } from '../../domain/termination/state.js';
 import { createTerminationState } from '../../domain/termination/state.js';
 import { CliError } from '../errors.js';
+import { fileLines, isFileSystemError } from '../fileLines.js';
 
 /** What one line of a checkpoint log led to. */
 export type ReplayStep =
@@ -39,7 +40,7 @@ export async function* readCheckpoints(checkpointsPath: string): AsyncGenerator<
   });
   let line = 0;
   try {
-    for await (const content of file.readLines({ encoding: 'utf8' })) {
+    for await (const content of fileLines(file)) {
       line += 1;
       if (content.trim() === '') continue;
       let checkpoint: unknown;
@@ -50,6 +51,9 @@ export async function* readCheckpoints(checkpointsPath: string): AsyncGenerator<
       }
       yield { line, checkpoint };
     }
+  } catch (error) {
+    if (!isFileSystemError(error)) throw error;
+    throw new CliError(`${checkpointsPath}: cannot read the file (${error.code ?? 'unreadable'})`);
   } finally {
     await file.close();
   }
