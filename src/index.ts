@@ -406,11 +406,18 @@ export type {
   ModelProfile,
 } from './config/judgeConfig.js';
 export {
+  DEFAULT_MAX_ALIAS_COUNT,
+  YamlAliasLimitError,
   YamlKeyCollisionError,
   YamlSyntaxError,
   parseYamlWithKeyOrder,
 } from './config/orderedYaml.js';
-export type { OrderedYaml } from './config/orderedYaml.js';
+export type { OrderedYaml, YamlParseOptions } from './config/orderedYaml.js';
+export {
+  DEFAULT_MAX_INPUT_BYTES,
+  InputTooLargeError,
+  readInputText,
+} from './config/inputFile.js';
 
 // Ports and adapters
 export { LOG_LEVELS, createLogger, fixedClock, silentLogger, systemClock } from './ports/index.js';
