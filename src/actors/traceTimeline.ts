@@ -218,12 +218,13 @@ function eventType(event: JsonValue): string | null {
  */
 export function formatTimeline(timelines: readonly ActorTimeline[]): string {
   const lines: string[] = [];
-  const eventWidth = Math.max(
-    5,
-    ...timelines.flatMap((timeline) =>
-      timeline.entries.map((entry) => (entry.event ?? '-').length),
-    ),
-  );
+  // A loop, not Math.max(...entries): a long trace has more events than a call has room for arguments.
+  let eventWidth = 5;
+  for (const timeline of timelines) {
+    for (const entry of timeline.entries) {
+      eventWidth = Math.max(eventWidth, (entry.event ?? '-').length);
+    }
+  }
   let lastAt = 0;
   let changes = 0;
   let received = 0;

@@ -4,12 +4,26 @@ import { CliError, ExitCode } from './errors.js';
 import { createProgram } from './program.js';
 
 async function main(): Promise<void> {
+  exitQuietlyWhenReaderLeaves(process.stdout);
+  exitQuietlyWhenReaderLeaves(process.stderr);
   const program = createProgram();
   try {
     await program.parseAsync(process.argv);
   } catch (error) {
     process.exitCode = reportError(error);
   }
+}
+
+/**
+ * When the reader of a pipe goes away (`arena runs | head -1`), stop at once
+ * with the exit code so far, as a Unix tool killed by SIGPIPE would, instead of
+ * dying on the EPIPE error Node raises (Node ignores SIGPIPE).
+ */
+function exitQuietlyWhenReaderLeaves(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok);
+  });
 }
 
 /** Print one clear line for an error and return the exit code it deserves. */

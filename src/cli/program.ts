@@ -1,11 +1,15 @@
 import { Command, Option } from 'commander';
+import { DEFAULT_MAX_INPUT_BYTES, setMaxInputBytes } from '../config/inputFile.js';
 import { LOG_LEVELS } from '../ports/logger.js';
 import { registerCommands } from './commands/index.js';
+import { CliError } from './errors.js';
 
 /** Global options shared by every command. */
 export interface GlobalOptions {
   logLevel: (typeof LOG_LEVELS)[number];
   json?: boolean;
+  /** The input cap as typed (`1048576`, `8M`); see {@link parseByteCount}. */
+  maxInputBytes?: string;
 }
 
 /**
@@ -19,8 +23,43 @@ export function createProgram(): Command {
     .addOption(
       new Option('--log-level <level>', 'minimum log level').choices(LOG_LEVELS).default('warn'),
     )
+    .addOption(
+      new Option(
+        '--max-input-bytes <bytes>',
+        'largest run file, judge config or rules file to read (e.g. 8M); default 1M',
+      ),
+    )
+    .hook('preAction', (_program, actionCommand) => {
+      const { maxInputBytes } = actionCommand.optsWithGlobals<GlobalOptions>();
+      setMaxInputBytes(
+        maxInputBytes === undefined ? DEFAULT_MAX_INPUT_BYTES : parseByteCount(maxInputBytes),
+      );
+    })
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: true });
   registerCommands(program);
   return program;
+}
+
+const byteUnits: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/**
+ * A byte count as a person types it: whole bytes, or K, M or G (powers of 1024).
+ *
+ * @throws CliError (exit code 2) naming `--max-input-bytes` and what it expects.
+ * @example
+ * ```ts
+ * parseByteCount('8M'); // 8388608
+ * parseByteCount('4096'); // 4096
+ * ```
+ */
+export function parseByteCount(raw: string): number {
+  const match = /^(\d+)\s*([kmg]?)(?:i?b)?$/i.exec(raw.trim());
+  const bytes = match ? Number(match[1]) * (byteUnits[match[2]!.toLowerCase()] ?? 1) : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+    throw new CliError(
+      `--max-input-bytes: expected a positive number of bytes such as 1048576 or 8M, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return bytes;
 }

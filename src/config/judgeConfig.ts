@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { JudgeConfigurationError } from '../domain/judge/errors.js';
 import { MAX_TIMER_MS } from '../domain/judge/settings.js';
+import { ArenaError } from '../domain/shared/errors.js';
+import { readInputText } from './inputFile.js';
+import { parseYamlWithKeyOrder } from './orderedYaml.js';
 import { expecting } from './zodIssues.js';
 
 const nonEmpty = z.string().trim().min(1);
@@ -182,13 +183,14 @@ export function parseJudgeConfig(value: unknown, source = 'judge config'): Judge
 export function loadJudgeConfig(file: string): LoadedJudgeConfig {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputText(file);
   } catch (error) {
+    if (ArenaError.is(error)) throw error;
     throw new JudgeConfigurationError(`cannot read judge config ${file}`, { cause: error });
   }
   let value: unknown;
   try {
-    value = parseYaml(text);
+    value = parseYamlWithKeyOrder(text).value;
   } catch (error) {
     throw new JudgeConfigurationError(`${file}: not valid YAML (${(error as Error).message})`, {
       cause: error,

@@ -1,4 +1,5 @@
 import {
+  type Alias,
   type Document,
   isAlias,
   isMap,
@@ -10,52 +11,12 @@ import {
 } from 'yaml';
 import { escapePointerToken } from '../domain/definition/pointer.js';
 import type { KeyOrder } from '../domain/definition/types.js';
-import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
+import { DEFAULT_MAX_ALIAS_COUNT, resolveAliases } from './yamlAliases.js';
+import { YamlKeyCollisionError, YamlSyntaxError } from './yamlErrors.js';
 
-/**
- * YAML that does not parse, with the 1-based line and column of the problem.
- *
- * @example
- * ```ts
- * ArenaError.is(error, 'YAML_SYNTAX'); // true when `error` is a YamlSyntaxError
- * error instanceof YamlSyntaxError && error.name; // 'YamlSyntaxError'
- * ```
- */
-export class YamlSyntaxError extends ArenaError {
-  readonly line: number;
-  readonly column: number;
-
-  constructor(message: string, line: number, column: number) {
-    super('YAML_SYNTAX', `line ${line}, column ${column}: ${message}`);
-    this.line = line;
-    this.column = column;
-  }
-}
-
-/**
- * Two keys of one mapping that become the same string key (`3` and `"3"`).
- *
- * @example
- * ```ts
- * ArenaError.is(error, 'YAML_KEY_COLLISION'); // true when `error` is a YamlKeyCollisionError
- * error instanceof YamlKeyCollisionError && error.name; // 'YamlKeyCollisionError'
- * ```
- */
-export class YamlKeyCollisionError extends ArenaError {
-  /** RFC 6901 pointer of the mapping that holds both keys. */
-  readonly pointer: string;
-  readonly key: string;
-
-  constructor(pointer: string, key: string, line: number, column: number) {
-    super(
-      'YAML_KEY_COLLISION',
-      `line ${line}, column ${column}: the mapping at "${pointer}" has two keys that both become "${key}" (for example 3 and "3"); the pointer "${pointer}/${escapePointerToken(key)}" would be ambiguous`,
-    );
-    this.pointer = pointer;
-    this.key = key;
-  }
-}
+export { DEFAULT_MAX_ALIAS_COUNT } from './yamlAliases.js';
+export { YamlAliasLimitError, YamlKeyCollisionError, YamlSyntaxError } from './yamlErrors.js';
 
 /** A parsed YAML document and the declaration order of its mappings. */
 export interface OrderedYaml {
@@ -64,13 +25,45 @@ export interface OrderedYaml {
   readonly keyOrder: KeyOrder;
 }
 
+/** Limits of a YAML parse. */
+export interface YamlParseOptions {
+  /**
+   * The most alias expansion allowed, counted like the `yaml` package's
+   * `maxAliasCount` (default 100; negative: no limit; 0: no aliases).
+   */
+  readonly maxAliasCount?: number;
+}
+
+/** A composed YAML document with the line counter that places its nodes. */
+export interface ComposedYaml {
+  readonly document: Document;
+  readonly lineCounter: LineCounter;
+}
+
+/**
+ * Compose YAML text into a document, once. Duplicate keys are left to
+ * {@link orderedValueOf}, which finds them in linear time (the `yaml`
+ * package's own check compares every key with every earlier one).
+ *
+ * @example
+ * ```ts
+ * composeYaml('a: 1\n').document.errors; // []
+ * ```
+ */
+export function composeYaml(text: string): ComposedYaml {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false });
+  return { document, lineCounter };
+}
+
 /**
  * Parse one YAML document (YAML 1.2 core schema) into plain JSON and keep the
  * document order of every mapping's keys beside it, because JavaScript objects
  * put integer-like keys first whatever the file said. Scalar keys become
  * strings (`3:` gives `"3"`, `null` gives `""`); two keys that collide after
- * that throw `YamlKeyCollisionError`; aliases are expanded; syntax errors
- * throw `YamlSyntaxError` with line and column.
+ * that throw `YamlKeyCollisionError`; aliases are expanded within
+ * `maxAliasCount` (else `YamlAliasLimitError`); syntax errors throw
+ * `YamlSyntaxError` with line and column.
  *
  * @example
  * ```ts
@@ -79,10 +72,9 @@ export interface OrderedYaml {
  * keyOrder['']; // ['b', '3', 'a']          (the document's order)
  * ```
  */
-export function parseYamlWithKeyOrder(text: string): OrderedYaml {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: true });
-  const [firstError] = document.errors;
+export function parseYamlWithKeyOrder(text: string, options: YamlParseOptions = {}): OrderedYaml {
+  const composed = composeYaml(text);
+  const [firstError] = composed.document.errors;
   if (firstError !== undefined) {
     const position = firstError.linePos?.[0] ?? { line: 0, col: 0 };
     throw new YamlSyntaxError(
@@ -94,9 +86,35 @@ export function parseYamlWithKeyOrder(text: string): OrderedYaml {
       position.col,
     );
   }
+  return orderedValueOf(composed, options);
+}
+
+/**
+ * The JSON value and key order of a document {@link composeYaml} made without
+ * errors (see {@link parseYamlWithKeyOrder} for what it checks).
+ *
+ * @example
+ * ```ts
+ * orderedValueOf(composeYaml('a: &x [1]\nb: *x\n')).value; // { a: [1], b: [1] }
+ * ```
+ */
+export function orderedValueOf(
+  composed: ComposedYaml,
+  options: YamlParseOptions = {},
+): OrderedYaml {
+  const { document, lineCounter } = composed;
+  const position = (node: unknown): { line: number; col: number } => {
+    const range = (node as { range?: readonly number[] | null } | null)?.range;
+    const offset = range?.[0];
+    return offset === undefined ? { line: 0, col: 0 } : lineCounter.linePos(offset);
+  };
+  const targets = resolveAliases(
+    document,
+    options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT,
+    position,
+  );
   const keyOrder: Record<string, string[]> = {};
-  const converter = new OrderedConverter(document, lineCounter, keyOrder);
-  const value = converter.convert(document.contents, '');
+  const value = new OrderedConverter(targets, position, keyOrder).convert(document.contents, '');
   return { value, keyOrder };
 }
 
@@ -104,16 +122,15 @@ class OrderedConverter {
   private readonly inProgress = new Set<Node>();
 
   constructor(
-    private readonly document: Document,
-    private readonly lineCounter: LineCounter,
+    private readonly targets: ReadonlyMap<Alias, Node>,
+    private readonly position: (node: unknown) => { line: number; col: number },
     private readonly keyOrder: Record<string, string[]>,
   ) {}
 
   convert(node: unknown, pointer: string): JsonValue {
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
-      const target = node.resolve(this.document);
-      if (target === undefined) throw this.syntaxError(`unresolved alias *${node.source}`, node);
+      const target = this.target(node);
       if (this.inProgress.has(target)) {
         throw this.syntaxError(`alias *${node.source} refers to a node that contains it`, node);
       }
@@ -130,12 +147,18 @@ class OrderedConverter {
       this.inProgress.add(node);
       const mapping: JsonObject = {};
       const keys: string[] = [];
+      // Each key's scalar value, to tell an exact duplicate from a string collision.
+      const keyValues = new Map<string, unknown>();
       for (const pair of node.items) {
-        const key = this.keyString(pair.key);
-        if (Object.hasOwn(mapping, key)) {
-          const position = this.position(pair.key);
-          throw new YamlKeyCollisionError(pointer, key, position.line, position.col);
+        const { key, value: keyValue } = this.keyOf(pair.key);
+        if (keyValues.has(key)) {
+          const { line, col } = this.position(pair.key);
+          if (keyValues.get(key) === keyValue) {
+            throw new YamlSyntaxError('Map keys must be unique', line, col);
+          }
+          throw new YamlKeyCollisionError(pointer, key, line, col);
         }
+        keyValues.set(key, keyValue);
         keys.push(key);
         Object.defineProperty(mapping, key, {
           value: this.convert(pair.value, `${pointer}/${escapePointerToken(key)}`),
@@ -151,29 +174,31 @@ class OrderedConverter {
     throw this.syntaxError('unsupported YAML node', node);
   }
 
+  private target(alias: Alias): Node {
+    const target = this.targets.get(alias);
+    if (target === undefined) throw this.syntaxError(`unresolved alias *${alias.source}`, alias);
+    return target;
+  }
+
   private scalarValue(value: unknown, node: unknown): JsonValue {
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
     if (typeof value === 'number') return value;
     throw this.syntaxError(`a ${typeof value} scalar is not JSON`, node);
   }
 
-  private keyString(key: unknown): string {
-    const resolved = isAlias(key) ? key.resolve(this.document) : key;
-    if (resolved === null || resolved === undefined) return '';
+  /** The string a key becomes, and the scalar value it had. */
+  private keyOf(key: unknown): { key: string; value: unknown } {
+    const resolved = isAlias(key) ? this.target(key) : key;
+    if (resolved === null || resolved === undefined) return { key: '', value: null };
     if (!isScalar(resolved)) {
       throw this.syntaxError('mapping keys must be scalars, not mappings or lists', key);
     }
     const value = resolved.value;
-    if (value === null) return '';
-    if (typeof value === 'string') return value;
-    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    if (value === null) return { key: '', value };
+    if (typeof value === 'string') return { key: value, value };
+    if (typeof value === 'number' || typeof value === 'boolean')
+      return { key: String(value), value };
     throw this.syntaxError(`a ${typeof value} key is not JSON`, key);
-  }
-
-  private position(node: unknown): { line: number; col: number } {
-    const range = (node as { range?: readonly number[] | null } | null)?.range;
-    const offset = range?.[0];
-    return offset === undefined ? { line: 0, col: 0 } : this.lineCounter.linePos(offset);
   }
 
   private syntaxError(message: string, node: unknown): YamlSyntaxError {

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { KeyOrder } from '../domain/definition/types.js';
+import { ArenaError } from '../domain/shared/errors.js';
 import { deepFreeze, isPlainObject, type JsonObject } from '../domain/shared/json.js';
 import {
   type ConfigIssue,
@@ -8,6 +8,7 @@ import {
   type PathSegment,
   parseYamlPath,
 } from './configIssue.js';
+import { readInputText } from './inputFile.js';
 import { declares, declaringPhase, inheritPhase } from './phaseInheritance.js';
 import { declaredNames, duplicateNames } from './phaseNames.js';
 import { RunFileError } from './runFileError.js';
@@ -44,6 +45,7 @@ export async function loadRunFile(filePath: string): Promise<RunSpec> {
  * Read a run file's text.
  *
  * @throws {RunFileError} with one issue when the file cannot be read.
+ * @throws {InputTooLargeError} when it is over the input cap (`--max-input-bytes`).
  * @example
  * ```ts
  * await readRunFileText('absent.yaml');
@@ -53,8 +55,9 @@ export async function loadRunFile(filePath: string): Promise<RunSpec> {
  */
 export async function readRunFileText(filePath: string): Promise<string> {
   try {
-    return await readFile(filePath, 'utf8');
+    return readInputText(filePath);
   } catch (error) {
+    if (ArenaError.is(error)) throw error;
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
     throw new RunFileError(
@@ -97,7 +100,8 @@ export function parseRunFile(text: string, options: ParseRunFileOptions): RunSpe
   const raw = source.value;
   const issues: PathIssue[] = [];
   const parsed = runFileSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) issues.push(...structuralIssues(raw, parsed.error));
+  // A loop, not push(...spread): a file with 400k unknown keys has 400k issues.
+  if (!parsed.success) for (const issue of structuralIssues(raw, parsed.error)) issues.push(issue);
   const rawSchedule = isPlainObject(raw) ? raw.schedule : undefined;
   const phases = Array.isArray(rawSchedule)
     ? buildPhases(rawSchedule, source.keyOrder, issues, !parsed.success)
@@ -170,14 +174,15 @@ function buildPhases(
   for (const [index, phase] of declared.entries()) {
     inherited = index === 0 ? phase.body : inheritPhase(inherited, phase.body);
     const context = { declared, bodies, index };
-    issues.push(...duplicateNames(phase.body, phasePath(context, index)));
+    for (const issue of duplicateNames(phase.body, phasePath(context, index))) issues.push(issue);
     const script = lifecycleScriptOf(inherited, context, previousScript, issues);
     previousScript = script;
     const merged = completePhaseSchema.safeParse(inherited, { reportInput: true });
     if (!merged.success && !structureFailed) {
       // Unreachable while each piece passed the schema; report rather than hide it.
       const prefix = phasePath(context, index);
-      issues.push(...issuesFromZod(merged.error, completePhaseSchema, prefix));
+      for (const issue of issuesFromZod(merged.error, completePhaseSchema, prefix))
+        issues.push(issue);
     }
     if (merged.success && script !== null) {
       phases.push(phaseSpec(merged.data, context, script, keyOrder));

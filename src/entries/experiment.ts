@@ -91,7 +91,20 @@ export {
   runFileSchema,
   ScriptError,
 } from '../config/index.js';
-export { YamlKeyCollisionError, YamlSyntaxError } from '../config/orderedYaml.js';
+export {
+  DEFAULT_MAX_INPUT_BYTES,
+  InputTooLargeError,
+  readInputText,
+  setMaxInputBytes,
+} from '../config/inputFile.js';
+export type { OrderedYaml, YamlParseOptions } from '../config/orderedYaml.js';
+export {
+  DEFAULT_MAX_ALIAS_COUNT,
+  parseYamlWithKeyOrder,
+  YamlAliasLimitError,
+  YamlKeyCollisionError,
+  YamlSyntaxError,
+} from '../config/orderedYaml.js';
 export type { BoxSpace, DiscreteSpace, Rng, Space } from '../domain/shared/index.js';
 export { clipToSpace, contains, createRng, deriveSeed } from '../domain/shared/index.js';
 export { MetaTurnError, MetaTurnWiringError, metaTurnMachine } from '../machines/metaTurn.js';

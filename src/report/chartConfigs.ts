@@ -55,13 +55,15 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
     },
   ];
   if (series.threshold !== null && points.length > 0) {
-    const xs = points.map((point) => point.x);
+    // A reduce, not Math.min(...xs): a long run has more points than a call has room for arguments.
+    const first = points.reduce((low, point) => Math.min(low, point.x), Number.POSITIVE_INFINITY);
+    const last = points.reduce((high, point) => Math.max(high, point.x), Number.NEGATIVE_INFINITY);
     const comparison = series.threshold.direction === 'greater_equal' ? '≥' : '≤';
     datasets.push({
       label: `success threshold ${comparison} ${formatNumber(series.threshold.value)}`,
       data: [
-        { x: Math.min(...xs), y: series.threshold.value },
-        { x: Math.max(...xs), y: series.threshold.value },
+        { x: first, y: series.threshold.value },
+        { x: last, y: series.threshold.value },
       ],
       borderColor: colours.threshold,
       backgroundColor: colours.threshold,

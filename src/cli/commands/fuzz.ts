@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { parseRunFile } from '../../config/runFile.js';
 import type { PhaseSpec } from '../../config/runSpec.js';
 import { ArenaError } from '../../domain/shared/errors.js';
@@ -14,6 +12,7 @@ import {
   parseMetricRange,
 } from '../../fuzz/index.js';
 import { CliError, ExitCode } from '../errors.js';
+import { readYamlInput } from '../inputFiles.js';
 import { loadRules } from './termination.js';
 
 interface FuzzTerminationCommandOptions {
@@ -139,8 +138,7 @@ interface LoadedPhase {
  * or a rules file's optional `phase:`, validated like a run file's phase_config.
  */
 function loadPhase(rulesPath: string, phaseName: string | undefined): LoadedPhase {
-  const text = readFileSync(rulesPath, 'utf8');
-  const document: unknown = parseYaml(text);
+  const { text, value: document } = readYamlInput(rulesPath);
   if (typeof document === 'object' && document !== null && 'schedule' in document) {
     return runFilePhase(rulesPath, text, phaseName);
   }

@@ -1,4 +1,5 @@
-import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import { judgeFromConfig } from '../../actors/judgeFromConfig.js';
@@ -13,9 +14,9 @@ import {
   type JudgeSummary,
   summarizeJudgeResults,
 } from '../../domain/judge/summary.js';
-import { sha256Hex } from '../../domain/shared/canonicalJson.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
+import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
 
 interface JudgeCommandOptions {
@@ -77,7 +78,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     logger,
     ...(options.judge ? { name: options.judge } : {}),
   });
-  const { cases, malformed } = readCases(casesPath, options.runId);
+  const { cases, malformed } = await readCases(casesPath, options.runId);
   for (const problem of malformed) {
     process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
   }
@@ -100,25 +101,32 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   else if (gates.length > 0) process.exitCode = ExitCode.failed;
 }
 
-function readCases(
+/** Read the cases file a line at a time; a malformed line is kept to report, the rest still judged. */
+async function readCases(
   casesPath: string,
   runId: string | undefined,
-): { cases: JudgeContext[]; malformed: MalformedCaseLine[] } {
-  let text: string;
-  try {
-    text = readFileSync(casesPath, 'utf8');
-  } catch (error) {
+): Promise<{ cases: JudgeContext[]; malformed: MalformedCaseLine[] }> {
+  const file = await open(casesPath).catch((error: unknown) => {
     throw new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause: error });
-  }
-  const defaultRunId = runId ?? `judge-${sha256Hex(text).slice(0, 12)}`;
-  const cases: JudgeContext[] = [];
-  const malformed: MalformedCaseLine[] = [];
-  text.split('\n').forEach((line, index) => {
-    const outcome = parseCaseLine(line, index + 1, defaultRunId);
-    if (outcome.kind === 'case') cases.push(outcome.context);
-    else if (outcome.kind === 'malformed') malformed.push(outcome.problem);
   });
-  return { cases, malformed };
+  try {
+    const defaultRunId = runId ?? `judge-${(await fileSha256(file)).slice(0, 12)}`;
+    const cases: JudgeContext[] = [];
+    const malformed: MalformedCaseLine[] = [];
+    let line = 0;
+    for await (const text of fileLines(file)) {
+      line += 1;
+      const outcome = parseCaseLine(text, line, defaultRunId);
+      if (outcome.kind === 'case') cases.push(outcome.context);
+      else if (outcome.kind === 'malformed') malformed.push(outcome.problem);
+    }
+    return { cases, malformed };
+  } catch (error) {
+    if (!isFileSystemError(error)) throw error;
+    throw new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause: error });
+  } finally {
+    await file.close();
+  }
 }
 
 /** Judge every case, writing each result as it finishes; Ctrl-C cancels what is in flight. */

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
@@ -6,7 +5,7 @@ import { validateRunFileText } from '../../actors/runFileValidation.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { sha256Hex } from '../../config/moduleFingerprints.js';
-import { parseRunFile } from '../../config/runFile.js';
+import { parseRunFile, readRunFileText } from '../../config/runFile.js';
 import { RunFileError } from '../../config/runFileError.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
@@ -164,7 +163,7 @@ async function loadStoredSpec(
 ): Promise<{ spec: RunSpec; text: string }> {
   const record = store.getRun(resume);
   if (runFile !== undefined) {
-    const text = await readFile(runFile, 'utf8');
+    const text = await readRunFileText(runFile);
     if (text !== record.runFile) {
       throw new CliError(
         `${runFile} differs from the run file stored with run '${resume}': resume runs the stored one, so omit the file`,
@@ -189,12 +188,8 @@ async function loadRunFileForRun(
   if (runFile === undefined) {
     throw new CliError('a run file is required (or --resume <run-id>)');
   }
-  const text = await readFile(runFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(
-      `cannot read ${runFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
-    );
-  });
   try {
+    const text = await readRunFileText(runFile);
     // the checks of arena validate, before a run exists: a bad file never leaves one in the store
     const spec = await validateRunFileText(text, {
       sourcePath: runFile,

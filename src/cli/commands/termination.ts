@@ -1,30 +1,13 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { ArenaError } from '../../domain/shared/errors.js';
-import type { CheckpointDecision } from '../../domain/termination/checkpoint.js';
-import { applyCheckpoint } from '../../domain/termination/checkpoint.js';
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import { parseTerminationConfig } from '../../domain/termination/config.js';
 import { validatePhaseConfiguration } from '../../domain/termination/phase.js';
-import type { TerminationReason, TerminationState } from '../../domain/termination/state.js';
-import { createTerminationState } from '../../domain/termination/state.js';
 import { CliError } from '../errors.js';
-
-/** What one line of a checkpoint log led to. */
-export type ReplayStep =
-  | { readonly line: number; readonly decision: CheckpointDecision }
-  | {
-      readonly line: number;
-      readonly rejected: { readonly name: string; readonly code: string; readonly message: string };
-    };
-
-/** A whole replay: every step, and the final reason with the line that set it. */
-export interface ReplayResult {
-  readonly steps: readonly ReplayStep[];
-  readonly reason: TerminationReason | null;
-  readonly reasonLine: number | null;
-}
+import { readYamlInputFile } from '../inputFiles.js';
+import { LineWriter } from '../lineWriter.js';
+import { CheckpointReplay, readCheckpoints } from './terminationReplay.js';
+import { ColumnWidths, finalLine, tableEntries } from './terminationTable.js';
 
 /**
  * Register `arena termination replay <rules.yaml> <checkpoints.jsonl> [--json]`.
@@ -53,11 +36,13 @@ export function registerTerminationCommand(program: Command): void {
     .argument('<rules>', 'YAML or JSON file with the agents: rules (and optional phase:)')
     .argument('<checkpoints>', 'JSON lines file, one evaluation checkpoint per line')
     .option('--json', 'print one JSON object per checkpoint and a final one')
-    .action((rulesPath: string, checkpointsPath: string, options: { json?: boolean }) => {
+    .action(async (rulesPath: string, checkpointsPath: string, options: { json?: boolean }) => {
       const config = loadRules(rulesPath);
-      const checkpoints = loadCheckpoints(checkpointsPath);
-      const result = replayCheckpoints(config, checkpoints);
-      process.stdout.write(options.json ? formatJsonLines(result) : formatTable(config, result));
+      const out = new LineWriter(process.stdout);
+      await (options.json
+        ? replayAsJsonLines(config, checkpointsPath, out)
+        : replayAsTable(config, checkpointsPath, out));
+      await out.flush();
     });
 }
 
@@ -71,7 +56,7 @@ export function registerTerminationCommand(program: Command): void {
  * ```
  */
 export function loadRules(rulesPath: string): TerminationConfig {
-  const document = parseYamlFile(rulesPath);
+  const document = readYamlInputFile(rulesPath);
   const source =
     isRecord(document) && isRecord(document.run_config) ? document.run_config : document;
   const condition = isRecord(source) && isRecord(source.condition) ? source.condition : null;
@@ -94,104 +79,37 @@ export function loadRules(rulesPath: string): TerminationConfig {
 }
 
 /**
- * Read a checkpoint log: one JSON object per non-blank line.
- *
- * @throws CliError (exit code 2) naming the file and line of bad JSON.
- * @example
- * ```ts
- * loadCheckpoints('examples/termination/success.jsonl')[0];
- * // { line: 1, checkpoint: { outcomes: [ ... ] } }
- * ```
- */
-export function loadCheckpoints(
-  checkpointsPath: string,
-): { readonly line: number; readonly checkpoint: unknown }[] {
-  const text = readText(checkpointsPath);
-  const checkpoints: { line: number; checkpoint: unknown }[] = [];
-  text.split(/\r?\n/).forEach((content, index) => {
-    if (content.trim() === '') return;
-    try {
-      checkpoints.push({ line: index + 1, checkpoint: JSON.parse(content) });
-    } catch (error) {
-      throw new CliError(
-        `${checkpointsPath}:${index + 1}: invalid JSON: ${(error as Error).message}`,
-      );
-    }
-  });
-  return checkpoints;
-}
-
-/**
- * Apply every checkpoint in order, like the machine: a rejected checkpoint is
- * recorded with its error and changes nothing; the replay goes on.
+ * JSON lines, written as the log is read: one `{ line, decision }` or
+ * `{ line, rejected }` per checkpoint, then `{ final: { reason, line } }`.
+ * Lines before a line of bad JSON are already printed when it stops.
  *
  * @example
  * ```ts
- * replayCheckpoints(config, loadCheckpoints('success.jsonl')).reason; // 'success'
+ * await replayAsJsonLines(config, 'success.jsonl', out);
+ * // ... {"final":{"reason":"success","line":6}}
  * ```
  */
-export function replayCheckpoints(
+export async function replayAsJsonLines(
   config: TerminationConfig,
-  checkpoints: readonly { readonly line: number; readonly checkpoint: unknown }[],
-): ReplayResult {
-  let state: TerminationState = createTerminationState(config);
-  let reasonLine: number | null = null;
-  const steps: ReplayStep[] = [];
-  for (const { line, checkpoint } of checkpoints) {
-    const outcomes = isRecord(checkpoint) ? checkpoint.outcomes : checkpoint;
-    try {
-      const result = applyCheckpoint(state, outcomes as unknown[]);
-      if (state.terminationReason === null && result.state.terminationReason !== null) {
-        reasonLine = line;
-      }
-      state = result.state;
-      steps.push({ line, decision: result.decision });
-    } catch (error) {
-      if (!(error instanceof ArenaError)) throw error;
-      steps.push({
-        line,
-        rejected: { name: error.name, code: error.code, message: error.message },
-      });
-    }
+  checkpointsPath: string,
+  out: LineWriter,
+): Promise<void> {
+  const replay = new CheckpointReplay(config);
+  for await (const { line, checkpoint } of readCheckpoints(checkpointsPath)) {
+    await out.line(JSON.stringify(replay.apply(line, checkpoint)));
   }
-  return { steps, reason: state.terminationReason, reasonLine };
+  await out.line(JSON.stringify({ final: { reason: replay.reason, line: replay.reasonLine } }));
 }
-
-/**
- * JSON lines: one `{ line, decision }` or `{ line, rejected }` per checkpoint,
- * then `{ final: { reason, line } }`.
- *
- * @example
- * ```ts
- * formatJsonLines(result).split('\n').at(-2); // '{"final":{"reason":"success","line":6}}'
- * ```
- */
-export function formatJsonLines(result: ReplayResult): string {
-  const lines = result.steps.map((step) => JSON.stringify(step));
-  lines.push(JSON.stringify({ final: { reason: result.reason, line: result.reasonLine } }));
-  return `${lines.join('\n')}\n`;
-}
-
-const headings = [
-  'line',
-  'agent',
-  'evaluation',
-  'status',
-  'metric',
-  'smoothed',
-  'streak',
-  'patience',
-  'best',
-  'decision',
-];
 
 /**
  * An aligned plain-text table (the same on a TTY and in a pipe): one row per
- * agent per checkpoint, one row per rejected checkpoint, then the final reason.
+ * agent per checkpoint, one note per rejected checkpoint, then the final
+ * reason. The log is replayed twice, first for the column widths, so memory
+ * does not grow with its length.
  *
  * @example
  * ```ts
- * formatTable(config, replayCheckpoints(config, loadCheckpoints('plateau.jsonl')));
+ * await replayAsTable(config, 'plateau.jsonl', out);
  * // line  agent  evaluation  status     metric  smoothed  streak  patience  best   decision
  * // 1     PPO    ppo-0 #0    accepted   0.41    -         0/2     0/3       -      CONTINUE
  * // ...
@@ -199,91 +117,26 @@ const headings = [
  * // final reason: plateau (line 8)
  * ```
  */
-export function formatTable(config: TerminationConfig, result: ReplayResult): string {
-  const rows: string[][] = [];
-  const notes = new Map<number, { line: number; text: string }[]>();
-  const addNote = (beforeRow: number, line: number, text: string): void => {
-    notes.set(beforeRow, [...(notes.get(beforeRow) ?? []), { line, text }]);
-  };
-  for (const step of result.steps) {
-    if ('rejected' in step) {
-      addNote(rows.length, step.line, `rejected: ${step.rejected.name}: ${step.rejected.message}`);
-      continue;
-    }
-    const { decision } = step;
-    const verdict =
-      decision.reason === null ? decision.control : `${decision.control} ${decision.reason}`;
-    if (decision.report.checkpoint === 'afterTermination') {
-      addNote(rows.length, step.line, `not applied: already terminated; ${verdict}`);
-      continue;
-    }
-    for (const agent of decision.report.agents) {
-      const rules = config.agents[agent.agentName];
-      rows.push([
-        String(step.line),
-        agent.agentName,
-        agent.evaluationId === null
-          ? '-'
-          : `${agent.evaluationId} #${agent.evaluationEpisode ?? '?'}`,
-        agent.status,
-        formatNumber(agent.successValue),
-        formatNumber(agent.smoothedValue),
-        rules?.success ? `${agent.successStreak}/${rules.success.consecutive}` : '-',
-        rules?.plateau ? `${agent.plateauPatience}/${rules.plateau.patience}` : '-',
-        formatNumber(agent.bestMetric),
-        verdict,
-      ]);
+export async function replayAsTable(
+  config: TerminationConfig,
+  checkpointsPath: string,
+  out: LineWriter,
+): Promise<void> {
+  const widths = new ColumnWidths();
+  const measuring = new CheckpointReplay(config);
+  for await (const { line, checkpoint } of readCheckpoints(checkpointsPath)) {
+    for (const entry of tableEntries(config, measuring.apply(line, checkpoint))) {
+      if (entry.kind === 'row') widths.add(entry.cells);
     }
   }
-  const widths = headings.map((heading, column) =>
-    Math.max(heading.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const render = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
-  const renderNotes = (beforeRow: number): void => {
-    for (const note of notes.get(beforeRow) ?? []) {
-      out.push(`${String(note.line).padEnd(widths[0] ?? 0)}  ${note.text}`);
+  const replay = new CheckpointReplay(config);
+  await out.line(widths.header());
+  for await (const { line, checkpoint } of readCheckpoints(checkpointsPath)) {
+    for (const entry of tableEntries(config, replay.apply(line, checkpoint))) {
+      await out.line(widths.entry(entry));
     }
-  };
-  const out = [render(headings)];
-  rows.forEach((row, index) => {
-    renderNotes(index);
-    out.push(render(row));
-  });
-  renderNotes(rows.length);
-  out.push(
-    result.reason === null
-      ? `final reason: none (still active after ${result.steps.length} checkpoints)`
-      : `final reason: ${result.reason} (line ${result.reasonLine})`,
-  );
-  return `${out.join('\n')}\n`;
-}
-
-function formatNumber(value: number | null): string {
-  if (value === null) return '-';
-  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
-}
-
-function parseYamlFile(filePath: string): unknown {
-  const text = readText(filePath);
-  try {
-    return parseYaml(text);
-  } catch (error) {
-    const message = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
-    throw new CliError(`${filePath}: invalid YAML: ${message}`);
   }
-}
-
-function readText(filePath: string): string {
-  try {
-    return readFileSync(filePath, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CliError(`${filePath}: cannot read the file (${code})`);
-  }
+  await out.line(finalLine(replay));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

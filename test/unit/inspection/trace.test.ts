@@ -224,6 +224,31 @@ describe('the timeline', () => {
       ].join('\n'),
     );
   });
+
+  it('formats a timeline longer than a call has room for arguments (300k state changes)', () => {
+    const entries = Array.from({ length: 300_000 }, (_, index) => ({
+      at: index,
+      event: index === 299_999 ? 'the.longest.event' : 'tick',
+      from: index === 0 ? null : 'a',
+      to: 'a',
+      status: 'active',
+    }));
+    const text = formatTimeline([
+      {
+        sessionId: 'x:0',
+        actorId: 'x:0',
+        machineId: 'm',
+        parentId: null,
+        phase: null,
+        createdAt: 0,
+        receivedEvents: entries.length,
+        entries,
+      },
+    ]);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(300_004);
+    expect(lines[300_000]).toBe('  +299999.0 ms the.longest.event  a → a');
+  });
 });
 
 describe('the phase of each controller', () => {
