@@ -10,6 +10,7 @@ export {
   MetaProfileError,
   wireSimulationController,
 } from './controllerActors.js';
+export { ModulesChangedError } from './moduleChanges.js';
 export { runExperiment$ } from './observeRun.js';
 export type { RunEvent } from './runEvents.js';
 export { type RunExperimentOptions, runExperiment } from './runExperiment.js';

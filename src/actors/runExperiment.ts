@@ -25,7 +25,6 @@ import {
 import { terminationRulesOf } from './terminationRules.js';
 import type { PhaseWorld } from './world.js';
 
-export { ModulesChangedError } from './moduleChanges.js';
 export type { RunEvent } from './runEvents.js';
 export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
 export { RunConfigError, terminationRulesOf } from './terminationRules.js';

@@ -1,13 +1,28 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ArenaError } from '../domain/shared/errors.js';
 
-/** The default cap on one input file (run file, judge config, rules): 1 MiB. */
+/**
+ * The default cap on one input file (run file, judge config, rules): 1 MiB.
+ *
+ * @example
+ * ```ts
+ * readInputText('run.yaml', DEFAULT_MAX_INPUT_BYTES * 16); // allow a 16 MiB file
+ * ```
+ */
 export const DEFAULT_MAX_INPUT_BYTES = 1024 * 1024;
 
 // One process-wide cap, set once by the CLI's --max-input-bytes before any command reads.
 let currentMaxInputBytes = DEFAULT_MAX_INPUT_BYTES;
 
-/** An input file larger than the cap: refused before it is parsed. */
+/**
+ * An input file larger than the cap: refused before it is parsed.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'INPUT_TOO_LARGE'); // true when `error` is an InputTooLargeError
+ * error instanceof InputTooLargeError && error.name; // 'InputTooLargeError'
+ * ```
+ */
 export class InputTooLargeError extends ArenaError {
   readonly path: string;
   /** The file's size in bytes, or the bytes read before giving up when the size is unknown. */

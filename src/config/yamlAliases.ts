@@ -9,7 +9,15 @@ import {
 } from 'yaml';
 import { YamlAliasLimitError, YamlSyntaxError } from './yamlErrors.js';
 
-/** The `yaml` package's default `maxAliasCount`. */
+/**
+ * The `yaml` package's default `maxAliasCount`: how many nodes one alias may
+ * expand to, in units of the aliased node's size, before parsing stops.
+ *
+ * @example
+ * ```ts
+ * parseYamlWithKeyOrder(text, { maxAliasCount: DEFAULT_MAX_ALIAS_COUNT * 10 }); // a larger budget
+ * ```
+ */
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
 
 /** How often an anchor is used and how many aliased nodes it holds (the `yaml` package's counts). */

@@ -1,7 +1,15 @@
 import { escapePointerToken } from '../domain/definition/pointer.js';
 import { ArenaError } from '../domain/shared/errors.js';
 
-/** YAML that does not parse, with the 1-based line and column of the problem. */
+/**
+ * YAML that does not parse, with the 1-based line and column of the problem.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'YAML_SYNTAX'); // true when `error` is a YamlSyntaxError
+ * error instanceof YamlSyntaxError && error.name; // 'YamlSyntaxError'
+ * ```
+ */
 export class YamlSyntaxError extends ArenaError {
   readonly line: number;
   readonly column: number;
@@ -13,7 +21,15 @@ export class YamlSyntaxError extends ArenaError {
   }
 }
 
-/** Two keys of one mapping that become the same string key (`3` and `"3"`). */
+/**
+ * Two keys of one mapping that become the same string key (`3` and `"3"`).
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'YAML_KEY_COLLISION'); // true when `error` is a YamlKeyCollisionError
+ * error instanceof YamlKeyCollisionError && error.name; // 'YamlKeyCollisionError'
+ * ```
+ */
 export class YamlKeyCollisionError extends ArenaError {
   /** RFC 6901 pointer of the mapping that holds both keys. */
   readonly pointer: string;
@@ -33,6 +49,12 @@ export class YamlKeyCollisionError extends ArenaError {
  * An alias whose expansion passes `maxAliasCount`, counted the way the `yaml`
  * package counts (uses of an anchor times the aliased nodes inside it): the
  * mark of an alias bomb ("billion laughs").
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'YAML_ALIAS_LIMIT'); // true when `error` is a YamlAliasLimitError
+ * error instanceof YamlAliasLimitError && error.alias; // 'a' for the alias *a
+ * ```
  */
 export class YamlAliasLimitError extends ArenaError {
   /** The alias name, without its `*`. */

@@ -34,6 +34,7 @@ export {
   controllerInputFor,
   EpisodeAbortedError,
   MetaProfileError,
+  ModulesChangedError,
   PhaseWorld,
   RunConfigError,
   runExperiment,

@@ -10,7 +10,7 @@
  * ```
  */
 
-export { processLeaseOwner } from '../ports/leaseOwner.js';
+export { defaultLeaseTtlMs, holderProcessIsGone, processLeaseOwner } from '../ports/leaseOwner.js';
 export type {
   CheckpointRecord,
   CheckpointStatus,
@@ -58,6 +58,7 @@ export {
   StoreWriteError,
   StoreWriterClosedError,
 } from '../ports/runStore.js';
+export { checkSqliteStore, type StoreCheck } from '../ports/sqliteCheck.js';
 export type {
   Lease,
   LeaseHolder,

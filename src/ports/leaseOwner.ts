@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { LeaseHolder, LeaseOwner } from './store.js';
 
-/** How long a run's lease lasts without a heartbeat, unless told otherwise. */
+/**
+ * How long a run's lease lasts without a heartbeat, unless told otherwise
+ * (`runExperiment`'s `leaseTtlMs`, the CLI's `ARENA_LEASE_TTL_MS`).
+ *
+ * @example
+ * ```ts
+ * await runExperiment(spec, { store, builtins, leaseTtlMs: defaultLeaseTtlMs * 4 }); // a slow machine
+ * ```
+ */
 export const defaultLeaseTtlMs = 15_000;
 
 /**
