@@ -93,7 +93,7 @@ const judgeAgentProfileSchema = z.strictObject({
  *
  * @example
  * ```ts
- * judgeConfigSchema.safeParse(parseYaml(readFileSync('examples/judge/local.yaml', 'utf8'))).success; // true
+ * judgeConfigSchema.safeParse(parseYamlWithKeyOrder(readFileSync('examples/judge/local.yaml', 'utf8')).value).success; // true
  * ```
  */
 export const judgeConfigSchema = z

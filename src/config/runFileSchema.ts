@@ -182,7 +182,7 @@ function phaseEntry(phase: z.ZodType, description: string) {
  *
  * @example
  * ```ts
- * runFileSchema.safeParse(parseYaml(readFileSync('examples/hosting-capacity.yaml', 'utf8'))).success; // true
+ * runFileSchema.safeParse(parseYamlWithKeyOrder(readFileSync('examples/hosting-capacity.yaml', 'utf8')).value).success; // true
  * ```
  */
 export const runFileSchema = z
