@@ -1,5 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +21,10 @@ export interface TestPostgres {
   /** Stop the server (by its PID) and delete its folder. */
   stop(): Promise<void>;
 }
+
+/** The role that logs in with a password (`passwordUserPassword`); `arena` and others need none. */
+export const passwordUser = 'arena_pw';
+export const passwordUserPassword = 'right-password';
 
 const installHint =
   'PostgreSQL is not installed (no `pg_config --bindir`, no initdb on PATH): run `apt-get install -y postgresql`';
@@ -94,6 +106,12 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     ['-D', data, '-U', 'arena', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
     { ...asUser, stdio: 'pipe' },
   );
+  // one role that must give a password (scram), to test refused credentials; everyone else is trusted
+  const hba = path.join(data, 'pg_hba.conf');
+  writeFileSync(
+    hba,
+    `host all ${passwordUser} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`,
+  );
   const port = await freePort();
   let output = '';
   const server = spawn(
@@ -124,6 +142,9 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   });
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const admin = await connectWhenReady(port, server, () => output.slice(-2000));
+  await admin.query(
+    `CREATE ROLE ${passwordUser} LOGIN SUPERUSER PASSWORD '${passwordUserPassword}'`,
+  );
   return {
     port,
     async createDatabase(name) {
