@@ -476,6 +476,7 @@ export {
   migrateStore,
   openSqliteStore,
   openStore,
+  openStoreAsync,
   parseStoreUri,
   rewindToLatestSnapshot,
   storeMigrations,

@@ -58,7 +58,8 @@ function serverUser(): { uid: number; gid: number } | null {
   throw new Error('running as root, and there is no postgres or nobody user to run PostgreSQL as');
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on (bound, then closed): for a server that is down, or to start one. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/ports/postgres/postgresStore.js';
@@ -11,6 +10,7 @@ import {
 } from '../../../src/ports/storeErrors.js';
 import { parseStoreUri } from '../../../src/ports/storeUri.js';
 import {
+  freePort,
   passwordUser,
   passwordUserPassword,
   startTestPostgres,
@@ -33,18 +33,6 @@ async function sql(uri: string, text: string): Promise<unknown[]> {
   } finally {
     await client.end();
   }
-}
-
-/** A port nothing listens on: bound, then closed. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
 }
 
 describe('postgres:// store URIs', () => {
@@ -101,7 +89,7 @@ describe('postgres:// store URIs', () => {
 
 describe('opening a PostgreSQL store', () => {
   it('names host:port and ECONNREFUSED when no server listens', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const open = () => openPostgresStore(`postgres://arena@127.0.0.1:${port}/arena`);
     expect(open).toThrow(StoreOpenError);
     expect(open).toThrow(
