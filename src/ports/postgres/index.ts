@@ -5,6 +5,7 @@
  */
 
 export { checkPostgresStore } from './postgresCheck.js';
+export { StoreConnectionError } from './postgresErrors.js';
 export type { PostgresOpenOptions } from './postgresOpen.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgresStore.js';
 export { type PostgresTarget, parsePostgresUri } from './postgresUri.js';

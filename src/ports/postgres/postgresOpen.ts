@@ -1,4 +1,5 @@
 import { StoreNotFoundError, StoreOpenError, StoreSchemaError } from '../storeErrors.js';
+import { StoreConnectionError } from './postgresErrors.js';
 import { migrationLockKey, postgresMigrations } from './postgresSchema.js';
 import {
   type ConnectionConfig,
@@ -88,7 +89,7 @@ export function openPostgresConnection(
         throw new StoreSchemaError(display, version, postgresMigrations.length);
       }
     } else migrate(connection, display);
-    return connection;
+    return failingClearly(connection, display, config);
   } catch (error) {
     connection.close();
     throw connectionError(display, config, error);
@@ -139,4 +140,46 @@ function migrate(connection: SyncConnection, display: string): void {
     }
     throw error;
   }
+}
+
+const lostCodes = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+/** Whether a failure is the connection's (the server went away), not the statement's. */
+function connectionLost(failure: PgFailure): boolean {
+  return (
+    (failure.code !== undefined &&
+      (lostCodes.has(failure.code) || failure.code.startsWith('08'))) ||
+    /Connection terminated|not queryable/.test(failure.message)
+  );
+}
+
+/** The connection, with a lost server turned into one line that names it. */
+function failingClearly(
+  connection: SyncConnection,
+  display: string,
+  config: ConnectionConfig,
+): SyncConnection {
+  return {
+    query(sql, params) {
+      try {
+        return connection.query(sql, params);
+      } catch (error) {
+        if (error instanceof PgQueryError && connectionLost(error.failure)) {
+          throw new StoreConnectionError(display, `${config.host}:${config.port}`, error.failure, {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    },
+    close: () => connection.close(),
+  };
 }

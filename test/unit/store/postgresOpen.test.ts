@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreConnectionError } from '../../../src/ports/postgres/postgresErrors.js';
 import { openPostgresStore } from '../../../src/ports/postgres/postgresStore.js';
 import { parsePostgresUri } from '../../../src/ports/postgres/postgresUri.js';
 import {
@@ -153,5 +154,22 @@ describe('opening a PostgreSQL store', () => {
     expect(() => openPostgresStore(newer, { readonly: true })).toThrow(
       'has store schema version 99',
     );
+  });
+});
+
+describe('a PostgreSQL server that goes away', () => {
+  it('fails the next call with one line naming the server, and keeps what was committed', async () => {
+    const own = await startTestPostgres();
+    const uri = await own.createDatabase('going');
+    const store = openPostgresStore(uri);
+    store.createRun({ runId: 'kept', uid: 'u', seed: 1, runFile: '', runFilePath: '/r.yaml' });
+    await own.stop();
+    expect(() => store.getRun('kept')).toThrow(StoreConnectionError);
+    expect(() => store.getRun('kept')).toThrow(
+      new RegExp(
+        `^postgres://arena@127\\.0\\.0\\.1:${own.port}/going: lost the connection to 127\\.0\\.0\\.1:${own.port} \\(.+\\); what was committed is kept$`,
+      ),
+    );
+    store.close();
   });
 });
