@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
 import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { startArena } from '../support/faultTrials.js';
 import { freePort, startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import { runRecords } from '../support/records.js';
 
@@ -128,5 +129,54 @@ describe('arena on a PostgreSQL store', () => {
     const onPostgres = await runArena(['runs', '--store', uri], { env: postgresRun.env });
     expect(onPostgres.code).toBe(0);
     expect(postgresRun.loaded()).toContain('ports/postgres/postgresStore.js');
+  });
+
+  it('resumes a run SIGKILLed mid-run on PostgreSQL to exactly the records of an uninterrupted run', async () => {
+    const experiment = mkdtempSync(path.join(folder, 'slow-'));
+    cpSync(path.join(repoRoot, 'test/fixtures/runs/slow'), experiment, { recursive: true });
+    const killedUri = await server.createDatabase('killed');
+    const reference = await runArena(
+      ['run', 'run.yaml', '--store', `sqlite:${path.join(experiment, 'ref.db')}`],
+      {
+        cwd: experiment,
+      },
+    );
+    expect(reference.code).toBe(0);
+
+    const arena = startArena(
+      path.join(repoRoot, 'dist/cli/main.js'),
+      ['run', 'run.yaml', '--store', killedUri],
+      experiment,
+    );
+    const watcher = () => openPostgresStore(killedUri, { readonly: true });
+    let runId = '';
+    for (let attempt = 0; runId === ''; attempt++) {
+      if (attempt > 1500) throw new Error('the run never reached 8 episodes');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      try {
+        const store = watcher();
+        const [run] = store.listRuns();
+        const episodes = run === undefined ? 0 : store.episodes(run.runId).length;
+        store.close();
+        if (run !== undefined && episodes >= 8) runId = run.runId;
+      } catch {
+        // the schema is not created yet
+      }
+    }
+    arena.child.kill('SIGKILL');
+    expect((await arena.exited).signal).toBe('SIGKILL');
+    const resumed = await runArena(['run', '--resume', runId, '--store', killedUri], {
+      cwd: experiment,
+    });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+
+    const sqlite = openSqliteStore(path.join(experiment, 'ref.db'), { readonly: true });
+    const postgres = watcher();
+    expect(runRecords(postgres, runId)).toEqual(runRecords(sqlite, runIdOf(reference.stdout)));
+    expect(postgres.resumes(runId)).toHaveLength(1);
+    expect(postgres.getRun(runId)).toMatchObject({ status: 'succeeded', lease: null });
+    sqlite.close();
+    postgres.close();
   });
 });
