@@ -51,6 +51,15 @@ function startWriter(args: readonly string[]): Writer {
 describe('N writer processes on one PostgreSQL store', () => {
   it('never lose or duplicate a row: every run, episode, snapshot, resume and lease token is there once', async () => {
     const uri = await server.createDatabase('concurrent');
+    const writers = 4;
+    const runs = 3;
+    const episodes = 15;
+    const grabs = 40;
+    const started = Array.from({ length: writers }, (_, index) =>
+      startWriter([uri, `w${index}`, String(runs), String(episodes), String(grabs)]),
+    );
+    // they all opened the new database at once: its schema was created once, not raced
+    await Promise.all(started.map((one) => one.ready));
     const setup = openPostgresStore(uri);
     setup.createRun({
       runId: 'shared',
@@ -60,14 +69,6 @@ describe('N writer processes on one PostgreSQL store', () => {
       runFilePath: '/s.yaml',
     });
     setup.close();
-    const writers = 4;
-    const runs = 3;
-    const episodes = 15;
-    const grabs = 40;
-    const started = Array.from({ length: writers }, (_, index) =>
-      startWriter([uri, `w${index}`, String(runs), String(episodes), String(grabs)]),
-    );
-    await Promise.all(started.map((one) => one.ready));
     for (const one of started) one.go();
     const results = await Promise.all(started.map((one) => one.done));
 
