@@ -72,12 +72,26 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function connectWhenReady(port: number, server: ChildProcess, log: () => string) {
+/** A client of this server, or `null` when it exited (its port was taken meanwhile: try another). */
+async function connectWhenReady(
+  port: number,
+  data: string,
+  server: ChildProcess,
+  log: () => string,
+): Promise<pg.Client | null> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    if (server.exitCode !== null) throw new Error(`postgres exited early: ${log()}`);
+    if (server.exitCode !== null) return null;
     const client = new pg.Client({ host: '127.0.0.1', port, user: 'arena', database: 'postgres' });
     try {
       await client.connect();
+      // another test file's server may hold the port: only ours has our data folder
+      const { rows } = await client.query<{ dir: string }>(
+        "SELECT current_setting('data_directory') AS dir",
+      );
+      if (rows[0]?.dir !== data) {
+        await client.end();
+        return null;
+      }
       return client;
     } catch {
       await client.end().catch(() => undefined);
@@ -113,36 +127,52 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     hba,
     `host all ${passwordUser} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`,
   );
-  const port = await freePort();
+  let started: {
+    port: number;
+    server: ChildProcess;
+    exited: Promise<void>;
+    admin: pg.Client;
+  } | null = null;
   let output = '';
-  const server = spawn(
-    path.join(bin, 'postgres'),
-    [
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-k',
-      folder,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-    ],
-    { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  server.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  server.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  const admin = await connectWhenReady(port, server, () => output.slice(-2000));
+  for (let attempt = 0; started === null; attempt++) {
+    if (attempt === 5)
+      throw new Error(`postgres did not start on a free port: ${output.slice(-2000)}`);
+    const port = await freePort();
+    const server = spawn(
+      path.join(bin, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        folder,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+      ],
+      { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    server.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    server.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    const admin = await connectWhenReady(port, data, server, () => output.slice(-2000));
+    if (admin !== null) started = { port, server, exited, admin };
+    else {
+      if (server.exitCode === null && server.pid !== undefined) process.kill(server.pid, 'SIGINT');
+      await exited;
+    }
+  }
+  const { port, server, exited, admin } = started;
   await admin.query(
     `CREATE ROLE ${passwordUser} LOGIN SUPERUSER PASSWORD '${passwordUserPassword}'`,
   );
