@@ -52,6 +52,7 @@ export {
   migrateStore,
   openSqliteStore,
   openStore,
+  openStoreAsync,
   parseStoreUri,
 } from './ports/runStore.js';
 

@@ -41,7 +41,13 @@ export {
   StoreWriteError,
   StoreWriterClosedError,
 } from './storeErrors.js';
-export { defaultStorePath, openStore, parseStoreUri, type StoreLocation } from './storeUri.js';
+export {
+  defaultStorePath,
+  openStore,
+  openStoreAsync,
+  parseStoreUri,
+  type StoreLocation,
+} from './storeUri.js';
 export {
   createStoreWriter,
   type StoreWriteCommand,

@@ -103,7 +103,7 @@ export class StoreWriterClosedError extends ArenaError {
 }
 
 /**
- * A `--store` value arena cannot open.
+ * A `--store` value arena cannot open; `problem` says what a `postgres://` URI lacks.
  *
  * @example
  * ```ts
@@ -112,8 +112,15 @@ export class StoreWriterClosedError extends ArenaError {
  * ```
  */
 export class StoreUriError extends ArenaError {
-  constructor(uri: string) {
-    super('STORE_URI', `--store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got '${uri}'`);
+  constructor(uri: string, problem?: string) {
+    const postgres =
+      problem === undefined
+        ? ' (or postgres://USER@HOST:PORT/DATABASE)'
+        : `: a postgres:// store ${problem}, e.g. postgres://arena@127.0.0.1:5432/arena`;
+    super(
+      'STORE_URI',
+      `--store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got '${uri}'${postgres}`,
+    );
   }
 }
 

@@ -87,11 +87,11 @@ describe('arena runs', () => {
     expect(existsSync(path.join(cwd, '.arena'))).toBe(false);
   });
 
-  it('refuses a --store that is not sqlite:PATH with exit 2', async () => {
+  it('refuses a --store that is neither sqlite:PATH nor a whole postgres:// URI with exit 2', async () => {
     const { code, stderr } = await runArena(['runs', '--store', 'postgres://db/arena']);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      "arena: StoreUriError: --store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got 'postgres://db/arena'\n",
+      "arena: StoreUriError: --store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got 'postgres://db/arena': a postgres:// store needs a user, e.g. postgres://arena@127.0.0.1:5432/arena\n",
     );
   });
 });

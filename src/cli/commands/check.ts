@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { checkSqliteStore } from '../../ports/sqliteCheck.js';
-import { parseStoreUri } from '../../ports/storeUri.js';
+import { checkSqliteStore, type StoreCheck } from '../../ports/sqliteCheck.js';
+import { parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 
@@ -26,19 +26,22 @@ export function registerCheckCommand(program: Command): void {
     .description("check a store for damage: SQLite's integrity and foreign-key checks, read-only")
     .argument(
       '[store]',
-      'the store, sqlite:PATH or a file path (default: --store, or sqlite:.arena/arena.db)',
+      'the store, sqlite:PATH, postgres://USER@HOST:PORT/DB or a file path (default: --store, $ARENA_STORE, or sqlite:.arena/arena.db)',
     )
-    .option('--store <uri>', 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)')
+    .option(
+      '--store <uri>',
+      'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
+    )
     .option('--json', 'print the findings as JSON')
-    .action((store: string | undefined, _options: unknown, command: Command) => {
+    .action(async (store: string | undefined, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<CheckCommandOptions>();
       const uri =
         store === undefined
           ? options.store
-          : store.startsWith('sqlite:')
+          : store.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(store)
             ? store
             : `sqlite:${store}`;
-      const check = checkSqliteStore(parseStoreUri(uri).path);
+      const check = await checkStore(parseStoreUri(uri));
       const shown = shownStorePath(check.path);
       if (options.json) process.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
       else if (check.problems.length === 0) {
@@ -58,4 +61,11 @@ export function registerCheckCommand(program: Command): void {
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** SQLite's checks for a file; a PostgreSQL store's adapter is loaded only when one is named. */
+async function checkStore(location: StoreLocation): Promise<StoreCheck> {
+  if (location.kind === 'sqlite') return checkSqliteStore(location.path);
+  const { checkPostgresStore } = await import('../../ports/postgres/postgresCheck.js');
+  return checkPostgresStore(location.uri);
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { RunNotFoundError } from '../../ports/storeErrors.js';
-import { openStore, parseStoreUri } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { buildRunReportHtml } from '../../report/buildRunReport.js';
 import { CliError, ExitCode } from '../errors.js';
 import { writeCommandOutput } from './diagram.js';
@@ -29,15 +29,18 @@ export function registerReportCommand(program: Command): void {
       "write a stored run's HTML report: the study's answer across phases, then per phase the termination evidence, metrics, returns and meta decision",
     )
     .argument('<run-id>', 'the run, as `arena runs` lists it')
-    .option('--store <uri>', 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)')
+    .option(
+      '--store <uri>',
+      'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
+    )
     .option(
       '--out <file>',
       'the HTML file to write, - for standard output (default: <run-id>.html)',
     )
-    .action((runId: string, _options: unknown, command: Command) => {
+    .action(async (runId: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<ReportCommandOptions>();
       const location = parseStoreUri(options.store);
-      const store = openStore(location, { readonly: true });
+      const store = await openStoreAsync(location, { readonly: true });
       let html: string;
       try {
         html = buildRunReportHtml(store, runId);

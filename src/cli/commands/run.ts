@@ -11,7 +11,7 @@ import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import type { RunStore } from '../../ports/store.js';
 import { LeaseLostError, RunNotFoundError } from '../../ports/storeErrors.js';
-import { openStore, parseStoreUri } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
@@ -47,7 +47,10 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description("run an experiment's schedule from a YAML run file and record it in the store")
     .argument('[run-file]', 'the run file (omit with --resume: the stored run file is used)')
-    .option('--store <uri>', 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)')
+    .option(
+      '--store <uri>',
+      'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
+    )
     .option('--resume <run-id>', 'continue a stored run from its last episode barrier')
     .option(
       '--force',
@@ -84,7 +87,7 @@ async function runCommand(
   const location = parseStoreUri(options.store);
   // a new run's file is checked before the store is even opened: a bad file leaves nothing behind
   const fresh = options.resume === undefined ? await loadRunFileForRun(runFile) : null;
-  const store = openStore(location);
+  const store = await openStoreAsync(location);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const abort = new AbortController();
   const onSignal = () => {

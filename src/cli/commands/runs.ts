@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RunStore } from '../../ports/store.js';
 import { RunNotFoundError } from '../../ports/storeErrors.js';
-import { openStore, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { listRunOverviews, reportRun } from './runsReport.js';
 import { formatRunReport, formatRunTable } from './runsText.js';
@@ -13,7 +13,8 @@ interface StoreCommandOptions {
   all?: boolean;
 }
 
-const storeHelp = 'the run store, sqlite:PATH (default: sqlite:.arena/arena.db)';
+const storeHelp =
+  'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)';
 
 /**
  * Register `arena runs` (list the stored runs) and `arena show <run-id>`
@@ -34,10 +35,10 @@ export function registerRunsCommands(program: Command): void {
     .option('--store <uri>', storeHelp)
     .option('--limit <count>', 'how many runs to list', '50')
     .option('--json', 'print JSON instead of a table')
-    .action((_options: StoreCommandOptions, command: Command) => {
+    .action(async (_options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       const limit = parseLimit(options.limit ?? '50');
-      withStore(options.store, (store, location) => {
+      await withStore(options.store, (store, location) => {
         const runs = listRunOverviews(store, limit);
         if (options.json) printLine(JSON.stringify(runs, null, 2));
         else if (runs.length === 0) printLine(`no runs in ${location.path}`);
@@ -52,9 +53,9 @@ export function registerRunsCommands(program: Command): void {
     .option('--store <uri>', storeHelp)
     .option('--json', 'print JSON instead of text')
     .option('--all', 'print every checkpoint on a terminal too (piped output always has every one)')
-    .action((runId: string, _options: StoreCommandOptions, command: Command) => {
+    .action(async (runId: string, _options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
-      withStore(options.store, (store) => {
+      await withStore(options.store, (store) => {
         const report = reportRun(store, runId);
         // A terminal gets the ends of a long list; a pipe (grep, a file) gets every line.
         const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
@@ -68,12 +69,12 @@ export function registerRunsCommands(program: Command): void {
 }
 
 /** Open the store, run `work`, close it; an unknown run id becomes one line and exit 2. */
-function withStore(
+async function withStore(
   uri: string | undefined,
   work: (store: RunStore, location: StoreLocation) => void,
-): void {
+): Promise<void> {
   const location = parseStoreUri(uri);
-  const store = openStore(location, { readonly: true });
+  const store = await openStoreAsync(location, { readonly: true });
   try {
     work(store, location);
   } catch (error) {

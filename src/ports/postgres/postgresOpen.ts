@@ -1,0 +1,185 @@
+import { StoreNotFoundError, StoreOpenError, StoreSchemaError } from '../storeErrors.js';
+import { StoreConnectionError } from './postgresErrors.js';
+import { migrationLockKey, postgresMigrations } from './postgresSchema.js';
+import {
+  type ConnectionConfig,
+  openSyncConnection,
+  type PgFailure,
+  PgQueryError,
+  type SyncConnection,
+} from './syncConnection.js';
+
+/** How a PostgreSQL store is opened. */
+export interface PostgresOpenOptions {
+  /** Read only: never create or migrate the schema; every transaction is READ ONLY. */
+  readonly readonly?: boolean;
+  /** How long a write waits for another writer's row lock before it fails (default 30 s). */
+  readonly busyTimeoutMs?: number;
+  /** How long connecting may take (default 10 s). */
+  readonly connectTimeoutMs?: number;
+}
+
+/**
+ * Turn a connection failure into one line a user can act on, naming the
+ * server; other failures pass through unchanged.
+ *
+ * @example
+ * ```ts
+ * connectionError('postgres://arena@127.0.0.1:5999/arena', config, { code: 'ECONNREFUSED', ... }).message;
+ * // 'postgres://arena@127.0.0.1:5999/arena: cannot connect to 127.0.0.1:5999 (ECONNREFUSED): is the server running?'
+ * ```
+ */
+export function connectionError(
+  display: string,
+  config: ConnectionConfig,
+  error: unknown,
+): unknown {
+  if (!(error instanceof PgQueryError)) return error;
+  const problem = connectionProblem(config, error.failure);
+  return problem === null ? error : new StoreOpenError(display, problem, { cause: error });
+}
+
+function connectionProblem(config: ConnectionConfig, failure: PgFailure): string | null {
+  const server = `${config.host}:${config.port}`;
+  switch (failure.code) {
+    case 'ECONNREFUSED':
+      return `cannot connect to ${server} (ECONNREFUSED): is the server running?`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot resolve the host ${config.host} (${failure.code})`;
+    case 'ETIMEDOUT':
+      return `cannot connect to ${server}: no answer within ${config.connectTimeoutMs} ms (ETIMEDOUT)`;
+    case '28P01':
+    case '28000':
+      return `the server at ${server} refused user '${config.user}' (${failure.code}: ${failure.message})`;
+    case '3D000':
+      return `the server at ${server} has no database '${config.database}' (3D000); create it first: createdb -h ${config.host} -p ${config.port} -U ${config.user} ${config.database}`;
+    default:
+      return failure.message.includes('timeout expired')
+        ? `cannot connect to ${server}: no answer within ${config.connectTimeoutMs} ms`
+        : null;
+  }
+}
+
+/**
+ * Connect to a PostgreSQL store: for writing (the schema created and migrated
+ * as needed), or read-only (it must already be an arena store; nothing is
+ * created and every transaction is READ ONLY).
+ *
+ * @internal the PostgreSQL store's own helper.
+ * @example
+ * ```ts
+ * const connection = openPostgresConnection('postgres://arena@127.0.0.1:5432/arena', config, { readonly: true });
+ * ```
+ */
+export function openPostgresConnection(
+  display: string,
+  config: ConnectionConfig,
+  options: PostgresOpenOptions = {},
+): SyncConnection {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 30_000;
+  const connection = openSyncConnection(config, busyTimeoutMs + config.connectTimeoutMs + 30_000);
+  try {
+    connection.query(`SET lock_timeout = ${Math.max(1, Math.round(busyTimeoutMs))}`);
+    if (options.readonly === true) {
+      connection.query('SET default_transaction_read_only = on');
+      const version = schemaVersion(connection);
+      if (version === null) throw new StoreNotFoundError(`${display} (no arena store there yet)`);
+      if (version > postgresMigrations.length) {
+        throw new StoreSchemaError(display, version, postgresMigrations.length);
+      }
+    } else migrate(connection, display);
+    return failingClearly(connection, display, config);
+  } catch (error) {
+    connection.close();
+    throw connectionError(display, config, error);
+  }
+}
+
+/** The schema version, or `null` when the database has no arena store. */
+function schemaVersion(connection: SyncConnection): number | null {
+  const exists = connection.query<{ found: string | null }>(
+    "SELECT to_regclass('arena_schema')::text AS found",
+  ).rows[0];
+  if (exists?.found === null || exists?.found === undefined) return null;
+  return (
+    connection.query<{ version: number }>('SELECT version FROM arena_schema').rows[0]?.version ?? 0
+  );
+}
+
+function migrate(connection: SyncConnection, display: string): void {
+  connection.query('BEGIN');
+  try {
+    connection.query(`SELECT pg_advisory_xact_lock(${migrationLockKey})`);
+    const version = schemaVersion(connection) ?? 0;
+    if (version > postgresMigrations.length) {
+      throw new StoreSchemaError(display, version, postgresMigrations.length);
+    }
+    if (version === 0) {
+      const foreign = connection.query<{ found: string | null }>(
+        "SELECT to_regclass('runs')::text AS found",
+      ).rows[0];
+      if (foreign?.found !== null && foreign?.found !== undefined) {
+        throw new StoreOpenError(
+          display,
+          'a database with a runs table of its own, not an arena store',
+        );
+      }
+      connection.query('CREATE TABLE IF NOT EXISTS arena_schema (version INTEGER NOT NULL)');
+      connection.query('INSERT INTO arena_schema (version) VALUES (0)');
+    }
+    // no parameters: pg sends each migration as one simple query, so it may hold many statements
+    for (const migration of postgresMigrations.slice(version)) connection.query(migration);
+    connection.query(`UPDATE arena_schema SET version = ${postgresMigrations.length}`);
+    connection.query('COMMIT');
+  } catch (error) {
+    try {
+      connection.query('ROLLBACK');
+    } catch {
+      // the connection itself failed: the server rolls back on its own
+    }
+    throw error;
+  }
+}
+
+const lostCodes = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+/** Whether a failure is the connection's (the server went away), not the statement's. */
+function connectionLost(failure: PgFailure): boolean {
+  return (
+    (failure.code !== undefined &&
+      (lostCodes.has(failure.code) || failure.code.startsWith('08'))) ||
+    /Connection terminated|not queryable/.test(failure.message)
+  );
+}
+
+/** The connection, with a lost server turned into one line that names it. */
+function failingClearly(
+  connection: SyncConnection,
+  display: string,
+  config: ConnectionConfig,
+): SyncConnection {
+  return {
+    query(sql, params) {
+      try {
+        return connection.query(sql, params);
+      } catch (error) {
+        if (error instanceof PgQueryError && connectionLost(error.failure)) {
+          throw new StoreConnectionError(display, `${config.host}:${config.port}`, error.failure, {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    },
+    close: () => connection.close(),
+  };
+}

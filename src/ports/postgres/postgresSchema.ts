@@ -1,0 +1,110 @@
+/**
+ * The PostgreSQL store's schema, one migration per version, kept in
+ * `arena_schema`. The tables and columns are the SQLite store's; JSON fields
+ * are TEXT holding canonical JSON, byte for byte what SQLite holds, because
+ * JSONB reorders keys, rewrites numbers (1e-7 becomes 0.0000001) and refuses
+ * strings with NUL or a lone surrogate, so a stored value would not always
+ * read back as the same object. Cast a column (`state::jsonb`) to query it.
+ * Never edit a shipped migration; append a new one.
+ */
+export const postgresMigrations: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY,
+    uid TEXT NOT NULL,
+    seed BIGINT NOT NULL,
+    run_file TEXT NOT NULL,
+    run_file_path TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed', 'cancelled')),
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT,
+    summary TEXT,
+    run_file_sha256 TEXT,
+    modules TEXT,
+    lease_owner TEXT,
+    lease_token BIGINT NOT NULL DEFAULT 0,
+    lease_heartbeat_ms BIGINT,
+    lease_expires_ms BIGINT
+  );
+  CREATE INDEX runs_by_start ON runs (started_at, run_id);
+
+  CREATE TABLE phases (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    phase_index INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('train', 'test')),
+    status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'cancelled')),
+    termination_reason TEXT,
+    episodes INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT,
+    PRIMARY KEY (run_id, phase_index)
+  );
+
+  CREATE TABLE episodes (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('train', 'test')),
+    evaluation BOOLEAN NOT NULL,
+    episode_return DOUBLE PRECISION NOT NULL,
+    steps INTEGER NOT NULL,
+    returns_by_agent TEXT NOT NULL,
+    done_reason TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, episode),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  );
+
+  CREATE TABLE checkpoints (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    checkpoint_index INTEGER NOT NULL,
+    after_episode INTEGER NOT NULL,
+    outcomes TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('accepted', 'ignored', 'rejected')),
+    decision TEXT NOT NULL,
+    error TEXT,
+    PRIMARY KEY (run_id, phase_index, checkpoint_index),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  );
+
+  CREATE TABLE meta_decisions (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    start_request INTEGER NOT NULL,
+    first_episode INTEGER NOT NULL,
+    environment_uid TEXT NOT NULL,
+    agent_name TEXT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, start_request),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  );
+
+  CREATE TABLE snapshots (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, episode),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  );
+
+  CREATE TABLE resumes (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    resume_index INTEGER NOT NULL,
+    resumed_at TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    forced BOOLEAN NOT NULL,
+    changed_modules TEXT NOT NULL,
+    PRIMARY KEY (run_id, resume_index)
+  );
+  `,
+];
+
+/** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */
+export const migrationLockKey = 0x4152454e; // 'AREN'

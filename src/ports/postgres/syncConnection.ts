@@ -1,0 +1,147 @@
+import { createRequire } from 'node:module';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+
+/** Where and how to connect: what `pg.Client` takes. */
+export interface ConnectionConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  readonly password?: string;
+  readonly database: string;
+  /** How long connecting may take before it fails. */
+  readonly connectTimeoutMs: number;
+}
+
+/** What a query returns: its rows (BIGINT read as a number) and how many rows it touched. */
+export interface QueryResult<Row> {
+  readonly rows: Row[];
+  readonly rowCount: number;
+}
+
+/** A PostgreSQL error as the worker hands it back: pg's fields that tell failures apart. */
+export interface PgFailure {
+  readonly message: string;
+  /** SQLSTATE (`23505`) or a Node errno name (`ECONNREFUSED`). */
+  readonly code: string | undefined;
+  readonly constraint: string | undefined;
+}
+
+/** A failed query or connection; `failure` carries what PostgreSQL or the socket said. */
+export class PgQueryError extends Error {
+  readonly failure: PgFailure;
+  constructor(failure: PgFailure) {
+    super(failure.message);
+    this.name = 'PgQueryError';
+    this.failure = failure;
+  }
+}
+
+/** One dedicated connection whose queries block the caller until they are answered. */
+export interface SyncConnection {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): QueryResult<Row>;
+  close(): void;
+}
+
+// Plain CommonJS, run with `eval`: it works the same from src/ under vitest and from dist/, with no loader.
+const workerSource = `
+const { workerData } = require('node:worker_threads');
+const pg = require(workerData.pgPath);
+const signal = new Int32Array(workerData.signal);
+const port = workerData.port;
+const failure = (error) => ({ message: String(error && error.message || error), code: error && error.code, constraint: error && error.constraint });
+const reply = (message) => { port.postMessage(message); Atomics.add(signal, 0, 1); Atomics.notify(signal, 0); };
+const types = { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) };
+const client = new pg.Client({ ...workerData.config, connectionTimeoutMillis: workerData.config.connectTimeoutMs, types });
+let lost = null;
+client.on('error', (error) => { lost = error; });
+const connected = client.connect().then(() => null, (error) => error);
+process.on('uncaughtException', (error) => reply({ ok: false, failure: failure(error) }));
+port.on('message', async (request) => {
+  try {
+    const connectFailure = await connected;
+    if (connectFailure) throw connectFailure;
+    if (lost) throw lost;
+    if (request.close) { await client.end(); reply({ ok: true, rows: [], rowCount: 0 }); port.close(); return; }
+    const result = await client.query({ text: request.sql, values: request.params });
+    reply({ ok: true, rows: result.rows, rowCount: result.rowCount ?? 0 });
+  } catch (error) {
+    reply({ ok: false, failure: failure(error) });
+  }
+});
+`;
+
+type Reply = { ok: true; rows: unknown[]; rowCount: number } | { ok: false; failure: PgFailure };
+
+/**
+ * Open a PostgreSQL connection in a worker thread and make each query
+ * synchronous for the caller: it posts the query and sleeps on a shared
+ * counter (`Atomics.wait`) until the worker has answered. The RunStore port is
+ * synchronous, so this is how `pg` (asynchronous only) can serve it.
+ *
+ * @example
+ * ```ts
+ * const connection = openSyncConnection({ host: '127.0.0.1', port: 5432, user: 'arena',
+ *   database: 'arena', connectTimeoutMs: 10_000 }, 60_000);
+ * connection.query<{ one: number }>('SELECT 1 AS one').rows; // [{ one: 1 }]
+ * connection.close();
+ * ```
+ */
+export function openSyncConnection(
+  config: ConnectionConfig,
+  replyTimeoutMs: number,
+): SyncConnection {
+  const signal = new SharedArrayBuffer(4);
+  const counter = new Int32Array(signal);
+  const { port1, port2 } = new MessageChannel();
+  const pgPath = createRequire(import.meta.url).resolve('pg');
+  const worker = new Worker(workerSource, {
+    eval: true,
+    workerData: { pgPath, signal, port: port2, config },
+    transferList: [port2],
+  });
+  // an unclosed store must not keep the process alive; the blocking wait does not need the event loop
+  worker.unref();
+  let closed = false;
+
+  const call = (request: object): QueryResult<unknown> => {
+    if (closed)
+      throw new PgQueryError({
+        message: 'the store is closed',
+        code: undefined,
+        constraint: undefined,
+      });
+    const seen = Atomics.load(counter, 0);
+    port1.postMessage(request);
+    const waited = Atomics.wait(counter, 0, seen, replyTimeoutMs);
+    const received = receiveMessageOnPort(port1);
+    if (received === undefined) {
+      const why = waited === 'timed-out' ? `no reply within ${replyTimeoutMs} ms` : 'no reply';
+      throw new PgQueryError({
+        message: `the PostgreSQL worker gave ${why}`,
+        code: 'ETIMEDOUT',
+        constraint: undefined,
+      });
+    }
+    const reply = received.message as Reply;
+    if (!reply.ok) throw new PgQueryError(reply.failure);
+    return reply;
+  };
+
+  return {
+    query<Row>(sql: string, params: readonly unknown[] = []) {
+      return call({ sql, params }) as QueryResult<Row>;
+    },
+    close() {
+      if (closed) return;
+      try {
+        call({ close: true });
+      } catch {
+        // a connection that never opened or was lost has nothing left to end
+      } finally {
+        closed = true;
+        port1.close();
+        void worker.terminate();
+      }
+    },
+  };
+}

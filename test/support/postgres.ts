@@ -1,0 +1,193 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+/** A PostgreSQL server these tests started: 127.0.0.1, a free port, a temporary data folder. */
+export interface TestPostgres {
+  readonly port: number;
+  /** A new, empty database on it, as a `postgres://` store URI. */
+  createDatabase(name: string): Promise<string>;
+  /** Stop the server (by its PID) and delete its folder. */
+  stop(): Promise<void>;
+}
+
+/** The role that logs in with a password (`passwordUserPassword`); `arena` and others need none. */
+export const passwordUser = 'arena_pw';
+export const passwordUserPassword = 'right-password';
+
+const installHint =
+  'PostgreSQL is not installed (no `pg_config --bindir`, no initdb on PATH): run `apt-get install -y postgresql`';
+
+/** Where initdb and postgres are: `pg_config --bindir` first, then PATH. */
+function postgresBinDir(): string {
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    if (existsSync(path.join(dir, 'initdb'))) return dir;
+  } catch {
+    // no pg_config: try PATH below
+  }
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir !== '' && existsSync(path.join(dir, 'initdb'))) return dir;
+  }
+  throw new Error(installHint);
+}
+
+/** initdb refuses to run as root: run the server as the `postgres` user (or `nobody`) then. */
+function serverUser(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }));
+      const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }));
+      return { uid, gid };
+    } catch {
+      // no such user: try the next
+    }
+  }
+  throw new Error('running as root, and there is no postgres or nobody user to run PostgreSQL as');
+}
+
+/** A port nothing listens on (bound, then closed): for a server that is down, or to start one. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      );
+    });
+  });
+}
+
+/** A client of this server, or `null` when it exited (its port was taken meanwhile: try another). */
+async function connectWhenReady(
+  port: number,
+  data: string,
+  server: ChildProcess,
+  log: () => string,
+): Promise<pg.Client | null> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (server.exitCode !== null) return null;
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'arena', database: 'postgres' });
+    try {
+      await client.connect();
+      // another test file's server may hold the port: only ours has our data folder
+      const { rows } = await client.query<{ dir: string }>(
+        "SELECT current_setting('data_directory') AS dir",
+      );
+      if (rows[0]?.dir !== data) {
+        await client.end();
+        return null;
+      }
+      return client;
+    } catch {
+      await client.end().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`postgres did not accept connections on 127.0.0.1:${port}: ${log()}`);
+}
+
+/**
+ * Start a throw-away PostgreSQL server for one test file: `initdb` into a
+ * temporary folder (trust auth, superuser `arena`), `postgres` on 127.0.0.1
+ * and a free port, fsync off (its data is thrown away).
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const bin = postgresBinDir();
+  const user = serverUser();
+  const folder = mkdtempSync(path.join(tmpdir(), 'arena-pg-'));
+  const data = path.join(folder, 'data');
+  const asUser = user === null ? {} : { uid: user.uid, gid: user.gid };
+  if (user !== null) {
+    chownSync(folder, user.uid, user.gid);
+    chmodSync(folder, 0o700);
+  }
+  execFileSync(
+    path.join(bin, 'initdb'),
+    ['-D', data, '-U', 'arena', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+    { ...asUser, stdio: 'pipe' },
+  );
+  // one role that must give a password (scram), to test refused credentials; everyone else is trusted
+  const hba = path.join(data, 'pg_hba.conf');
+  writeFileSync(
+    hba,
+    `host all ${passwordUser} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`,
+  );
+  let started: {
+    port: number;
+    server: ChildProcess;
+    exited: Promise<void>;
+    admin: pg.Client;
+  } | null = null;
+  let output = '';
+  for (let attempt = 0; started === null; attempt++) {
+    if (attempt === 5)
+      throw new Error(`postgres did not start on a free port: ${output.slice(-2000)}`);
+    const port = await freePort();
+    const server = spawn(
+      path.join(bin, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        folder,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+      ],
+      { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    server.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    server.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    const admin = await connectWhenReady(port, data, server, () => output.slice(-2000));
+    if (admin !== null) started = { port, server, exited, admin };
+    else {
+      if (server.exitCode === null && server.pid !== undefined) process.kill(server.pid, 'SIGINT');
+      await exited;
+    }
+  }
+  const { port, server, exited, admin } = started;
+  await admin.query(
+    `CREATE ROLE ${passwordUser} LOGIN SUPERUSER PASSWORD '${passwordUserPassword}'`,
+  );
+  return {
+    port,
+    async createDatabase(name) {
+      await admin.query(`CREATE DATABASE "${name}"`);
+      return `postgres://arena@127.0.0.1:${port}/${name}`;
+    },
+    async stop() {
+      await admin.end().catch(() => undefined);
+      // SIGINT: PostgreSQL's fast shutdown (ends open sessions, then exits)
+      if (server.exitCode === null && server.pid !== undefined) process.kill(server.pid, 'SIGINT');
+      await exited;
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
