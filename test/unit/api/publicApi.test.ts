@@ -50,6 +50,7 @@ describe('the public API', () => {
       'arena-runtime/diagram',
       'arena-runtime/report',
       'arena-runtime/fuzz',
+      'arena-runtime/postgres',
     ]);
     for (const { target, source } of entries) {
       expect(target.types).toBe(target.import.replace(/\.js$/, '.d.ts'));
