@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -8,6 +9,7 @@ import { runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
   allSucceeded,
+  cli,
   queueExperiment,
   readStore,
   startWorker,
@@ -129,14 +131,47 @@ describe('arena submit and arena worker', () => {
     expect(recordsOf(experiment.store, summary.runId)).toEqual(reference);
   });
 
-  it('two workers share a batch: every run identical to arena run, none run twice', async () => {
+  it('Ctrl-C on submit --wait stops only the waiting: the run stays queued for the workers', async () => {
+    const experiment = queueExperiment(1);
+    const waiting = spawn(
+      process.execPath,
+      [
+        cli,
+        'submit',
+        experiment.runFile,
+        '--nats',
+        server.url,
+        '--store',
+        `sqlite:${experiment.store}`,
+        '--wait',
+      ],
+      { cwd: experiment.folder, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    waiting.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => waiting.on('close', resolve));
+    await waitUntil('the run is queued', () => stderr.includes('waiting for a worker'), {
+      everyMs: 20,
+    });
+    waiting.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/stopped waiting; run .* goes on in the workers/);
+    const [run] = readStore(experiment.store, (store) => store.listRuns());
+    expect(run?.status).toBe('queued');
+    worker('w1', experiment);
+    await waitUntil('the run succeeded', () => allSucceeded(experiment.store, 1));
+  });
+
+  it('two workers (one running two at a time) share a batch: every run identical to arena run, none run twice', async () => {
     const experiment = queueExperiment(3);
     const runIds = [
       await submitted(experiment),
       await submitted(experiment),
       await submitted(experiment),
     ];
-    const [one, two] = [worker('w1', experiment), worker('w2', experiment)];
+    const [one, two] = [worker('w1', experiment, 2), worker('w2', experiment)];
     await waitUntil('the batch succeeded', () => allSucceeded(experiment.store, 3));
     for (const runId of runIds) {
       expect(recordsOf(experiment.store, runId)).toEqual(reference);
