@@ -46,7 +46,14 @@ export interface RunExperimentOptions {
   readonly logger?: Logger;
   /** Aborting it cancels the run: the controller stops, the store is flushed. */
   readonly signal?: AbortSignal;
-  /** Continue this stored run from its last episode barrier. */
+  /**
+   * Aborting it stops the run like `signal`, but hands it back instead of
+   * cancelling it: the run is rewound to its last barrier, left `running`
+   * without a lease, and resolves with status `cancelled`; any runner may
+   * resume it exactly (what `arena worker` does on SIGTERM).
+   */
+  readonly handBack?: AbortSignal;
+  /** Continue this stored run from its last episode barrier, or start it when it is `queued`. */
   readonly resumeRunId?: string;
   /** Resume although a user module changed since the run started (the resume records that it was forced). */
   readonly force?: boolean;
@@ -131,8 +138,11 @@ export async function runExperiment(
       stop.abort();
     }
   }, ttlMs / 3);
-  const signal =
-    options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  const signal = AbortSignal.any(
+    [options.signal, options.handBack, stop.signal].filter(
+      (each): each is AbortSignal => each !== undefined,
+    ),
+  );
 
   const writer = createStoreWriter(store, {
     ...(options.batching ?? { maxBatch: 256, maxDelayMs: 50 }),
@@ -195,6 +205,16 @@ export async function runExperiment(
   writer.close();
   writeFailure.unsubscribe();
   const summary = summarizeStoredRun(store, runId, { status, error: runError });
+  if (status === 'cancelled' && options.handBack?.aborted === true) {
+    // handed back, not ended: back to its last barrier and unleased, in one transaction
+    store.transaction(() => {
+      store.requireLease(lease);
+      rewindToLatestSnapshot(store, runId);
+      store.releaseLease(lease);
+    });
+    emit({ type: 'run.finished', summary });
+    return summary;
+  }
   // the run's outcome and the lease's release commit together: a finished run is never left leased
   store.transaction(() => {
     store.requireLease(lease);
@@ -265,6 +285,14 @@ async function claimForResume(
     const changed = await changedModules(record.modules ?? []);
     if (changed.length > 0 && options.force !== true) {
       throw new ModulesChangedError(runId, changed);
+    }
+    if (record.status === 'queued') {
+      // a submitted run a worker starts: a start, not a resume (`rewindToStart` turns it running)
+      store.transaction(() => {
+        store.requireLease(lease);
+        store.rewindToStart(runId);
+      });
+      return { runId, lease, resume: null, resumed: false };
     }
     const resume = store.transaction(() => {
       store.requireLease(lease);

@@ -104,6 +104,35 @@ export const storeMigrations: readonly string[] = [
     PRIMARY KEY (run_id, resume_index)
   ) STRICT;
   `,
+  // 3: status 'queued' (arena submit); SQLite cannot alter a CHECK, so the table is rebuilt (sqlite.org/lang_altertable.html#otheralter)
+  `
+  CREATE TABLE runs_v3 (
+    run_id TEXT PRIMARY KEY,
+    uid TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    run_file TEXT NOT NULL,
+    run_file_path TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT,
+    summary TEXT,
+    run_file_sha256 TEXT,
+    modules TEXT,
+    lease_owner TEXT,
+    lease_token INTEGER NOT NULL DEFAULT 0,
+    lease_heartbeat_ms INTEGER,
+    lease_expires_ms INTEGER
+  ) STRICT;
+  INSERT INTO runs_v3 (run_id, uid, seed, run_file, run_file_path, status, started_at, ended_at, error,
+      summary, run_file_sha256, modules, lease_owner, lease_token, lease_heartbeat_ms, lease_expires_ms)
+    SELECT run_id, uid, seed, run_file, run_file_path, status, started_at, ended_at, error,
+      summary, run_file_sha256, modules, lease_owner, lease_token, lease_heartbeat_ms, lease_expires_ms
+    FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_v3 RENAME TO runs;
+  CREATE INDEX runs_by_start ON runs (started_at, run_id);
+  `,
 ];
 
 /**
@@ -123,10 +152,21 @@ export interface MigratableDatabase {
  *
  * @example
  * ```ts
- * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 2)
+ * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 3)
  * ```
  */
 export function migrateStore(db: MigratableDatabase, path: string): number {
+  // a table rebuild drops a parent table: with foreign keys on, that would cascade into its children
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    return migrateInTransaction(db, path);
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys === 1 ? 'ON' : 'OFF'}`);
+  }
+}
+
+function migrateInTransaction(db: MigratableDatabase, path: string): number {
   // IMMEDIATE: two processes opening a new file at once migrate it one after the other.
   const migrate = db.transaction((): number => {
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -140,6 +180,11 @@ export function migrateStore(db: MigratableDatabase, path: string): number {
       );
     }
     for (const migration of storeMigrations.slice(version)) db.exec(migration);
+    // the rebuild kept every child row's parent: checked before the migration commits
+    const orphans = db.pragma('foreign_key_check') as unknown[];
+    if (orphans.length > 0) {
+      throw new StoreOpenError(path, `${orphans.length} rows lost their run in the migration`);
+    }
     db.pragma(`user_version = ${storeMigrations.length}`);
     return version;
   });

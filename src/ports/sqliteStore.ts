@@ -117,7 +117,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
   const write = prepared({
     insertRun: `INSERT INTO runs (run_id, uid, seed, run_file, run_file_path, run_file_sha256, modules,
          status, started_at)
-       VALUES (@runId, @uid, @seed, @runFile, @runFilePath, @runFileSha256, @modules, 'running',
+       VALUES (@runId, @uid, @seed, @runFile, @runFilePath, @runFileSha256, @modules, @status,
          @startedAt)`,
     finishRun: `UPDATE runs SET status = @status, error = @error, summary = @summary, ended_at = @endedAt
        WHERE run_id = @runId`,
@@ -255,6 +255,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
         runFileSha256: run.runFileSha256 ?? null,
         modules:
           run.modules === undefined || run.modules === null ? null : encodeStoredJson(run.modules),
+        status: run.status ?? 'running',
         startedAt,
       };
       // a generated id is random in its last 4 hex digits: two runs started in one second may collide

@@ -9,8 +9,8 @@ import type { JsonValue } from '../domain/shared/json.js';
  * stored as canonical JSON, so equal values always read back equal.
  */
 
-/** How a run ended, or `running` while it has not. */
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** How a run ended, `running` while it has not, or `queued` while no worker has taken it (`arena submit`). */
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** How a phase ended, or `running` while it has not. */
 export type PhaseStatus = 'running' | 'done' | 'failed' | 'cancelled';
@@ -56,12 +56,14 @@ export interface ModuleFingerprint {
   readonly sha256: string;
 }
 
-/** Who runs a run: a process on a host (a worker name later). */
+/** Who runs a run: a process on a host, or a named worker (`arena worker --name W`). */
 export interface LeaseOwner {
   /** Unique for one process's lifetime, e.g. `pid 4242 on lab-1 (3fa2c1)`. */
   readonly id: string;
   readonly host: string;
   readonly pid: number;
+  /** The worker's name, when a worker runs the run: `arena runs` shows `running on W`. */
+  readonly worker?: string;
 }
 
 /** The lease a store holds on a run, as anyone reading the store sees it. */
@@ -124,11 +126,13 @@ export interface NewRun {
   readonly modules?: readonly ModuleFingerprint[] | null;
   readonly runId?: string;
   readonly startedAt?: string;
+  /** `queued` for a run submitted to workers (a worker's start turns it `running`); default `running`. */
+  readonly status?: 'running' | 'queued';
 }
 
 /** How a run ended, given to `finishRun`. */
 export interface RunOutcome {
-  readonly status: Exclude<RunStatus, 'running'>;
+  readonly status: Exclude<RunStatus, 'running' | 'queued'>;
   readonly error?: string | null;
   readonly summary?: JsonValue | null;
   /** Defaults to the store's clock. */
@@ -263,7 +267,7 @@ export interface EpisodeSummary {
 export interface RunStore {
   /** Whether the store was opened for reading only. */
   readonly readonly: boolean;
-  /** Record a new run with status `running` and return it. */
+  /** Record a new run with status `running` (or `queued`, see `NewRun.status`) and return it. */
   createRun(run: NewRun): RunRecord;
   /**
    * Take the run's lease: free, lapsed, or `takeOver` says yes. Throws

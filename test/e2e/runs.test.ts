@@ -72,6 +72,7 @@ describe('arena runs', () => {
         phases: 1,
         episodes: 1,
         terminationReason: null,
+        worker: null,
       },
     ]);
   });

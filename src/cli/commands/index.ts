@@ -7,9 +7,11 @@ import { registerReportCommand } from './report.js';
 import { registerRunCommand } from './run.js';
 import { registerRunsCommands } from './runs.js';
 import { registerSchemaCommand } from './schema.js';
+import { registerSubmitCommand } from './submit.js';
 import { registerTerminationCommand } from './termination.js';
 import { registerTraceCommand } from './trace.js';
 import { registerValidateCommand } from './validate.js';
+import { registerWorkerCommand } from './worker.js';
 
 /** Every `arena` subcommand, registered in one place. */
 export function registerCommands(program: Command): void {
@@ -24,4 +26,6 @@ export function registerCommands(program: Command): void {
   registerFuzzCommand(program);
   registerTraceCommand(program);
   registerCheckCommand(program);
+  registerSubmitCommand(program);
+  registerWorkerCommand(program);
 }

@@ -141,7 +141,7 @@ async function runCommand(
 }
 
 /** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */
-function leaseTtlFromEnvironment(): number | undefined {
+export function leaseTtlFromEnvironment(): number | undefined {
   const text = process.env.ARENA_LEASE_TTL_MS;
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
@@ -153,7 +153,8 @@ function leaseTtlFromEnvironment(): number | undefined {
   return value;
 }
 
-function exitCodeOf(summary: RunSummary): number {
+/** `arena run`'s exit code for a run's closing summary: 0 succeeded, 130 cancelled, 1 failed. */
+export function exitCodeOf(summary: RunSummary): number {
   if (summary.status === 'succeeded') return ExitCode.ok;
   if (summary.status === 'cancelled') return ExitCode.cancelled;
   return ExitCode.failed;
@@ -185,7 +186,8 @@ async function loadStoredSpec(
   };
 }
 
-async function loadRunFileForRun(
+/** Read and validate a run file as `arena run` does: a bad one is a `CliError` with exit code 2. */
+export async function loadRunFileForRun(
   runFile: string | undefined,
 ): Promise<{ spec: RunSpec; text: string }> {
   if (runFile === undefined) {

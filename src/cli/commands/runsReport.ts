@@ -12,6 +12,8 @@ export interface RunListing {
   readonly episodes: number;
   /** The termination reason of the last phase that has one. */
   readonly terminationReason: string | null;
+  /** The worker (`arena worker --name`) holding the run's lease now, or `null`. */
+  readonly worker: string | null;
 }
 
 /** One phase in `arena show`. */
@@ -96,6 +98,7 @@ export function listRunOverviews(store: RunStore, limit: number): RunListing[] {
       phases: phases.length,
       episodes,
       terminationReason: reasons.at(-1) ?? null,
+      worker: run.lease?.owner.worker ?? null,
     };
   });
 }

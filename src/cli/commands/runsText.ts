@@ -18,7 +18,7 @@ export function formatRunTable(runs: readonly RunListing[]): string {
   const rows = runs.map((run) => [
     run.runId,
     run.uid,
-    run.status,
+    run.worker === null ? run.status : `${run.status} on ${run.worker}`,
     formatTime(run.startedAt),
     String(run.phases),
     String(run.episodes),
@@ -78,7 +78,7 @@ export function formatRunReport(report: RunReport, options: RunReportTextOptions
     `  uid       ${run.uid}`,
     `  seed      ${run.seed}`,
     `  run file  ${run.runFilePath}`,
-    `  status    ${run.status}`,
+    `  status    ${run.lease?.owner.worker === undefined ? run.status : `${run.status} on ${run.lease.owner.worker}`}`,
     `  started   ${formatTime(run.startedAt)}`,
     `  ended     ${run.endedAt === null ? '-' : formatTime(run.endedAt)}`,
   ];

@@ -1,0 +1,57 @@
+import { defaultLeaseTtlMs } from '../../ports/leaseOwner.js';
+import { NatsUrlError, parseNatsUrl, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
+import { CliError, ExitCode } from '../errors.js';
+
+/**
+ * The NATS URL of `--nats` or `ARENA_NATS`; a missing or malformed one is a
+ * `CliError` (exit 2) naming the option.
+ *
+ * @example
+ * ```ts
+ * natsUrlOf(undefined); // with ARENA_NATS=nats://127.0.0.1:4222: 'nats://127.0.0.1:4222'
+ * ```
+ */
+export function natsUrlOf(option: string | undefined): string {
+  const url = option ?? process.env.ARENA_NATS;
+  if (url === undefined || url.trim() === '') {
+    throw new CliError('--nats <url> is required (or set ARENA_NATS), e.g. nats://127.0.0.1:4222');
+  }
+  try {
+    return parseNatsUrl(url.trim());
+  } catch (error) {
+    if (error instanceof NatsUrlError) throw new CliError(error.message, ExitCode.badInput);
+    throw error;
+  }
+}
+
+/** A delivery's ack wait: longer than a lease's lapse, so a dead worker's lease has lapsed by the redelivery. */
+export function ackWaitFor(leaseTtlMs: number | undefined): number {
+  return Math.round((leaseTtlMs ?? defaultLeaseTtlMs) * 1.5);
+}
+
+/**
+ * Open the JetStream run queue, loading the NATS client only now: a command
+ * that never names `--nats` loads nothing of it. An unreachable server is a
+ * `CliError` with exit code 1.
+ *
+ * @example
+ * ```ts
+ * const queue = await openRunQueue('nats://127.0.0.1:4222', { ackWaitMs: 22_500 });
+ * ```
+ */
+export async function openRunQueue(
+  url: string,
+  consume?: { readonly ackWaitMs: number; readonly maxInProgress?: number },
+): Promise<RunQueue> {
+  const { openJetStreamRunQueue } = await import('../../ports/nats/jetStreamRunQueue.js');
+  try {
+    return await openJetStreamRunQueue({
+      url,
+      name: consume === undefined ? 'arena submit' : 'arena worker',
+      ...(consume !== undefined ? { consume } : {}),
+    });
+  } catch (error) {
+    if (error instanceof RunQueueError) throw new CliError(error.message, ExitCode.failed);
+    throw error;
+  }
+}

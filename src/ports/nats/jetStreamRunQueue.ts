@@ -1,0 +1,205 @@
+import {
+  AckPolicy,
+  type Consumer,
+  type ConsumerConfig,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { defaultAckWaitMs, type RunDelivery, type RunQueue, RunQueueError } from '../runQueue.js';
+
+/** Where the queue lives on the server, and how it delivers. */
+export interface JetStreamRunQueueOptions {
+  /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
+  readonly url: string;
+  /** The work-queue stream; default `ARENA_RUNS`. */
+  readonly stream?: string;
+  /** The subject runs are published on; default `arena.runs.queued`. */
+  readonly subject?: string;
+  /** The durable pull consumer all workers share; default `arena-workers`. */
+  readonly consumer?: string;
+  /**
+   * Take runs off the queue (a worker); without it the queue only submits
+   * and never touches the shared consumer's settings.
+   */
+  readonly consume?: {
+    /** How long a delivery may go without `working()` or an ack before it is delivered again. */
+    readonly ackWaitMs?: number;
+    /** At most this many runs in progress across all workers (`max_ack_pending`); kept as set when omitted. */
+    readonly maxInProgress?: number;
+  };
+  /** How long JetStream remembers a run id to drop a duplicate submit; default 10 minutes. */
+  readonly duplicateWindowMs?: number;
+  /** Name of this client as the server shows it. */
+  readonly name?: string;
+}
+
+const nanos = (ms: number) => Math.round(ms * 1_000_000);
+
+/** The fleet-wide cap on runs in progress when the consumer is first created. */
+const defaultMaxInProgress = 1000;
+
+/**
+ * The run queue on a NATS JetStream server: a work-queue stream (a message
+ * is gone once acked), one durable pull consumer shared by every worker,
+ * explicit acks, and the run id as message id so JetStream's duplicate
+ * window drops a second submit of the same run. Creates the stream and the
+ * consumer when missing; updates the consumer's ack wait and in-progress cap
+ * to the ones given.
+ *
+ * @example
+ * ```ts
+ * const queue = await openJetStreamRunQueue({ url: 'nats://127.0.0.1:4222', ackWaitMs: 30_000 });
+ * await queue.submit(runId); // { duplicate: false }
+ * const delivery = await queue.next({ waitMs: 1000 });
+ * ```
+ */
+export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): Promise<RunQueue> {
+  const stream = options.stream ?? 'ARENA_RUNS';
+  const subject = options.subject ?? 'arena.runs.queued';
+  const durable = options.consumer ?? 'arena-workers';
+  let nc: NatsConnection;
+  try {
+    nc = await connect({
+      servers: options.url,
+      name: options.name ?? 'arena',
+      // a server restart is an outage to ride out, not the end of the worker
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
+  } catch (error) {
+    throw new RunQueueError(`cannot reach the NATS server at ${options.url}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    const jsm = await jetstreamManager(nc);
+    await ensureStream(jsm, stream, subject, options.duplicateWindowMs ?? 10 * 60_000);
+    const js = jetstream(nc);
+    const { consume } = options;
+    if (consume === undefined) return jetStreamQueue(nc, js, null, subject);
+    await ensureConsumer(
+      jsm,
+      stream,
+      {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: nanos(consume.ackWaitMs ?? defaultAckWaitMs),
+        max_ack_pending: consume.maxInProgress ?? defaultMaxInProgress,
+        max_deliver: -1,
+        filter_subject: subject,
+      },
+      consume.maxInProgress !== undefined,
+    );
+    return jetStreamQueue(nc, js, await js.consumers.get(stream, durable), subject);
+  } catch (error) {
+    await nc.close().catch(() => undefined);
+    if (error instanceof RunQueueError) throw error;
+    throw new RunQueueError(
+      `cannot set up the run queue on ${options.url} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+function jetStreamQueue(
+  nc: NatsConnection,
+  js: JetStreamClient,
+  consumer: Consumer | null,
+  subject: string,
+): RunQueue {
+  return {
+    async submit(runId) {
+      const body = new TextEncoder().encode(JSON.stringify({ runId }));
+      const ack = await js.publish(subject, body, { msgID: runId });
+      return { duplicate: ack.duplicate };
+    },
+    async next({ waitMs }) {
+      if (consumer === null) throw new RunQueueError('this run queue was opened to submit only');
+      // JetStream's shortest pull expiry is 1 s
+      const message = await consumer.next({ expires: Math.max(1000, waitMs) });
+      if (message === null) return null;
+      const { runId } = message.json<{ runId: string }>();
+      const delivery: RunDelivery = {
+        runId,
+        deliveryCount: message.info.deliveryCount,
+        working: () => message.working(),
+        // ackAck: the worker learns whether the server took the ack (else the run comes back, harmlessly)
+        ack: async () => {
+          await message.ackAck();
+        },
+        nak: (delayMs) => message.nak(delayMs),
+      };
+      return delivery;
+    },
+    async close() {
+      if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+    },
+  };
+}
+
+async function ensureStream(
+  jsm: JetStreamManager,
+  name: string,
+  subject: string,
+  duplicateWindowMs: number,
+): Promise<void> {
+  try {
+    await jsm.streams.info(name);
+    return;
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+  }
+  await jsm.streams.add({
+    name,
+    subjects: [subject],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    duplicate_window: nanos(duplicateWindowMs),
+  });
+}
+
+async function ensureConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  config: Partial<ConsumerConfig> & { durable_name: string },
+  setMaxInProgress: boolean,
+): Promise<void> {
+  try {
+    const info = await jsm.consumers.info(stream, config.durable_name);
+    const maxAckPending = setMaxInProgress ? config.max_ack_pending : info.config.max_ack_pending;
+    if (info.config.ack_wait !== config.ack_wait || info.config.max_ack_pending !== maxAckPending) {
+      await jsm.consumers.update(stream, config.durable_name, {
+        ...(config.ack_wait !== undefined ? { ack_wait: config.ack_wait } : {}),
+        ...(maxAckPending !== undefined ? { max_ack_pending: maxAckPending } : {}),
+      });
+    }
+    return;
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+  }
+  try {
+    await jsm.consumers.add(stream, config);
+  } catch (error) {
+    // another worker created it at the same moment
+    if (!(error instanceof JetStreamApiError)) throw error;
+    await jsm.consumers.info(stream, config.durable_name);
+  }
+}
+
+function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,163 @@
+import { ArenaError } from '../domain/shared/errors.js';
+
+/**
+ * The run-queue port: runs submitted by `arena submit`, taken by `arena
+ * worker`. Delivery is at least once: a message that is neither acked nor
+ * kept in progress comes back (to any worker); the run store's lease and
+ * exact resume make a second delivery harmless.
+ */
+
+/** What `submit` did with a run id. */
+export interface SubmitReceipt {
+  /** The queue already held a message of this run id (a duplicate submit): nothing was added. */
+  readonly duplicate: boolean;
+}
+
+/** One delivery of a queued run to a worker. */
+export interface RunDelivery {
+  readonly runId: string;
+  /** 1 on the first delivery, more on each redelivery. */
+  readonly deliveryCount: number;
+  /** Keep the message in progress: call it more often than the queue's ack wait. */
+  working(): void;
+  /** The run has ended (or needs no work): remove the message for good. */
+  ack(): Promise<void>;
+  /** Give the message back, to be delivered again after `delayMs` (default at once). */
+  nak(delayMs?: number): void;
+}
+
+/** A queue of run ids with at-least-once delivery. */
+export interface RunQueue {
+  /** Queue a run id; a run id queued before and not yet acked is dropped as a duplicate. */
+  submit(runId: string): Promise<SubmitReceipt>;
+  /** The next delivery, or `null` when none came within `waitMs`. */
+  next(options: { readonly waitMs: number }): Promise<RunDelivery | null>;
+  close(): Promise<void>;
+}
+
+/** How long a delivery stays unacked before it is delivered again, unless told otherwise. */
+export const defaultAckWaitMs = 30_000;
+
+/** A queue that cannot be reached or set up: the cause names why. */
+export class RunQueueError extends ArenaError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RUN_QUEUE', message, options);
+  }
+}
+
+/** A `--nats` value that is not a NATS URL. */
+export class NatsUrlError extends ArenaError {
+  constructor(url: string) {
+    super(
+      'NATS_URL',
+      `--nats must be a NATS URL like nats://127.0.0.1:4222 (or set ARENA_NATS), got '${url}'`,
+    );
+  }
+}
+
+/**
+ * Check a `--nats` value: `nats://host:port` (or `host:port`, as NATS clients take it).
+ *
+ * @example
+ * ```ts
+ * parseNatsUrl('nats://127.0.0.1:4222'); // 'nats://127.0.0.1:4222'
+ * parseNatsUrl('postgres://db'); // NatsUrlError: --nats must be a NATS URL like nats://127.0.0.1:4222 ...
+ * ```
+ */
+export function parseNatsUrl(url: string): string {
+  const withScheme = /^[a-z]+:\/\//i.test(url) ? url : `nats://${url}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(withScheme);
+  } catch {
+    throw new NatsUrlError(url);
+  }
+  if (!['nats:', 'tls:'].includes(parsed.protocol) || parsed.hostname === '') {
+    throw new NatsUrlError(url);
+  }
+  return withScheme;
+}
+
+/** What an in-process queue holds of one message. */
+interface Held {
+  readonly runId: string;
+  deliveries: number;
+  /** When it may be delivered (again), in ms since the epoch. */
+  visibleAt: number;
+  /** Which delivery currently holds it, or 0 when none does. */
+  heldBy: number;
+}
+
+/**
+ * A run queue inside one process: the default when no `--nats` is given, and
+ * what tests use for the worker loop without a server. Same rules as the
+ * JetStream adapter: a duplicate run id is dropped, an unacked delivery comes
+ * back after `ackWaitMs`, `nak` hands a message back.
+ *
+ * @example
+ * ```ts
+ * const queue = createInProcessRunQueue({ ackWaitMs: 1000 });
+ * await queue.submit('grid-demo-20261201T090000-3fa2'); // { duplicate: false }
+ * const delivery = await queue.next({ waitMs: 100 });
+ * await delivery?.ack();
+ * ```
+ */
+export function createInProcessRunQueue(
+  options: { readonly ackWaitMs?: number; readonly now?: () => number } = {},
+): RunQueue {
+  const ackWaitMs = options.ackWaitMs ?? defaultAckWaitMs;
+  const now = options.now ?? Date.now;
+  const messages = new Map<string, Held>();
+  let deliverySerial = 0;
+  let closed = false;
+
+  const take = (): RunDelivery | null => {
+    const at = now();
+    for (const held of messages.values()) {
+      if (held.visibleAt > at) continue;
+      const serial = ++deliverySerial;
+      held.deliveries += 1;
+      held.heldBy = serial;
+      held.visibleAt = at + ackWaitMs;
+      // a stale delivery (the message came back meanwhile) no longer acts on it
+      const current = () => messages.get(held.runId) === held && held.heldBy === serial;
+      return {
+        runId: held.runId,
+        deliveryCount: held.deliveries,
+        working: () => {
+          if (current()) held.visibleAt = now() + ackWaitMs;
+        },
+        ack: async () => {
+          if (messages.get(held.runId) === held) messages.delete(held.runId);
+        },
+        nak: (delayMs = 0) => {
+          if (!current()) return;
+          held.heldBy = 0;
+          held.visibleAt = now() + delayMs;
+        },
+      };
+    }
+    return null;
+  };
+
+  return {
+    async submit(runId) {
+      if (closed) throw new RunQueueError('the run queue is closed');
+      if (messages.has(runId)) return { duplicate: true };
+      messages.set(runId, { runId, deliveries: 0, visibleAt: now(), heldBy: 0 });
+      return { duplicate: false };
+    },
+    async next({ waitMs }) {
+      const until = now() + waitMs;
+      for (;;) {
+        if (closed) return null;
+        const delivery = take();
+        if (delivery !== null || now() >= until) return delivery;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(20, until - now())));
+      }
+    },
+    async close() {
+      closed = true;
+    },
+  };
+}

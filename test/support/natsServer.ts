@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** The command that installs nats-server where the tests cannot do it themselves. */
+export const natsInstallHint = 'apt-get install -y nats-server (or put nats-server on PATH)';
+
+/** `nats-server` found on PATH, or `null`. */
+export function findNatsServer(): string | null {
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (folder === '') continue;
+    const candidate = path.join(folder, 'nats-server');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
+}
+
+/** A nats-server with JetStream on 127.0.0.1, started for one test file. */
+export interface NatsServer {
+  readonly url: string;
+  readonly port: number;
+  /** Its JetStream store folder (kept across `restart`). */
+  readonly storeDir: string;
+  /** The running server's pid, or `null` while it is stopped. */
+  pid(): number | null;
+  /** Stop it (SIGTERM, then SIGKILL) and wait until it has exited. */
+  stop(): Promise<void>;
+  /** Start it again on the same port and store folder. */
+  start(): Promise<void>;
+  /** Stop it and remove its folder: nothing is left running. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Start `nats-server -js` on a free loopback port with a temporary store
+ * folder and wait until it accepts connections.
+ */
+export async function startNatsServer(): Promise<NatsServer> {
+  const binary = findNatsServer();
+  if (binary === null) throw new Error(`nats-server is not on PATH: run ${natsInstallHint}`);
+  const port = await freePort();
+  const folder = mkdtempSync(path.join(tmpdir(), 'arena-nats-'));
+  const storeDir = path.join(folder, 'js');
+  let child: ChildProcess | null = null;
+
+  const start = async () => {
+    const started = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    started.stderr?.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    child = started;
+    try {
+      await waitForJetStream(started, () => log);
+    } catch (error) {
+      started.kill('SIGKILL');
+      throw error;
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    child = null;
+    if (running === null || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir,
+    pid: () => (child as ChildProcess | null)?.pid ?? null,
+    stop,
+    start,
+    dispose: async () => {
+      await stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Wait until the server logs that JetStream is ready and its port takes a connection. */
+async function waitForJetStream(child: ChildProcess, log: () => string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `nats-server exited with ${child.exitCode}: ${log().trim().split('\n').pop()}`,
+      );
+    }
+    if (log().includes('Server is ready') && (await accepts(child))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nats-server did not become ready: ${log().trim().split('\n').pop()}`);
+}
+
+function accepts(child: ChildProcess): Promise<boolean> {
+  const port = Number(child.spawnargs[child.spawnargs.indexOf('-p') + 1]);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

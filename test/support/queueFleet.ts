@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openSqliteStore } from '../../src/ports/sqliteStore.js';
+import type { RunStore } from '../../src/ports/store.js';
+import { repoRoot, runArena } from './cli.js';
+
+/** The built CLI the queue tests run. */
+export const cli = path.join(repoRoot, 'dist/cli/main.js');
+
+/** Short leases in tests: a killed worker's run is redelivered within 1.5 s. */
+export const fleetEnv = { ARENA_LEASE_TTL_MS: '1000' } as const;
+
+/** A user's experiment folder: the slow run file (each step sleeps `delayMs`) and its module. */
+export function queueExperiment(delayMs: number): {
+  folder: string;
+  runFile: string;
+  store: string;
+} {
+  const folder = mkdtempSync(path.join(tmpdir(), 'arena-queue-'));
+  cpSync(path.join(repoRoot, 'test/fixtures/runs/slow'), folder, { recursive: true });
+  const runFile = path.join(folder, 'run.yaml');
+  writeFileSync(
+    runFile,
+    readFileSync(runFile, 'utf8').replace('delay_ms: 1', `delay_ms: ${delayMs}`),
+  );
+  return { folder, runFile, store: path.join(folder, 'runs.db') };
+}
+
+/** A running `arena worker` process. */
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+/** Start `arena worker` against a NATS server and a store. */
+export function startWorker(options: {
+  nats: string;
+  store: string;
+  name: string;
+  cwd: string;
+  concurrency?: number;
+}): WorkerProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      cli,
+      'worker',
+      '--nats',
+      options.nats,
+      '--store',
+      `sqlite:${options.store}`,
+      '--name',
+      options.name,
+      '--concurrency',
+      String(options.concurrency ?? 1),
+    ],
+    {
+      cwd: options.cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...fleetEnv, NO_COLOR: '1' },
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, stderr: () => stderr };
+}
+
+/** `arena submit` a run file; resolves with its exit and output. */
+export function submit(
+  runFile: string,
+  options: { nats: string; store: string; cwd: string; extra?: readonly string[] },
+) {
+  return runArena(
+    [
+      'submit',
+      runFile,
+      '--nats',
+      options.nats,
+      '--store',
+      `sqlite:${options.store}`,
+      ...(options.extra ?? []),
+    ],
+    { cwd: options.cwd, env: { ...fleetEnv } },
+  );
+}
+
+/** Read a store file that others write, and close it again. */
+export function readStore<T>(file: string, read: (store: RunStore) => T): T {
+  const store = openSqliteStore(file, { readonly: true });
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** Poll until `check` holds; throws after `attempts` tries (a bound on tries, not a time assertion). */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  options: { attempts?: number; everyMs?: number } = {},
+): Promise<void> {
+  const attempts = options.attempts ?? 600;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      if (await check()) return;
+    } catch {
+      // the store may not exist yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 100));
+  }
+  throw new Error(`gave up waiting: ${what}`);
+}
+
+/** How many episodes a run has stored. */
+export function storedEpisodes(store: string, runId: string): number {
+  return readStore(store, (opened) => opened.episodes(runId).length);
+}
+
+/** Whether every run of the store has succeeded (and there are `count` runs). */
+export function allSucceeded(store: string, count: number): boolean {
+  return readStore(store, (opened) => {
+    const runs = opened.listRuns();
+    return runs.length === count && runs.every((run) => run.status === 'succeeded');
+  });
+}

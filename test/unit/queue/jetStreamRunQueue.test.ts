@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJetStreamRunQueue } from '../../../src/ports/nats/jetStreamRunQueue.js';
+import type { RunQueue } from '../../../src/ports/runQueue.js';
+import { type NatsServer, startNatsServer } from '../../support/natsServer.js';
+
+let server: NatsServer;
+beforeAll(async () => {
+  server = await startNatsServer();
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+const open = (stream: string, ackWaitMs = 1000): Promise<RunQueue> =>
+  openJetStreamRunQueue({
+    url: server.url,
+    stream,
+    subject: `arena.test.${stream}`,
+    consume: { ackWaitMs },
+  });
+
+describe('the JetStream run queue', () => {
+  it('delivers a submitted run once and drops a duplicate submit of the same run id', async () => {
+    const queue = await open('DEDUPE');
+    expect(await queue.submit('run-a')).toEqual({ duplicate: false });
+    expect(await queue.submit('run-a')).toEqual({ duplicate: true });
+    const delivery = await queue.next({ waitMs: 1000 });
+    expect(delivery?.runId).toBe('run-a');
+    expect(delivery?.deliveryCount).toBe(1);
+    await delivery?.ack();
+    expect(await queue.next({ waitMs: 1000 })).toBeNull();
+    await queue.close();
+  });
+
+  it('redelivers a run whose delivery was neither acked nor kept in progress', async () => {
+    const queue = await open('REDELIVER', 1000);
+    await queue.submit('run-b');
+    const first = await queue.next({ waitMs: 1000 });
+    expect(first?.deliveryCount).toBe(1);
+    let again = null;
+    for (let attempt = 0; attempt < 10 && again === null; attempt++) {
+      again = await queue.next({ waitMs: 1000 });
+    }
+    expect(again?.runId).toBe('run-b');
+    expect(again?.deliveryCount).toBe(2);
+    await again?.ack();
+    await queue.close();
+  });
+
+  it('shares one durable consumer: a run taken by one worker is not given to another', async () => {
+    const [one, two] = [await open('SHARED', 5000), await open('SHARED', 5000)];
+    await one.submit('run-c');
+    const taken = await one.next({ waitMs: 1000 });
+    expect(taken?.runId).toBe('run-c');
+    expect(await two.next({ waitMs: 1000 })).toBeNull();
+    taken?.nak();
+    const handedBack = await two.next({ waitMs: 2000 });
+    expect(handedBack?.runId).toBe('run-c');
+    await handedBack?.ack();
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it('keeps the queue across a server restart', async () => {
+    const queue = await open('DURABLE', 5000);
+    await queue.submit('run-d');
+    await queue.close();
+    await server.stop();
+    await server.start();
+    const reopened = await open('DURABLE', 5000);
+    const delivery = await reopened.next({ waitMs: 2000 });
+    expect(delivery?.runId).toBe('run-d');
+    await delivery?.ack();
+    await reopened.close();
+  });
+});
