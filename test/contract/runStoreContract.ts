@@ -528,6 +528,12 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         expect(store.acquireLease(runId, { owner: alice, ttlMs: 15_000 }).token).toBe(2);
       });
 
+      it('shows the worker a lease holder names, as every reader sees it', () => {
+        const worker: LeaseOwner = { ...bob, worker: 'gpu-1' };
+        store.acquireLease(runId, { owner: worker, ttlMs: 15_000 });
+        expect(handle().getRun(runId).lease?.owner).toEqual(worker);
+      });
+
       it('lets another handle take over a lapsed lease, and fences the old holder off', () => {
         const other = handle();
         const old = store.acquireLease(runId, { owner: alice, ttlMs: 1000 });
@@ -678,6 +684,25 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         store.truncateAfter(runId, { phaseIndex: 1, episode: 0 });
         expect(store.phases(runId)).toMatchObject([{ phaseIndex: 0, status: 'done', episodes: 1 }]);
         expect(store.getRun(runId).status).toBe('running');
+      });
+
+      it('records a submitted run as queued, and rewinding it to its start turns it running', () => {
+        const queued = store.createRun({
+          runId: 'q1',
+          uid: 'grid',
+          seed: 1,
+          runFile: sampleRunFile,
+          runFilePath: '/runs/grid.yaml',
+          status: 'queued',
+        });
+        expect(queued.status).toBe('queued');
+        expect(
+          handle()
+            .listRuns()
+            .find((run) => run.runId === 'q1')?.status,
+        ).toBe('queued');
+        store.rewindToStart('q1');
+        expect(store.getRun('q1').status).toBe('running');
       });
 
       it('rewinds a run to the moment it was created, keeping its lease and resumes', () => {

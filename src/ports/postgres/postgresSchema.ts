@@ -104,6 +104,12 @@ export const postgresMigrations: readonly string[] = [
     PRIMARY KEY (run_id, resume_index)
   );
   `,
+  // 2: a run may wait in a queue before a worker starts it (the SQLite store's migration 3)
+  `
+  ALTER TABLE runs DROP CONSTRAINT runs_status_check;
+  ALTER TABLE runs ADD CONSTRAINT runs_status_check
+    CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled'));
+  `,
 ];
 
 /** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */

@@ -171,7 +171,7 @@ export function openPostgresStore(uri: string, options: PostgresStoreOptions = {
         const created = rows<RunRow>(
           `INSERT INTO runs (run_id, uid, seed, run_file, run_file_path, run_file_sha256, modules,
              status, started_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $9, $8)
            ON CONFLICT (run_id) DO NOTHING RETURNING *`,
           [
             runId,
@@ -182,6 +182,7 @@ export function openPostgresStore(uri: string, options: PostgresStoreOptions = {
             run.runFileSha256 ?? null,
             modules,
             startedAt,
+            run.status ?? 'running',
           ],
         )[0];
         if (created !== undefined) return runFromRow(created);
