@@ -1,12 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { findNatsServer, natsInstallHint } from './support/natsServer.js';
+import { hasPostgres, postgresInstallHint } from './support/postgres.js';
 
 /**
- * Before the tests: make sure `nats-server` is on PATH (the queue tests start
- * their own), then build `dist/` once, so e2e tests run the CLI a user runs.
+ * Before the tests: make sure the servers that only Debian ships are there
+ * (the queue tests start their own `nats-server`, the PostgreSQL store tests
+ * their own `postgres`), then build `dist/` once, so e2e tests run the CLI a
+ * user runs.
  */
 export default function setup(): void {
-  ensureNatsServer();
+  ensureDebianPackage(
+    'nats-server',
+    findNatsServer() !== null,
+    natsInstallHint,
+    'the run-queue tests',
+  );
+  ensureDebianPackage(
+    'postgresql',
+    hasPostgres(),
+    postgresInstallHint,
+    'the PostgreSQL store tests',
+  );
   // For a quick unit-only loop: ARENA_SKIP_BUILD=1 npx vitest run test/unit/...
   if (process.env.ARENA_SKIP_BUILD === '1') return;
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
@@ -15,30 +29,27 @@ export default function setup(): void {
 }
 
 /**
- * No npm package ships nats-server: as root with apt-get, install Debian's.
- * Where that is impossible only the NATS tests fail, each with one line naming the command.
+ * No npm package ships these servers (or none that works here): as root with
+ * apt-get, install Debian's package, saying so. Where that is impossible only
+ * the tests that need it fail, each with one line naming the command.
  */
-function ensureNatsServer(): void {
-  if (findNatsServer() !== null) return;
+function ensureDebianPackage(name: string, present: boolean, hint: string, why: string): void {
+  if (present) return;
   if (process.getuid?.() !== 0 || !onPath('apt-get')) {
-    process.stderr.write(
-      `nats-server is missing; the NATS tests will fail until you run: ${natsInstallHint}\n`,
-    );
+    process.stderr.write(`${name} is missing; ${why} will fail until you run: ${hint}\n`);
     return;
   }
   process.stderr.write(
-    "nats-server is missing: installing Debian's nats-server (apt-get update && apt-get install -y nats-server) for the run-queue tests\n",
+    `${name} is missing: installing Debian's ${name} (apt-get update && apt-get install -y ${name}) for ${why}\n`,
   );
   try {
     execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'nats-server'], {
+    execFileSync('apt-get', ['install', '-y', '-qq', name], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
   } catch {
-    process.stderr.write(
-      `installing nats-server failed; the NATS tests will fail until you run: ${natsInstallHint}\n`,
-    );
+    process.stderr.write(`installing ${name} failed; ${why} will fail until you run: ${hint}\n`);
   }
 }
 

@@ -26,8 +26,20 @@ export interface TestPostgres {
 export const passwordUser = 'arena_pw';
 export const passwordUserPassword = 'right-password';
 
-const installHint =
-  'PostgreSQL is not installed (no `pg_config --bindir`, no initdb on PATH): run `apt-get install -y postgresql`';
+/** What to run where PostgreSQL is missing. */
+export const postgresInstallHint = 'apt-get install -y postgresql';
+
+const installHint = `PostgreSQL is not installed (no \`pg_config --bindir\`, no initdb on PATH): run \`${postgresInstallHint}\``;
+
+/** Whether PostgreSQL's server binaries can be found (what the test command installs when not). */
+export function hasPostgres(): boolean {
+  try {
+    postgresBinDir();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Where initdb and postgres are: `pg_config --bindir` first, then PATH. */
 function postgresBinDir(): string {
