@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresMigrations } from '../../src/ports/postgres/postgresSchema.js';
 import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
 import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import { repoRoot, runArena } from '../support/cli.js';
@@ -87,7 +88,9 @@ describe('arena on a PostgreSQL store', () => {
     expect(report.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain(runId);
     const check = await runArena(['check', uri]);
-    expect(check.stdout).toBe(`ok: ${uri} is a sound arena store (schema version 1, 1 run)\n`);
+    expect(check.stdout).toBe(
+      `ok: ${uri} is a sound arena store (schema version ${postgresMigrations.length}, 1 run)\n`,
+    );
     const missing = await runArena(['show', 'no-such-run', '--store', uri]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(

@@ -28,6 +28,11 @@ export function queueExperiment(delayMs: number): {
   return { folder, runFile, store: path.join(folder, 'runs.db') };
 }
 
+/** A store file path as `sqlite:PATH`; a `postgres://` (or `sqlite:`) URI as it is. */
+function storeUri(store: string): string {
+  return /^(postgres|postgresql):\/\/|^sqlite:/.test(store) ? store : `sqlite:${store}`;
+}
+
 /** A running `arena worker` process. */
 export interface WorkerProcess {
   readonly child: ChildProcess;
@@ -51,7 +56,7 @@ export function startWorker(options: {
       '--nats',
       options.nats,
       '--store',
-      `sqlite:${options.store}`,
+      storeUri(options.store),
       '--name',
       options.name,
       '--concurrency',
@@ -85,7 +90,7 @@ export function submit(
       '--nats',
       options.nats,
       '--store',
-      `sqlite:${options.store}`,
+      storeUri(options.store),
       ...(options.extra ?? []),
     ],
     { cwd: options.cwd, env: { ...fleetEnv } },

@@ -4,8 +4,9 @@ import { submitRun } from '../../actors/queue/submitRun.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import type { RunStore } from '../../ports/store.js';
-import { openStore, parseStoreUri } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
+import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { exitCodeOf, loadRunFileForRun } from './run.js';
 import { natsUrlOf, openRunQueue } from './runQueueOpen.js';
@@ -62,7 +63,7 @@ async function submitCommand(runFile: string, options: SubmitCommandOptions): Pr
   const queue = await openRunQueue(url);
   let store: RunStore | null = null;
   try {
-    store = openStore(location);
+    store = await openStoreAsync(location);
     const { runId } = await submitRun(spec, { store, queue, runFileText: text });
     await queue.close();
     if (options.wait !== true) {
@@ -74,7 +75,7 @@ async function submitCommand(runFile: string, options: SubmitCommandOptions): Pr
     process.stderr.write(
       `arena: queued run ${runId}; waiting for a worker (Ctrl-C stops waiting)\n`,
     );
-    return await waitForRun(store, runId, spec, location.path, options);
+    return await waitForRun(store, runId, spec, shownStorePath(location.path), options);
   } finally {
     await queue.close();
     store?.close();

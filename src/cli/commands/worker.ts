@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { runRunWorker, type WorkerEvent } from '../../actors/queue/runWorker.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
-import { openStore, parseStoreUri } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import { ackWaitFor, natsUrlOf, openRunQueue } from './runQueueOpen.js';
@@ -68,7 +68,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
     ackWaitMs,
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
   });
-  const store = openStore(location);
+  const store = await openStoreAsync(location);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const stop = new AbortController();
   const onSignal = () => {

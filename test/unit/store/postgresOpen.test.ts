@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreConnectionError } from '../../../src/ports/postgres/postgresErrors.js';
+import { postgresMigrations } from '../../../src/ports/postgres/postgresSchema.js';
 import { openPostgresStore } from '../../../src/ports/postgres/postgresStore.js';
 import { parsePostgresUri } from '../../../src/ports/postgres/postgresUri.js';
 import {
@@ -138,7 +139,9 @@ describe('opening a PostgreSQL store', () => {
     expect(second.getRun('r').uid).toBe('u');
     first.close();
     second.close();
-    expect(await sql(uri, 'SELECT version FROM arena_schema')).toEqual([{ version: 1 }]);
+    expect(await sql(uri, 'SELECT version FROM arena_schema')).toEqual([
+      { version: postgresMigrations.length },
+    ]);
   });
 
   it('refuses a database whose runs table is not arena\u2019s, and one of a newer arena', async () => {
