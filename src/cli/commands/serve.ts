@@ -80,10 +80,6 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
       cause: error,
     });
   }
-  const plural = instances === 1 ? 'instance' : 'instances';
-  process.stderr.write(
-    `arena serve: ${component} as nats:${service} on ${url}, ${instances} ${plural} (Ctrl-C stops)\n`,
-  );
   let stopping = false;
   const onSignal = () => {
     if (stopping) return;
@@ -93,6 +89,11 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // said only once a signal drains: a supervisor may stop it as soon as it reads this line
+  const plural = instances === 1 ? 'instance' : 'instances';
+  process.stderr.write(
+    `arena serve: ${component} as nats:${service} on ${url}, ${instances} ${plural} (Ctrl-C stops)\n`,
+  );
   await running.closed;
   process.removeListener('SIGINT', onSignal);
   process.removeListener('SIGTERM', onSignal);
