@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runArena } from '../support/cli.js';
+import { repoRoot, runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
@@ -135,6 +135,15 @@ describe('arena serve and nats:<service> components', () => {
     );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(recordsOf(store)).toEqual(expected);
+  });
+
+  it("README: the shipped remote example without --nats prints the README's line", async () => {
+    const run = await runArena(['run', 'examples/remote-environment.yaml'], {
+      env: { ARENA_NATS: '' },
+    });
+    expect(run.code).toBe(2);
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(`$ npx arena run examples/remote-environment.yaml\n${run.stderr}`);
   });
 
   it('drains on SIGTERM and exits 0', async () => {
