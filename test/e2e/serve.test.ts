@@ -137,6 +137,39 @@ describe('arena serve and nats:<service> components', () => {
     expect(recordsOf(store)).toEqual(expected);
   });
 
+  it('survives a NATS server restart mid-run: requests are retried by identity, the records equal the local run', async () => {
+    const experiment = queueExperiment(3);
+    const expected = await localRecords(experiment);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const store = experiment.store;
+    const arena = spawn(
+      process.execPath,
+      [cli, 'run', runFile, '--nats', server.url, '--store', `sqlite:${store}`],
+      {
+        cwd: experiment.folder,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ARENA_REMOTE_TIMEOUT_MS: '2000' },
+      },
+    );
+    let output = '';
+    arena.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const ended = new Promise<number | null>((resolve) => arena.on('close', resolve));
+    await waitUntil(
+      'the remote run has stored 4 episodes',
+      () => storedEpisodes(store, onlyRunId(store)) >= 4,
+      { everyMs: 20 },
+    );
+    await server.stop();
+    // the run was mid-way when the server went down
+    expect(storedEpisodes(store, onlyRunId(store))).toBeLessThan(expected.episodes.length);
+    await server.start();
+    expect(await ended, output).toBe(0);
+    expect(recordsOf(store)).toEqual(expected);
+  });
+
   it("README: the shipped remote example without --nats prints the README's line", async () => {
     const run = await runArena(['run', 'examples/remote-environment.yaml'], {
       env: { ARENA_NATS: '' },

@@ -83,6 +83,8 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   const connection = await connect({
     servers: options.url,
     name: `arena serve ${options.service}`,
+    // back soon after a NATS restart: requests in flight are retried by identity meanwhile
+    reconnectTimeWait: 250,
     maxReconnectAttempts: -1,
   });
   const count = options.instances ?? 1;

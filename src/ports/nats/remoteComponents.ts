@@ -67,6 +67,8 @@ export async function connectRemoteComponents(
   const connection = await connect({
     servers: options.url,
     name: options.name ?? 'arena run',
+    // back soon after a NATS restart: requests in flight are retried by identity meanwhile
+    reconnectTimeWait: 250,
     maxReconnectAttempts: -1,
   });
   const timing: RemoteTiming = {
