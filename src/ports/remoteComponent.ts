@@ -86,7 +86,15 @@ export type RemoteReply =
     }
   | { readonly ok: false; readonly error: { readonly name: string; readonly message: string } };
 
-/** The key a service holds one component under. */
+/**
+ * The key a service holds one component under.
+ *
+ * @example
+ * ```ts
+ * componentKeyOf({ run: 'r1', phase: 'train', kind: 'environment', component: 'tank', session: 's', seq: 4, method: 'step', episode: 1, step: 3 });
+ * // 'r1/train/environment/tank/s'
+ * ```
+ */
 export function componentKeyOf(identity: RequestIdentity): string {
   return [identity.run, identity.phase, identity.kind, identity.component, identity.session].join(
     '/',
