@@ -179,6 +179,20 @@ describe('arena serve and nats:<service> components', () => {
     expect(readme).toContain(`$ npx arena run examples/remote-environment.yaml\n${run.stderr}`);
   });
 
+  it('a served export that is not what its place needs fails the phase with the contract error', async () => {
+    const experiment = queueExperiment(0);
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:GainBrain': 'line-sim' });
+    const run = await runArena(
+      ['run', runFile, '--nats', server.url, '--store', `sqlite:${experiment.store}`],
+      { cwd: experiment.folder },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'open in service "line-sim" failed: ComponentContractError: <component> (./components.js:SlowLine): is not a brain: it lacks setup(), act(), observe(), endEpisode(), evaluateRollouts()',
+    );
+  });
+
   it('drains on SIGTERM and exits 0', async () => {
     const experiment = queueExperiment(0);
     const running = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
