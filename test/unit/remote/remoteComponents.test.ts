@@ -282,6 +282,8 @@ describe('a remote environment', () => {
 
     // a subscriber that never answers: the request times out, is tried again, then fails
     const silent = raw.subscribe(serviceSubject('mute'));
+    // the server knows the subscriber before the other connection asks
+    await raw.flush();
     const mute = connected.factoryFor('mute', 'environment', run)(environmentInit()) as Environment;
     const late = await Promise.resolve(mute.start({})).catch((error) => error);
     silent.unsubscribe();
