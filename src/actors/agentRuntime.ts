@@ -78,7 +78,7 @@ export class AgentRuntime {
   /** Ask the brain, let the muscle shape it, and check every value is a finite actuator value. */
   async act(readings: Readings, context: TurnContext): Promise<Readings> {
     const proposal = await this.brain.act(readings, context);
-    const actions = this.muscle.act(proposal, this.interface, context);
+    const actions = await this.muscle.act(proposal, this.interface, context);
     for (const uid in actions) {
       const value = actions[uid];
       if (!this.actuatorUids.has(uid)) {
@@ -94,7 +94,7 @@ export class AgentRuntime {
   }
 
   /** The objective's scalar for one step's rewards; rewards must be scalar and finite. */
-  objectiveOf(rewards: Readings): number {
+  async objectiveOf(rewards: Readings): Promise<number> {
     for (const uid in rewards) {
       const value = rewards[uid];
       if (typeof value !== 'number' || !Number.isFinite(value)) {
@@ -103,7 +103,7 @@ export class AgentRuntime {
         );
       }
     }
-    const value = this.objective.evaluate(rewards);
+    const value = await this.objective.evaluate(rewards);
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       throw new AgentContractError(
         `the objective of agent "${this.name}" returned ${describe(value)}, expected a finite number`,

@@ -5,8 +5,20 @@ import { deriveSeed } from '../domain/shared/random.js';
 import type { Brain, Muscle, Objective } from '../ports/agent.js';
 import type { Environment } from '../ports/environment.js';
 import type { Logger } from '../ports/logger.js';
+import { type RemoteComponentHost, remoteKindOf } from '../ports/remoteComponent.js';
 import { AgentRuntime } from './agentRuntime.js';
 import { PhaseWorld, type WorldAgent } from './world.js';
+
+function remoteResolver(
+  remote: NonNullable<BuildWorldOptions['remote']>,
+  phase: string,
+): (ref: ComponentRef, service: string) => unknown {
+  return (ref, service) => {
+    const kind = remoteKindOf(ref.yamlPath);
+    if (kind === null) throw new ComponentContractError(ref, 'cannot be a remote component here');
+    return remote.host.factoryFor(service, kind, { runId: remote.runId, phase });
+  };
+}
 
 /**
  * A component resolved, but is not what its place in the run file needs.
@@ -87,6 +99,8 @@ export interface BuildWorldOptions {
   /** Components passed in code, named `code:Name` in the run file. */
   readonly components?: Readonly<Record<string, unknown>>;
   readonly logger: Logger;
+  /** Makes `nats:<service>` components; the run id is part of each remote request's identity. */
+  readonly remote?: { readonly host: RemoteComponentHost; readonly runId: string };
 }
 
 /**
@@ -109,6 +123,7 @@ export async function buildPhaseWorld(
     baseDir: spec.baseDir,
     builtins: options.builtins,
     ...(options.components !== undefined ? { components: options.components } : {}),
+    ...(options.remote !== undefined ? { remote: remoteResolver(options.remote, phase.name) } : {}),
   };
   const environments = new Map<string, Environment>();
   for (const environment of phase.environments) {

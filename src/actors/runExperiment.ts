@@ -7,6 +7,7 @@ import type { MetaAgentInterface, MetaDecision } from '../machines/metaTurnTypes
 import type { ControllerEmitted, ControllerOutput } from '../machines/simulationControllerTypes.js';
 import { defaultLeaseTtlMs, holderProcessIsGone, processLeaseOwner } from '../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
+import type { RemoteComponentHost } from '../ports/remoteComponent.js';
 import { rewindToLatestSnapshot } from '../ports/rewindRun.js';
 import type { Lease, LeaseHolder, LeaseOwner, RunStore, SnapshotRecord } from '../ports/store.js';
 import { LeaseLostError, NothingToResumeError } from '../ports/storeErrors.js';
@@ -41,6 +42,11 @@ export interface RunExperimentOptions {
    * `{ Cart }` for `name: code:Cart` (a class or a factory, as modules export).
    */
   readonly components?: Readonly<Record<string, unknown>>;
+  /**
+   * Makes the run's `nats:<service>` components (see `connectRemoteComponents`);
+   * a run file that names one fails its phase without it.
+   */
+  readonly remoteComponents?: RemoteComponentHost;
   /** The run file's text, stored with the run; default: the text `parseRunFile` read (`spec.sourceText`). */
   readonly runFileText?: string;
   readonly logger?: Logger;
@@ -377,6 +383,9 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
     world = await buildPhaseWorld(run.spec, phase, {
       builtins: run.options.builtins,
       ...(run.options.components !== undefined ? { components: run.options.components } : {}),
+      ...(run.options.remoteComponents !== undefined
+        ? { remote: { host: run.options.remoteComponents, runId: run.runId } }
+        : {}),
       logger,
     });
     for (const [name, state] of Object.entries(run.carried)) {

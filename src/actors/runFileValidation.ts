@@ -2,6 +2,8 @@ import { componentParamsIssues } from '../config/componentParams.js';
 import {
   ComponentResolutionError,
   componentRefsOf,
+  REMOTE_PREFIX,
+  remoteComponentProblem,
   resolveComponent,
 } from '../config/components.js';
 import {
@@ -57,7 +59,15 @@ export async function runSpecIssues(
   { builtins, components = {} }: RunFileValidationOptions,
 ): Promise<ConfigIssue[]> {
   const issues: ConfigIssue[] = [];
-  const refs = componentRefsOf(spec);
+  // A remote component is checked by name and place only: validating asks no server.
+  const refs: ComponentRef[] = [];
+  for (const ref of componentRefsOf(spec)) {
+    if (!ref.name.startsWith(REMOTE_PREFIX)) refs.push(ref);
+    else {
+      const problem = remoteComponentProblem(ref);
+      if (problem !== null) issues.push({ path: ref.yamlPath, message: problem, location: null });
+    }
+  }
   const settled = await Promise.allSettled(
     refs.map((ref) => resolveComponent(ref, { baseDir: spec.baseDir, builtins, components })),
   );

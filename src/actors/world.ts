@@ -259,7 +259,7 @@ export class PhaseWorld {
     for (let index = 0; index < group.agents.length; index++) {
       const slot = group.agents[index] as AgentSlot;
       const rewards = this.rewardsFor(slot);
-      const objective = slot.runtime.objectiveOf(rewards);
+      const objective = await slot.runtime.objectiveOf(rewards);
       returns[slot.runtime.name] = (returns[slot.runtime.name] ?? 0) + objective;
       if (learning) {
         await slot.runtime.observe(

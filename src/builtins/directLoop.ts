@@ -40,9 +40,9 @@ export async function runDirectEpisode(
   for (let step = 0; ; step++) {
     const turn: TurnContext = { ...context, step };
     const proposal = await brain.act(readings, turn);
-    const actions = muscle.act(proposal, agentInterface, turn);
+    const actions = await muscle.act(proposal, agentInterface, turn);
     const result = await environment.step(actions);
-    const score = objective.evaluate(result.rewards);
+    const score = await objective.evaluate(result.rewards);
     episodeReturn += score;
     if (learning) {
       await brain.observe(

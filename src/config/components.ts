@@ -8,6 +8,10 @@ import type { ComponentRef, RunSpec } from './runSpec.js';
 
 const BUILTIN_PREFIX = 'arena:';
 const IN_CODE_PREFIX = 'code:';
+/** The prefix of a remote component: `nats:<service>`, hosted by `arena serve`. */
+export const REMOTE_PREFIX = 'nats:';
+/** A service name is one or more NATS subject tokens: letters, digits, `_` and `-`, joined by `.`. */
+const SERVICE_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 /** Where components are looked up. */
 export interface ComponentResolution {
@@ -17,6 +21,11 @@ export interface ComponentResolution {
   readonly builtins: ReadonlyMap<string, unknown>;
   /** Components the host app passes in code, named `code:Name` in the run file (key `Name`). */
   readonly components?: Readonly<Record<string, unknown>>;
+  /**
+   * Makes the factory of a `nats:<service>` component (an adapter of its
+   * port); without it a remote component does not resolve.
+   */
+  readonly remote?: (ref: ComponentRef, service: string) => unknown;
 }
 
 /**
@@ -51,6 +60,8 @@ export class ComponentResolutionError extends ArenaError {
  * - `arena:Name` is looked up in `builtins`.
  * - `./path.js:ExportName` (or `../path.js:ExportName`) is imported from
  *   `baseDir` (the run file's folder) and its named export is returned.
+ * - `nats:<service>` is what `remote` makes of it (an adapter factory that
+ *   talks to the service); without `remote` it names the missing `--nats`.
  *
  * @throws {ComponentResolutionError} for an unknown built-in (listing the known
  * ones), a missing file, a module that fails to load, or a missing export
@@ -66,15 +77,16 @@ export class ComponentResolutionError extends ArenaError {
  */
 export async function resolveComponent(
   ref: ComponentRef,
-  { baseDir, builtins, components = {} }: ComponentResolution,
+  { baseDir, builtins, components = {}, remote }: ComponentResolution,
 ): Promise<unknown> {
   if (ref.name.startsWith(BUILTIN_PREFIX)) return resolveBuiltin(ref, builtins);
   if (ref.name.startsWith(IN_CODE_PREFIX)) return resolveInCode(ref, components);
+  if (ref.name.startsWith(REMOTE_PREFIX)) return resolveRemote(ref, remote);
   const named = userModuleOf(ref.name);
   if (named === null) {
     throw new ComponentResolutionError(
       ref,
-      `expected arena:BuiltinName or ./path.js:ExportName, got ${JSON.stringify(ref.name)}`,
+      `expected arena:BuiltinName, ./path.js:ExportName or nats:<service>, got ${JSON.stringify(ref.name)}`,
     );
   }
   const { modulePath, exportName } = named;
@@ -119,12 +131,67 @@ export async function resolveComponent(
  * ```
  */
 export function userModuleOf(name: string): { modulePath: string; exportName: string } | null {
-  if (name.startsWith(BUILTIN_PREFIX) || name.startsWith(IN_CODE_PREFIX)) return null;
+  if ([BUILTIN_PREFIX, IN_CODE_PREFIX, REMOTE_PREFIX].some((prefix) => name.startsWith(prefix))) {
+    return null;
+  }
   const separator = name.lastIndexOf(':');
   const modulePath = name.slice(0, separator);
   const exportName = name.slice(separator + 1);
   if (separator <= 0 || exportName === '' || !/^\.\.?\//.test(modulePath)) return null;
   return { modulePath, exportName };
+}
+
+/**
+ * The service of a `nats:<service>` name, or why it is not one.
+ *
+ * @example
+ * ```ts
+ * remoteServiceOf('nats:grid-sim'); // { service: 'grid-sim' }
+ * remoteServiceOf('nats:a b'); // { problem: 'expected nats:<service> where ...' }
+ * ```
+ */
+export function remoteServiceOf(name: string): { service: string } | { problem: string } {
+  const service = name.slice(REMOTE_PREFIX.length);
+  if (!name.startsWith(REMOTE_PREFIX) || !SERVICE_NAME.test(service)) {
+    return {
+      problem: `expected nats:<service> where <service> is letters, digits, '_' or '-' (dots between words), got ${JSON.stringify(name)}`,
+    };
+  }
+  return { service };
+}
+
+/** Where a remote component may stand: where the run file names an environment, brain, muscle or objective. */
+const REMOTE_PLACE = /\.(environment|brain|muscle|objective)$/;
+
+/**
+ * Why a `nats:` component cannot stand where it is written, or `null` when it
+ * can: checked offline (no server is asked), as `arena validate` does.
+ *
+ * @example
+ * ```ts
+ * remoteComponentProblem({ name: 'nats:sim', params: {}, yamlPath: 'schedule[0].train.simulation.conditions[0]' });
+ * // 'a termination condition runs in the controller: nats:<service> names only an environment, brain, muscle or objective'
+ * ```
+ */
+export function remoteComponentProblem(ref: ComponentRef): string | null {
+  const named = remoteServiceOf(ref.name);
+  if ('problem' in named) return named.problem;
+  if (!REMOTE_PLACE.test(ref.yamlPath)) {
+    return 'a termination condition runs in the controller: nats:<service> names only an environment, brain, muscle or objective';
+  }
+  return null;
+}
+
+function resolveRemote(ref: ComponentRef, remote: ComponentResolution['remote']): unknown {
+  const problem = remoteComponentProblem(ref);
+  if (problem !== null) throw new ComponentResolutionError(ref, problem);
+  if (remote === undefined) {
+    throw new ComponentResolutionError(
+      ref,
+      `${ref.name} is a remote component: name the NATS server with --nats <url> (or ARENA_NATS)`,
+    );
+  }
+  return remote(ref, (remoteServiceOf(ref.name) as { service: string }).service);
 }
 
 function resolveInCode(ref: ComponentRef, components: Readonly<Record<string, unknown>>): unknown {

@@ -12,15 +12,15 @@ import { expecting } from './zodIssues.js';
  */
 
 const COMPONENT_NAME =
-  /^(arena:[A-Za-z_][A-Za-z0-9_]*|code:[A-Za-z_$][A-Za-z0-9_$]*|\.{1,2}\/[^:]+:[A-Za-z_$][A-Za-z0-9_$]*)$/;
+  /^(arena:[A-Za-z_][A-Za-z0-9_]*|code:[A-Za-z_$][A-Za-z0-9_$]*|\.{1,2}\/[^:]+:[A-Za-z_$][A-Za-z0-9_$]*|nats:[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/;
 const COMPONENT_EXPECTED =
-  'a component name: arena:BuiltinName, code:Name (passed to runExperiment in code) or ./path.js:ExportName';
+  'a component name: arena:BuiltinName, code:Name (passed to runExperiment in code), ./path.js:ExportName or nats:<service> (served by arena serve)';
 
 const componentName = z
   .string({ error: expecting(COMPONENT_EXPECTED) })
   .regex(COMPONENT_NAME, { error: expecting(COMPONENT_EXPECTED) })
   .describe(
-    'arena:BuiltinName, code:Name (a component the host app passes to runExperiment), or ./path.js:ExportName relative to the run file.',
+    'arena:BuiltinName, code:Name (a component the host app passes to runExperiment), ./path.js:ExportName relative to the run file, or nats:<service>, a component hosted by `arena serve --as <service>`.',
   );
 
 const params = z

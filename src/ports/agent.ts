@@ -75,14 +75,18 @@ export interface Brain {
   loadState?(state: JsonValue): void;
 }
 
-/** The acting half of an agent: turns brain proposals into actuator values. */
+/** The acting half of an agent: turns brain proposals into actuator values (a remote muscle answers later). */
 export interface Muscle {
-  act(proposal: Readings, agentInterface: AgentInterface, context: TurnContext): Readings;
+  act(
+    proposal: Readings,
+    agentInterface: AgentInterface,
+    context: TurnContext,
+  ): Readings | Promise<Readings>;
 }
 
-/** Reduces a step's rewards to the one scalar an agent optimises. */
+/** Reduces a step's rewards to the one scalar an agent optimises (a remote objective answers later). */
 export interface Objective {
-  evaluate(rewards: Readings): number;
+  evaluate(rewards: Readings): number | Promise<number>;
 }
 
 /** Builds a Brain from its init (a class with a `paramsSchema`, or a function). */

@@ -7,6 +7,7 @@ import { registerReportCommand } from './report.js';
 import { registerRunCommand } from './run.js';
 import { registerRunsCommands } from './runs.js';
 import { registerSchemaCommand } from './schema.js';
+import { registerServeCommand } from './serve.js';
 import { registerSubmitCommand } from './submit.js';
 import { registerTerminationCommand } from './termination.js';
 import { registerTraceCommand } from './trace.js';
@@ -28,4 +29,5 @@ export function registerCommands(program: Command): void {
   registerCheckCommand(program);
   registerSubmitCommand(program);
   registerWorkerCommand(program);
+  registerServeCommand(program);
 }

@@ -4,11 +4,13 @@ import { runExperiment } from '../../actors/runExperiment.js';
 import { validateRunFileText } from '../../actors/runFileValidation.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
+import { componentRefsOf, REMOTE_PREFIX } from '../../config/components.js';
 import { sha256Hex } from '../../config/moduleFingerprints.js';
 import { parseRunFile, readRunFileText } from '../../config/runFile.js';
 import { RunFileError } from '../../config/runFileError.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
+import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import type { RunStore } from '../../ports/store.js';
 import { LeaseLostError, RunNotFoundError } from '../../ports/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
@@ -16,10 +18,12 @@ import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
+import { natsUrlOf } from './runQueueOpen.js';
 import { formatRunSummary } from './runSummaryText.js';
 
 interface RunCommandOptions {
   store?: string;
+  nats?: string;
   resume?: string;
   force?: boolean;
   all?: boolean;
@@ -50,6 +54,10 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--store <uri>',
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
+    )
+    .option(
+      '--nats <url>',
+      'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',
     )
     .option('--resume <run-id>', 'continue a stored run from its last episode barrier')
     .option(
@@ -87,6 +95,7 @@ async function runCommand(
   const location = parseStoreUri(options.store);
   // a new run's file is checked before the store is even opened: a bad file leaves nothing behind
   const fresh = options.resume === undefined ? await loadRunFileForRun(runFile) : null;
+  const natsUrl = fresh !== null ? remoteNatsUrl(fresh.spec, options.nats) : null;
   const store = await openStoreAsync(location);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const abort = new AbortController();
@@ -100,9 +109,12 @@ async function runCommand(
   process.once('SIGTERM', onSignal);
   const progress = new RunProgress();
   let inspection: RunInspection | null = null;
+  let remote: RemoteComponentHost | null = null;
   try {
     const { spec, text } =
       fresh ?? (await loadStoredSpec(runFile, options.resume as string, store));
+    const url = fresh !== null ? natsUrl : remoteNatsUrl(spec, options.nats);
+    if (url !== null) remote = await openRemoteComponents(url);
     inspection = await startRunInspection(options);
     const summary = await runExperiment(spec, {
       store,
@@ -111,6 +123,7 @@ async function runCommand(
       logger,
       signal: abort.signal,
       leaseTtlMs: leaseTtlFromEnvironment(),
+      ...(remote !== null ? { remoteComponents: remote } : {}),
       ...(options.resume !== undefined ? { resumeRunId: options.resume } : {}),
       ...(options.force === true ? { force: true } : {}),
       onEvent: (event) => progress.on(event),
@@ -136,8 +149,51 @@ async function runCommand(
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     store.close();
+    await remote?.close();
     await inspection?.finish();
   }
+}
+
+/**
+ * The NATS URL for a run whose file names `nats:<service>` components, or
+ * `null` when it names none (then nothing of NATS loads); such a file without
+ * `--nats` or `ARENA_NATS` is bad input naming the first remote component.
+ */
+function remoteNatsUrl(spec: RunSpec, option: string | undefined): string | null {
+  const remote = componentRefsOf(spec).find((ref) => ref.name.startsWith(REMOTE_PREFIX));
+  if (remote === undefined) return null;
+  if ((option ?? process.env.ARENA_NATS ?? '').trim() === '') {
+    throw new CliError(
+      `${remote.yamlPath}: ${remote.name} is a remote component: name the NATS server with --nats <url> (or ARENA_NATS)`,
+    );
+  }
+  return natsUrlOf(option);
+}
+
+/** Connect for remote components, loading the NATS client only now; an unreachable server exits 1. */
+async function openRemoteComponents(url: string): Promise<RemoteComponentHost> {
+  const { connectRemoteComponents } = await import('../../ports/nats/remoteComponents.js');
+  try {
+    return await connectRemoteComponents({ url, ...remoteTimingFromEnvironment() });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`cannot reach the NATS server ${url}: ${reason}`, ExitCode.failed, {
+      cause: error,
+    });
+  }
+}
+
+/** `ARENA_REMOTE_TIMEOUT_MS`: how long one remote request waits for its reply (default 10 s). */
+function remoteTimingFromEnvironment(): { timeoutMs?: number } {
+  const text = process.env.ARENA_REMOTE_TIMEOUT_MS;
+  if (text === undefined || text === '') return {};
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new CliError(
+      `ARENA_REMOTE_TIMEOUT_MS must be a whole number of milliseconds >= 1, got '${text}'`,
+    );
+  }
+  return { timeoutMs: value };
 }
 
 /** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */

@@ -89,7 +89,7 @@ describe('resolveComponent', () => {
   it('rejects a name that is neither form', async () => {
     const error = await failure('components.js:FixtureBrain');
     expect(error.reason).toBe(
-      'expected arena:BuiltinName or ./path.js:ExportName, got "components.js:FixtureBrain"',
+      'expected arena:BuiltinName, ./path.js:ExportName or nats:<service>, got "components.js:FixtureBrain"',
     );
   });
 });

@@ -372,7 +372,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         trainPhase(run).agents[0].brain.name = 'MetaBanditBrain';
       },
       'schedule[0].train.agents[0].brain.name',
-      'expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code) or ./path.js:ExportName, got string "MetaBanditBrain"',
+      'expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code), ./path.js:ExportName or nats:<service> (served by arena serve), got string "MetaBanditBrain"',
     ],
     [
       'an absolute module path',
@@ -380,7 +380,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         trainPhase(run).agents[0].brain.name = '/opt/brain.js:Brain';
       },
       'schedule[0].train.agents[0].brain.name',
-      'expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code) or ./path.js:ExportName, got string "/opt/brain.js:Brain"',
+      'expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code), ./path.js:ExportName or nats:<service> (served by arena serve), got string "/opt/brain.js:Brain"',
     ],
     [
       'params that are a list',
@@ -542,7 +542,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
         run.run_config.condition.name = 'Plateau';
       },
       'run_config.condition.name',
-      'expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code) or ./path.js:ExportName, got string "Plateau"',
+      'expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code), ./path.js:ExportName or nats:<service> (served by arena serve), got string "Plateau"',
     ],
     [
       'parameters holding a non-finite number',

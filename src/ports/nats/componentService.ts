@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import type { JsonValue } from '../../domain/shared/json.js';
+import {
+  type CallRequest,
+  instanceSubject,
+  type OpenRequest,
+  REMOTE_KINDS,
+  type RemoteKind,
+  type RemoteReply,
+  SERVICE_QUEUE_GROUP,
+  serviceSubject,
+} from '../remoteComponent.js';
+
+/** The methods a request may call on each kind: the port's methods, and its state. */
+const CALLABLE: Readonly<Record<RemoteKind, readonly string[]>> = {
+  environment: ['proposeDefinition', 'start', 'step', 'reset', 'close', 'saveState', 'loadState'],
+  brain: ['setup', 'act', 'observe', 'endEpisode', 'evaluateRollouts', 'saveState', 'loadState'],
+  muscle: ['act'],
+  objective: ['evaluate'],
+};
+
+export interface ComponentServiceOptions {
+  /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
+  readonly url: string;
+  /** The service name run files write as `nats:<service>`. */
+  readonly service: string;
+  /** Make a component of `kind` from the init a run sent (throws when the export cannot be one). */
+  readonly make: (kind: RemoteKind, init: JsonValue) => unknown;
+  /** How many instances share the service's `open`s (a queue group); default 1. */
+  readonly instances?: number;
+  /** How many replies each component keeps for retried requests; default 8. */
+  readonly repliesPerComponent?: number;
+  /** How many components an instance holds before it drops the least recently used; default 1024. */
+  readonly maxComponents?: number;
+  /** Called once per call a component actually runs (not for replies served from the cache). */
+  readonly onCall?: (request: CallRequest) => void;
+}
+
+/** A running service. */
+export interface ComponentService {
+  /** One id per instance; its components are called on `instanceSubject(service, id)`. */
+  readonly instanceIds: readonly string[];
+  /** Stop taking requests, answer the ones in flight, disconnect. */
+  drain(): Promise<void>;
+  /** Resolves when the connection has closed (drained, or lost for good). */
+  readonly closed: Promise<void>;
+}
+
+interface Held {
+  readonly kind: RemoteKind;
+  readonly object: Record<string, unknown>;
+  /** Replies by `seq`, the newest last; a retry gets the same promise. */
+  readonly replies: Map<number, { method: string; reply: Promise<RemoteReply> }>;
+  lastSeq: number;
+  /** Calls run one after another in `seq` order. */
+  queue: Promise<unknown>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Host a component factory as a NATS service: `open` requests (on the
+ * service subject, shared by the instances as a queue group) make one
+ * component per run, phase, component and session; calls go to the instance
+ * that holds it. A request whose identity was answered already gets the
+ * stored reply (at-least-once requests made idempotent); every reply carries
+ * the component's `saveState()` when it has one.
+ *
+ * @example
+ * ```ts
+ * const service = await serveComponents({
+ *   url: 'nats://127.0.0.1:4222',
+ *   service: 'grid',
+ *   make: (kind, init) => new GridEnvironment(init),
+ * });
+ * // a run file names it as environment: nats:grid
+ * await service.drain();
+ * ```
+ */
+export async function serveComponents(options: ComponentServiceOptions): Promise<ComponentService> {
+  const connection = await connect({
+    servers: options.url,
+    name: `arena serve ${options.service}`,
+    // back soon after a NATS restart: requests in flight are retried by identity meanwhile
+    reconnectTimeWait: 250,
+    maxReconnectAttempts: -1,
+  });
+  const count = options.instances ?? 1;
+  const instanceIds: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = randomUUID().replaceAll('-', '').slice(0, 12);
+    instanceIds.push(id);
+    serveInstance(connection, id, options);
+  }
+  await connection.flush();
+  return {
+    instanceIds,
+    drain: () => connection.drain(),
+    closed: connection.closed().then(() => undefined),
+  };
+}
+
+function serveInstance(
+  connection: NatsConnection,
+  instanceId: string,
+  options: ComponentServiceOptions,
+): void {
+  const held = new Map<string, Held>();
+  const maxComponents = options.maxComponents ?? 1024;
+  const keep = options.repliesPerComponent ?? 8;
+
+  const respond = (message: Msg, reply: RemoteReply) => {
+    message.respond(encoder.encode(JSON.stringify(reply)));
+  };
+
+  connection.subscribe(serviceSubject(options.service), {
+    queue: SERVICE_QUEUE_GROUP,
+    callback: (error, message) => {
+      if (error !== null) return;
+      let request: OpenRequest;
+      try {
+        request = JSON.parse(decoder.decode(message.data)) as OpenRequest;
+        if (!(REMOTE_KINDS as readonly string[]).includes(request.kind)) {
+          throw new Error(`unknown component kind ${JSON.stringify(request.kind)}`);
+        }
+        // a retried open that comes back here finds its component made already
+        if (!held.has(request.key)) {
+          const object = options.make(request.kind, request.init) as Record<string, unknown>;
+          held.set(request.key, {
+            kind: request.kind,
+            object,
+            replies: new Map(),
+            lastSeq: request.identity.seq,
+            queue: Promise.resolve(),
+          });
+          while (held.size > maxComponents) held.delete(held.keys().next().value as string);
+        }
+        respond(message, {
+          ok: true,
+          value: null,
+          instance: instanceId,
+          ...stateOf(held.get(request.key) as Held),
+        });
+      } catch (failure) {
+        respond(message, { ok: false, error: errorOf(failure) });
+      }
+    },
+  });
+
+  connection.subscribe(instanceSubject(options.service, instanceId), {
+    callback: (error, message) => {
+      if (error !== null) return;
+      let request: CallRequest;
+      try {
+        request = JSON.parse(decoder.decode(message.data)) as CallRequest;
+      } catch (failure) {
+        respond(message, { ok: false, error: errorOf(failure) });
+        return;
+      }
+      void answer(request).then((reply) => respond(message, reply));
+    },
+  });
+
+  const answer = async (request: CallRequest): Promise<RemoteReply> => {
+    const { identity } = request;
+    const component = held.get(request.key);
+    if (component === undefined) {
+      return failure(
+        'UnknownComponentError',
+        `instance ${instanceId} of service "${options.service}" holds no component ${request.key} (the service restarted, or dropped it as least recently used)`,
+      );
+    }
+    // least recently used goes first when the instance is full
+    held.delete(request.key);
+    held.set(request.key, component);
+    const cached = component.replies.get(identity.seq);
+    if (cached !== undefined) {
+      if (cached.method === identity.method) return cached.reply;
+      return failure(
+        'ConflictingRequestError',
+        `request ${identity.seq} of ${request.key} was ${cached.method}, now ${identity.method}`,
+      );
+    }
+    if (identity.seq <= component.lastSeq) {
+      return failure(
+        'StaleRequestError',
+        `request ${identity.seq} (${identity.method}) of ${request.key} is older than the ${keep} replies kept`,
+      );
+    }
+    component.lastSeq = identity.seq;
+    const reply = component.queue.then(() => invoke(component, request, options.onCall));
+    component.queue = reply;
+    component.replies.set(identity.seq, { method: identity.method, reply });
+    while (component.replies.size > keep) {
+      component.replies.delete(component.replies.keys().next().value as number);
+    }
+    return reply;
+  };
+}
+
+async function invoke(
+  component: Held,
+  request: CallRequest,
+  onCall: ComponentServiceOptions['onCall'],
+): Promise<RemoteReply> {
+  const { method } = request.identity;
+  if (!CALLABLE[component.kind].includes(method)) {
+    return failure('UnknownMethodError', `a remote ${component.kind} has no method ${method}()`);
+  }
+  const target = component.object[method];
+  try {
+    onCall?.(request);
+    // a component without saveState/loadState keeps no state: loading one is a no-op
+    const value =
+      typeof target === 'function'
+        ? await (target as (...args: unknown[]) => unknown).apply(component.object, [
+            ...request.args,
+          ])
+        : null;
+    // copied now: a later call may change what the component returned before a retry reads it
+    return { ok: true, value: jsonCopy(value), ...stateOf(component) };
+  } catch (error) {
+    return { ok: false, error: errorOf(error) };
+  }
+}
+
+function stateOf(component: Held): { state?: JsonValue } {
+  const save = component.object.saveState;
+  if (typeof save !== 'function') return {};
+  return { state: jsonCopy((save as () => unknown).call(component.object)) };
+}
+
+function jsonCopy(value: unknown): JsonValue {
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
+}
+
+function failure(name: string, message: string): RemoteReply {
+  return { ok: false, error: { name, message } };
+}
+
+function errorOf(error: unknown): { name: string; message: string } {
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'Error', message: String(error) };
+}

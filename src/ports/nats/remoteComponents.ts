@@ -1,0 +1,360 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection, errors as natsErrors } from '@nats-io/transport-node';
+import type { JsonObject, JsonValue } from '../../domain/shared/json.js';
+import type {
+  AgentInterface,
+  Brain,
+  EvaluationResult,
+  Muscle,
+  Objective,
+  StepFeedback,
+  TerminalUpdate,
+  TurnContext,
+} from '../agent.js';
+import type { Environment, EnvironmentStart, EnvironmentStep, Readings } from '../environment.js';
+import {
+  type CallRequest,
+  componentKeyOf,
+  instanceSubject,
+  type OpenRequest,
+  RemoteComponentFailedError,
+  type RemoteComponentHost,
+  RemoteComponentUnavailableError,
+  type RemoteKind,
+  type RemoteReply,
+  type RequestIdentity,
+  serviceSubject,
+} from '../remoteComponent.js';
+
+/** How remote requests wait and retry. */
+export interface RemoteTiming {
+  /** How long one request waits for its reply; default 10 s. */
+  readonly timeoutMs: number;
+  /** How often a timed-out request is sent again with the same identity; default 2. */
+  readonly retries: number;
+  /** How long `open` waits for a service that has no instance yet; default 10 s. */
+  readonly openWaitMs: number;
+}
+
+export interface RemoteComponentsOptions extends Partial<RemoteTiming> {
+  /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
+  readonly url: string;
+  /** Name of this client as the server shows it. */
+  readonly name?: string;
+}
+
+const defaultTiming: RemoteTiming = { timeoutMs: 10_000, retries: 2, openWaitMs: 10_000 };
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Connect to NATS and make `nats:<service>` components for runs: each
+ * component is opened in one instance of its service and every port method
+ * is a request with its identity (run, phase, component, session, seq,
+ * method, episode, step), so a timed-out request is retried and answered
+ * from the service's cache instead of being run twice.
+ *
+ * @example
+ * ```ts
+ * const remote = await connectRemoteComponents({ url: 'nats://127.0.0.1:4222' });
+ * await runExperiment(spec, { store, builtins: builtinComponents, remoteComponents: remote });
+ * await remote.close();
+ * ```
+ */
+export async function connectRemoteComponents(
+  options: RemoteComponentsOptions,
+): Promise<RemoteComponentHost> {
+  const connection = await connect({
+    servers: options.url,
+    name: options.name ?? 'arena run',
+    // back soon after a NATS restart: requests in flight are retried by identity meanwhile
+    reconnectTimeWait: 250,
+    maxReconnectAttempts: -1,
+  });
+  const timing: RemoteTiming = {
+    timeoutMs: options.timeoutMs ?? defaultTiming.timeoutMs,
+    retries: options.retries ?? defaultTiming.retries,
+    openWaitMs: options.openWaitMs ?? defaultTiming.openWaitMs,
+  };
+  return {
+    factoryFor(service, kind, context) {
+      return (init: unknown) => {
+        const session = new RemoteSession(connection, service, timing, {
+          run: context.runId,
+          phase: context.phase,
+          kind,
+          component: componentNameOf(kind, init),
+          session: randomUUID(),
+        });
+        session.open(init);
+        return adapterFor(kind, session, init);
+      };
+    },
+    async close() {
+      await connection.drain();
+    },
+  };
+}
+
+function componentNameOf(kind: RemoteKind, init: unknown): string {
+  const fields = init as { uid?: unknown; name?: unknown };
+  if (kind === 'environment' && typeof fields.uid === 'string') return fields.uid;
+  if (typeof fields.name === 'string') return fields.name;
+  return kind;
+}
+
+/** The init sent to the service: the logger stays here. */
+function wireInit(init: unknown): JsonValue {
+  const { logger: _logger, ...rest } = init as Record<string, unknown>;
+  return rest as JsonObject;
+}
+
+type SessionBase = Omit<RequestIdentity, 'seq' | 'method' | 'episode' | 'step'>;
+
+/**
+ * One component's conversation with its service: calls go one at a time in
+ * order, each with the next `seq`; the component's state comes back with
+ * every reply, so `saveState()` can answer at once.
+ */
+export class RemoteSession {
+  private seq = 0;
+  private subject: string | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly key: string;
+  /** The component's `saveState()` after the last reply (`null` when it keeps none). */
+  state: JsonValue = null;
+  episode = 0;
+  step = 0;
+
+  constructor(
+    private readonly connection: NatsConnection,
+    readonly service: string,
+    private readonly timing: RemoteTiming,
+    private readonly base: SessionBase,
+  ) {
+    this.key = componentKeyOf({ ...base, seq: 0, method: 'open', episode: 0, step: 0 });
+  }
+
+  /** Queue the `open`; its failure is the error of the first call. */
+  open(init: unknown): void {
+    const request: OpenRequest = {
+      key: this.key,
+      kind: this.base.kind,
+      init: wireInit(init),
+      identity: this.identity('open'),
+    };
+    this.chain = this.chain.then(async () => {
+      const reply = await this.openWithin(request);
+      this.subject = instanceSubject(this.service, reply.instance as string);
+      if (reply.state !== undefined) this.state = reply.state;
+    });
+    // a component never called (its world failed to build) must not crash the process
+    this.chain.catch(() => undefined);
+  }
+
+  /** Call `method` after every earlier call, with the identity of this moment. */
+  call(method: string, args: readonly JsonValue[]): Promise<JsonValue> {
+    const identity = this.identity(method);
+    const result = this.chain.then(async () => {
+      const request: CallRequest = { key: this.key, identity, args };
+      const reply = await this.request(this.subject as string, request);
+      if (reply.state !== undefined) this.state = reply.state;
+      return reply.value;
+    });
+    this.chain = result;
+    return result;
+  }
+
+  /** Close after the calls before it, whether or not they failed; a never-opened component needs none. */
+  async close(): Promise<void> {
+    const identity = this.identity('close');
+    const closing = this.chain.then(
+      async () => {
+        await this.request(this.subject as string, { key: this.key, identity, args: [] });
+      },
+      () => undefined,
+    );
+    this.chain = closing;
+    await closing;
+  }
+
+  private identity(method: string): RequestIdentity {
+    return { ...this.base, seq: ++this.seq, method, episode: this.episode, step: this.step };
+  }
+
+  private async openWithin(request: OpenRequest): Promise<RemoteReply & { ok: true }> {
+    const subject = serviceSubject(this.service);
+    const deadline = Date.now() + this.timing.openWaitMs;
+    for (;;) {
+      try {
+        return await this.request(subject, request);
+      } catch (error) {
+        // a service that is (re)starting gets until the deadline to appear
+        const waiting =
+          error instanceof RemoteComponentUnavailableError && error.reason === 'no-responders';
+        if (!waiting || Date.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  private async request(
+    subject: string,
+    request: OpenRequest | CallRequest,
+  ): Promise<RemoteReply & { ok: true }> {
+    const payload = encoder.encode(JSON.stringify(request));
+    const method = request.identity.method;
+    for (let attempt = 0; ; attempt++) {
+      let reply: RemoteReply;
+      try {
+        const message = await this.connection.request(subject, payload, {
+          timeout: this.timing.timeoutMs,
+        });
+        reply = JSON.parse(decoder.decode(message.data)) as RemoteReply;
+      } catch (error) {
+        const reason = unavailableReason(error);
+        // a lost reply is asked for again with the same identity: the service answers from its cache
+        if (reason !== 'no-responders' && attempt < this.timing.retries) continue;
+        throw new RemoteComponentUnavailableError(
+          this.service,
+          subject,
+          reason,
+          `within ${this.timing.timeoutMs} ms, ${attempt + 1} tries (${method} of ${this.base.kind} "${this.base.component}")`,
+          { cause: error },
+        );
+      }
+      if (!reply.ok) throw new RemoteComponentFailedError(this.service, method, reply.error);
+      return reply;
+    }
+  }
+}
+
+function unavailableReason(error: unknown): 'no-responders' | 'timeout' {
+  if (error instanceof natsErrors.NoRespondersError) return 'no-responders';
+  if (error instanceof natsErrors.RequestError && error.isNoResponders()) return 'no-responders';
+  return 'timeout';
+}
+
+function adapterFor(kind: RemoteKind, session: RemoteSession, init: unknown): unknown {
+  if (kind === 'environment') return new RemoteEnvironment(session, (init as { uid: string }).uid);
+  if (kind === 'brain') return new RemoteBrain(session);
+  if (kind === 'muscle') return new RemoteMuscle(session);
+  return new RemoteObjective(session);
+}
+
+const json = (value: unknown) => value as JsonValue;
+
+/** The Environment port over a service: each method one request. */
+export class RemoteEnvironment implements Environment {
+  constructor(
+    private readonly session: RemoteSession,
+    readonly uid: string,
+  ) {}
+
+  async proposeDefinition() {
+    return (await this.session.call('proposeDefinition', [])) as unknown as ReturnType<
+      Environment['proposeDefinition']
+    >;
+  }
+
+  async start(params: JsonObject): Promise<EnvironmentStart> {
+    this.session.episode += 1;
+    this.session.step = 0;
+    return (await this.session.call('start', [params])) as unknown as EnvironmentStart;
+  }
+
+  async step(actions: Readings): Promise<EnvironmentStep> {
+    this.session.step += 1;
+    return (await this.session.call('step', [json(actions)])) as unknown as EnvironmentStep;
+  }
+
+  async reset(): Promise<EnvironmentStart> {
+    this.session.episode += 1;
+    this.session.step = 0;
+    return (await this.session.call('reset', [])) as unknown as EnvironmentStart;
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
+  }
+
+  saveState(): JsonValue {
+    return this.session.state;
+  }
+
+  loadState(state: JsonValue): void {
+    this.session.state = state;
+    // errors surface at the next call, which waits for this one
+    this.session.call('loadState', [state]).catch(() => undefined);
+  }
+}
+
+/** Moves the session's position to a turn's, so the identity says which step it is. */
+function at(session: RemoteSession, context: TurnContext): JsonValue {
+  session.episode = context.episode;
+  session.step = context.step;
+  return json(context);
+}
+
+/** The Brain port over a service. */
+export class RemoteBrain implements Brain {
+  constructor(private readonly session: RemoteSession) {}
+
+  async setup(agentInterface: AgentInterface): Promise<void> {
+    await this.session.call('setup', [json(agentInterface)]);
+  }
+
+  async act(readings: Readings, context: TurnContext): Promise<Readings> {
+    return (await this.session.call('act', [
+      json(readings),
+      at(this.session, context),
+    ])) as Readings;
+  }
+
+  async observe(feedback: StepFeedback, context: TurnContext): Promise<void> {
+    await this.session.call('observe', [json(feedback), at(this.session, context)]);
+  }
+
+  async endEpisode(update: TerminalUpdate, context: TurnContext): Promise<void> {
+    await this.session.call('endEpisode', [json(update), at(this.session, context)]);
+  }
+
+  async evaluateRollouts(): Promise<EvaluationResult> {
+    return (await this.session.call('evaluateRollouts', [])) as unknown as EvaluationResult;
+  }
+
+  saveState(): JsonValue {
+    return this.session.state;
+  }
+
+  loadState(state: JsonValue): void {
+    this.session.state = state;
+    this.session.call('loadState', [state]).catch(() => undefined);
+  }
+}
+
+/** The Muscle port over a service. */
+export class RemoteMuscle implements Muscle {
+  constructor(private readonly session: RemoteSession) {}
+
+  async act(
+    proposal: Readings,
+    agentInterface: AgentInterface,
+    context: TurnContext,
+  ): Promise<Readings> {
+    return (await this.session.call('act', [
+      json(proposal),
+      json(agentInterface),
+      at(this.session, context),
+    ])) as Readings;
+  }
+}
+
+/** The Objective port over a service. */
+export class RemoteObjective implements Objective {
+  constructor(private readonly session: RemoteSession) {}
+
+  async evaluate(rewards: Readings): Promise<number> {
+    return (await this.session.call('evaluate', [json(rewards)])) as number;
+  }
+}

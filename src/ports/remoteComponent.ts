@@ -1,0 +1,176 @@
+import { ArenaError } from '../domain/shared/errors.js';
+import type { JsonValue } from '../domain/shared/json.js';
+
+/**
+ * The remote-component port: an environment, brain, muscle or objective that
+ * lives in another process (`arena serve`) and is named `nats:<service>` in a
+ * run file. This file holds what both sides agree on; the NATS adapters live
+ * in `ports/nats/` and load only when a run file names a remote component.
+ */
+
+/** The kinds of component a service can host, by their place in the run file. */
+export const REMOTE_KINDS = ['environment', 'brain', 'muscle', 'objective'] as const;
+export type RemoteKind = (typeof REMOTE_KINDS)[number];
+
+/**
+ * The subject a service's instances answer `open` on (as one queue group);
+ * once opened, a component talks to the one instance that holds it on
+ * `instanceSubject`.
+ *
+ * @example
+ * ```ts
+ * serviceSubject('grid-sim'); // 'arena.component.grid-sim.open'
+ * ```
+ */
+export function serviceSubject(service: string): string {
+  return `arena.component.${service}.open`;
+}
+
+/**
+ * The subject one served instance answers its components' calls on.
+ *
+ * @example
+ * ```ts
+ * instanceSubject('grid-sim', 'k3x9'); // 'arena.component.grid-sim.at.k3x9'
+ * ```
+ */
+export function instanceSubject(service: string, instanceId: string): string {
+  return `arena.component.${service}.at.${instanceId}`;
+}
+
+/** The queue group every instance of a service joins, so N instances share `open`s. */
+export const SERVICE_QUEUE_GROUP = 'arena-serve';
+
+/**
+ * Which component of which run a request belongs to, and which call it is.
+ * `seq` counts the component's calls; a retry repeats the identity exactly,
+ * so the server answers it from its cache instead of calling twice.
+ */
+export interface RequestIdentity {
+  readonly run: string;
+  readonly phase: string;
+  readonly kind: RemoteKind;
+  /** The environment's uid or the agent's name. */
+  readonly component: string;
+  /** One per component object in the controller: a resumed run opens fresh ones. */
+  readonly session: string;
+  readonly seq: number;
+  readonly method: string;
+  /** Episodes started so far (an environment counts its starts and resets; an agent takes its turn context's). */
+  readonly episode: number;
+  readonly step: number;
+}
+
+/** `open`: make a component in the service from its init. */
+export interface OpenRequest {
+  readonly key: string;
+  readonly kind: RemoteKind;
+  readonly init: JsonValue;
+  readonly identity: RequestIdentity;
+}
+
+/** A call of one method of an opened component. */
+export interface CallRequest {
+  readonly key: string;
+  readonly identity: RequestIdentity;
+  readonly args: readonly JsonValue[];
+}
+
+/** What the service answers. `state` is the component's `saveState()` after the call, when it has one. */
+export type RemoteReply =
+  | {
+      readonly ok: true;
+      readonly value: JsonValue;
+      readonly state?: JsonValue;
+      readonly instance?: string;
+    }
+  | { readonly ok: false; readonly error: { readonly name: string; readonly message: string } };
+
+/**
+ * The key a service holds one component under.
+ *
+ * @example
+ * ```ts
+ * componentKeyOf({ run: 'r1', phase: 'train', kind: 'environment', component: 'tank', session: 's', seq: 4, method: 'step', episode: 1, step: 3 });
+ * // 'r1/train/environment/tank/s'
+ * ```
+ */
+export function componentKeyOf(identity: RequestIdentity): string {
+  return [identity.run, identity.phase, identity.kind, identity.component, identity.session].join(
+    '/',
+  );
+}
+
+/**
+ * A remote component's service did not answer: no instance is subscribed
+ * (`no-responders`) or none replied in time (`timeout`). Names the service
+ * and the subject.
+ */
+export class RemoteComponentUnavailableError extends ArenaError {
+  readonly service: string;
+  readonly subject: string;
+  readonly reason: 'no-responders' | 'timeout';
+
+  constructor(
+    service: string,
+    subject: string,
+    reason: 'no-responders' | 'timeout',
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    const what =
+      reason === 'no-responders'
+        ? `no instance of service "${service}" is serving ${subject} (start it with arena serve … --as ${service})`
+        : `service "${service}" did not answer on ${subject} ${detail}`;
+    super('REMOTE_COMPONENT_UNAVAILABLE', what, options);
+    this.service = service;
+    this.subject = subject;
+    this.reason = reason;
+  }
+}
+
+/** The remote component itself threw: its error's name and message, and the service it ran in. */
+export class RemoteComponentFailedError extends ArenaError {
+  readonly service: string;
+  readonly remoteName: string;
+
+  constructor(service: string, method: string, remote: { name: string; message: string }) {
+    super(
+      'REMOTE_COMPONENT_FAILED',
+      `${method} in service "${service}" failed: ${remote.name}: ${remote.message}`,
+    );
+    this.service = service;
+    this.remoteName = remote.name;
+  }
+}
+
+/** What the controller's run asks of remote components: it makes one component's factory. */
+export interface RemoteComponentHost {
+  /**
+   * A class-like factory for the component at `yamlPath` named `nats:<service>`:
+   * called with the component's init, it returns an adapter of the port its
+   * kind needs, talking to the service.
+   */
+  factoryFor(
+    service: string,
+    kind: RemoteKind,
+    context: { readonly runId: string; readonly phase: string },
+  ): (init: unknown) => unknown;
+  close(): Promise<void>;
+}
+
+/**
+ * The kind of component a YAML path names (`schedule[0].train.agents[0].brain`
+ * is a brain), or `null` for a place a remote component cannot take
+ * (termination conditions run in the controller).
+ *
+ * @example
+ * ```ts
+ * remoteKindOf('schedule[0].train.environments[0].environment'); // 'environment'
+ * remoteKindOf('schedule[0].train.simulation.conditions[0]'); // null
+ * ```
+ */
+export function remoteKindOf(yamlPath: string): RemoteKind | null {
+  const last = /\.([a-z]+)$/.exec(yamlPath)?.[1];
+  return (REMOTE_KINDS as readonly string[]).includes(last ?? '') ? (last as RemoteKind) : null;
+}

@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { repoRoot, runArena } from '../support/cli.js';
+import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
+import { type NatsServer, startNatsServer } from '../support/natsServer.js';
+import {
+  cli,
+  queueExperiment,
+  readStore,
+  storedEpisodes,
+  waitUntil,
+} from '../support/queueFleet.js';
+import { runRecords } from '../support/records.js';
+
+let server: NatsServer;
+let served: ServeProcess[] = [];
+beforeEach(async () => {
+  server = await startNatsServer();
+});
+afterEach(async () => {
+  // nothing is left running: every arena serve this test started, then the server, by pid
+  for (const process of served) {
+    if (process.child.exitCode === null && process.child.signalCode === null) {
+      process.child.kill('SIGKILL');
+    }
+    await process.exited;
+  }
+  served = [];
+  await server.dispose();
+});
+
+async function serve(component: string, service: string, cwd: string, instances = 1) {
+  const started = await startServe({ component, service, nats: server.url, cwd, instances });
+  served.push(started);
+  return started;
+}
+
+const onlyRunId = (store: string) =>
+  readStore(store, (opened) => opened.listRuns()[0]?.runId as string);
+const recordsOf = (store: string) =>
+  readStore(store, (opened) => runRecords(opened, opened.listRuns()[0]?.runId as string));
+
+/** `arena run` of the experiment's local run file: the records a remote run must equal. */
+async function localRecords(experiment: { folder: string; runFile: string }) {
+  const store = path.join(experiment.folder, 'local.db');
+  const run = await runArena(['run', experiment.runFile, '--store', `sqlite:${store}`], {
+    cwd: experiment.folder,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  return recordsOf(store);
+}
+
+describe('arena serve and nats:<service> components', () => {
+  it('a run whose environment and brain are served gives exactly the records of the local run', async () => {
+    const experiment = queueExperiment(0);
+    const expected = await localRecords(experiment);
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder, 2);
+    await serve('./components.js:GainBrain', 'gain', experiment.folder);
+    const runFile = remoteRunFile(experiment.folder, {
+      './components.js:SlowLine': 'line-sim',
+      './components.js:GainBrain': 'gain',
+    });
+    const store = path.join(experiment.folder, 'remote.db');
+    const run = await runArena(
+      ['run', runFile, '--nats', server.url, '--store', `sqlite:${store}`],
+      {
+        cwd: experiment.folder,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/: succeeded \(seed 11\)/);
+    const records = recordsOf(store);
+    expect(records.episodes.length).toBeGreaterThan(3);
+    expect(records).toEqual(expected);
+  });
+
+  it('a run file with a nats: component and no --nats is bad input, exit 2, nothing stored', async () => {
+    const experiment = queueExperiment(0);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const run = await runArena(['run', runFile, '--store', `sqlite:${experiment.store}`], {
+      cwd: experiment.folder,
+      env: { ARENA_NATS: '' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'schedule[0].train.environments[0].environment: nats:line-sim is a remote component: name the NATS server with --nats <url> (or ARENA_NATS)',
+    );
+    expect(existsSync(experiment.store)).toBe(false);
+  });
+
+  it('a service SIGKILLed mid-run fails the phase naming the service; resumed with it back, the records equal an uninterrupted run', async () => {
+    const experiment = queueExperiment(3);
+    const expected = await localRecords(experiment);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const first = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const store = experiment.store;
+    const arena = spawn(
+      process.execPath,
+      [cli, 'run', runFile, '--nats', server.url, '--store', `sqlite:${store}`],
+      {
+        cwd: experiment.folder,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // a request in flight to the killed service times out sooner than the default 10 s
+        env: { ...process.env, ARENA_REMOTE_TIMEOUT_MS: '1500' },
+      },
+    );
+    let output = '';
+    arena.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    arena.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const ended = new Promise<number | null>((resolve) => arena.on('close', resolve));
+    await waitUntil(
+      'the remote run has stored 4 episodes',
+      () => storedEpisodes(store, onlyRunId(store)) >= 4,
+      {
+        everyMs: 20,
+      },
+    );
+    first.child.kill('SIGKILL');
+    expect(await ended, output).toBe(1);
+    expect(output).toMatch(/failed/);
+    expect(output).toContain('service "line-sim"');
+    const runId = onlyRunId(store);
+    expect(storedEpisodes(store, runId)).toBeLessThan(expected.episodes.length);
+
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const resumed = await runArena(
+      ['run', '--resume', runId, '--nats', server.url, '--store', `sqlite:${store}`],
+      { cwd: experiment.folder },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(recordsOf(store)).toEqual(expected);
+  });
+
+  it('survives a NATS server restart mid-run: requests are retried by identity, the records equal the local run', async () => {
+    const experiment = queueExperiment(3);
+    const expected = await localRecords(experiment);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const store = experiment.store;
+    const arena = spawn(
+      process.execPath,
+      [cli, 'run', runFile, '--nats', server.url, '--store', `sqlite:${store}`],
+      {
+        cwd: experiment.folder,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ARENA_REMOTE_TIMEOUT_MS: '2000' },
+      },
+    );
+    let output = '';
+    arena.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const ended = new Promise<number | null>((resolve) => arena.on('close', resolve));
+    await waitUntil(
+      'the remote run has stored 4 episodes',
+      () => storedEpisodes(store, onlyRunId(store)) >= 4,
+      { everyMs: 20 },
+    );
+    await server.stop();
+    // the run was mid-way when the server went down
+    expect(storedEpisodes(store, onlyRunId(store))).toBeLessThan(expected.episodes.length);
+    await server.start();
+    expect(await ended, output).toBe(0);
+    expect(recordsOf(store)).toEqual(expected);
+  });
+
+  it("README: the shipped remote example without --nats prints the README's line", async () => {
+    const run = await runArena(['run', 'examples/remote-environment.yaml'], {
+      env: { ARENA_NATS: '' },
+    });
+    expect(run.code).toBe(2);
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(`$ npx arena run examples/remote-environment.yaml\n${run.stderr}`);
+  });
+
+  it('a served export that is not what its place needs fails the phase with the contract error', async () => {
+    const experiment = queueExperiment(0);
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:GainBrain': 'line-sim' });
+    const run = await runArena(
+      ['run', runFile, '--nats', server.url, '--store', `sqlite:${experiment.store}`],
+      { cwd: experiment.folder },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'open in service "line-sim" failed: ComponentContractError: <component> (./components.js:SlowLine): is not a brain: it lacks setup(), act(), observe(), endEpisode(), evaluateRollouts()',
+    );
+  });
+
+  it('drains on SIGTERM and exits 0', async () => {
+    const experiment = queueExperiment(0);
+    const running = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+    expect(running.stderr()).toContain('arena serve: stopped');
+  });
+
+  it('rejects a component that does not resolve and a bad service name, exit 2', async () => {
+    const experiment = queueExperiment(0);
+    const missing = await runArena(
+      ['serve', './components.js:Nope', '--nats', server.url, '--as', 'line-sim'],
+      { cwd: experiment.folder },
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/has no export "Nope" \(its exports: GainBrain, SlowLine\)/);
+    const badName = await runArena(
+      ['serve', './components.js:SlowLine', '--nats', server.url, '--as', 'line sim'],
+      { cwd: experiment.folder },
+    );
+    expect(badName.code).toBe(2);
+    expect(badName.stderr).toContain('--as: expected nats:<service>');
+  });
+});
