@@ -9,7 +9,9 @@ import {
   cli,
   queueExperiment,
   readStore,
+  startWorker,
   storedEpisodes,
+  submit,
   waitUntil,
 } from '../support/queueFleet.js';
 import { runRecords } from '../support/records.js';
@@ -74,6 +76,28 @@ describe('arena serve and nats:<service> components', () => {
     const records = recordsOf(store);
     expect(records.episodes.length).toBeGreaterThan(3);
     expect(records).toEqual(expected);
+  });
+
+  it('a queued run whose environment is served runs on a worker with the records of the local run', async () => {
+    const experiment = queueExperiment(0);
+    const expected = await localRecords(experiment);
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const store = path.join(experiment.folder, 'queued.db');
+    const worker = startWorker({ nats: server.url, store, name: 'w1', cwd: experiment.folder });
+    try {
+      const submitted = await submit(runFile, {
+        nats: server.url,
+        store,
+        cwd: experiment.folder,
+        extra: ['--wait'],
+      });
+      expect(submitted.code, submitted.stderr).toBe(0);
+      expect(recordsOf(store)).toEqual(expected);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
   });
 
   it('a run file with a nats: component and no --nats is bad input, exit 2, nothing stored', async () => {

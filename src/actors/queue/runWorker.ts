@@ -2,6 +2,7 @@ import { sha256Hex } from '../../config/moduleFingerprints.js';
 import { parseRunFile } from '../../config/runFile.js';
 import { defaultLeaseTtlMs, processLeaseOwner } from '../../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
+import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import type { RunDelivery, RunQueue } from '../../ports/runQueue.js';
 import type { LeaseOwner, RunRecord, RunStatus, RunStore } from '../../ports/store.js';
 import {
@@ -45,6 +46,8 @@ export interface RunWorkerOptions {
   readonly onEvent?: (event: WorkerEvent) => void;
   /** Each run's events, as `runExperiment` emits them. */
   readonly onRunEvent?: (event: RunEvent) => void;
+  /** Where runs find their `nats:<service>` components, as for `runExperiment`. */
+  readonly remoteComponents?: RemoteComponentHost;
 }
 
 /** What a worker did, when it stopped. */
@@ -140,6 +143,9 @@ async function handleDelivery(
       leaseTtlMs: ttlMs,
       resumeRunId: runId,
       owner: workerLeaseOwner(options.name),
+      ...(options.remoteComponents !== undefined
+        ? { remoteComponents: options.remoteComponents }
+        : {}),
       ...(options.onRunEvent !== undefined ? { onEvent: options.onRunEvent } : {}),
     });
     if (options.signal.aborted && summary.status === 'cancelled') {

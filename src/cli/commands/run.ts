@@ -18,7 +18,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
-import { natsUrlOf } from './runQueueOpen.js';
+import { natsUrlOf, openRemoteComponents } from './runQueueOpen.js';
 import { formatRunSummary } from './runSummaryText.js';
 
 interface RunCommandOptions {
@@ -168,32 +168,6 @@ function remoteNatsUrl(spec: RunSpec, option: string | undefined): string | null
     );
   }
   return natsUrlOf(option);
-}
-
-/** Connect for remote components, loading the NATS client only now; an unreachable server exits 1. */
-async function openRemoteComponents(url: string): Promise<RemoteComponentHost> {
-  const { connectRemoteComponents } = await import('../../ports/nats/remoteComponents.js');
-  try {
-    return await connectRemoteComponents({ url, ...remoteTimingFromEnvironment() });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot reach the NATS server ${url}: ${reason}`, ExitCode.failed, {
-      cause: error,
-    });
-  }
-}
-
-/** `ARENA_REMOTE_TIMEOUT_MS`: how long one remote request waits for its reply (default 10 s). */
-function remoteTimingFromEnvironment(): { timeoutMs?: number } {
-  const text = process.env.ARENA_REMOTE_TIMEOUT_MS;
-  if (text === undefined || text === '') return {};
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new CliError(
-      `ARENA_REMOTE_TIMEOUT_MS must be a whole number of milliseconds >= 1, got '${text}'`,
-    );
-  }
-  return { timeoutMs: value };
 }
 
 /** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */

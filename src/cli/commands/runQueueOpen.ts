@@ -1,4 +1,5 @@
 import { defaultLeaseTtlMs } from '../../ports/leaseOwner.js';
+import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { NatsUrlError, parseNatsUrl, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
 import { CliError, ExitCode } from '../errors.js';
 
@@ -54,4 +55,30 @@ export async function openRunQueue(
     if (error instanceof RunQueueError) throw new CliError(error.message, ExitCode.failed);
     throw error;
   }
+}
+
+/** Connect for remote components, loading the NATS client only now; an unreachable server exits 1. */
+export async function openRemoteComponents(url: string): Promise<RemoteComponentHost> {
+  const { connectRemoteComponents } = await import('../../ports/nats/remoteComponents.js');
+  try {
+    return await connectRemoteComponents({ url, ...remoteTimingFromEnvironment() });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`cannot reach the NATS server ${url}: ${reason}`, ExitCode.failed, {
+      cause: error,
+    });
+  }
+}
+
+/** `ARENA_REMOTE_TIMEOUT_MS`: how long one remote request waits for its reply (default 10 s). */
+function remoteTimingFromEnvironment(): { timeoutMs?: number } {
+  const text = process.env.ARENA_REMOTE_TIMEOUT_MS;
+  if (text === undefined || text === '') return {};
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new CliError(
+      `ARENA_REMOTE_TIMEOUT_MS must be a whole number of milliseconds >= 1, got '${text}'`,
+    );
+  }
+  return { timeoutMs: value };
 }

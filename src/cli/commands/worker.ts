@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import { runRunWorker, type WorkerEvent } from '../../actors/queue/runWorker.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
+import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { leaseTtlFromEnvironment } from './run.js';
-import { ackWaitFor, natsUrlOf, openRunQueue } from './runQueueOpen.js';
+import { ackWaitFor, natsUrlOf, openRemoteComponents, openRunQueue } from './runQueueOpen.js';
 
 interface WorkerCommandOptions {
   nats?: string;
@@ -82,10 +83,14 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   say(`arena worker ${name}: taking runs from ${url}, ${concurrency} at a time`);
+  let remote: RemoteComponentHost | null = null;
   try {
+    // runs may name nats:<service> components: they are served through the worker's NATS server
+    remote = await openRemoteComponents(url);
     const tally = await runRunWorker({
       store,
       queue,
+      remoteComponents: remote,
       builtins: builtinComponents,
       name,
       concurrency,
@@ -102,6 +107,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
+    await remote?.close();
     await queue.close();
     store.close();
   }
