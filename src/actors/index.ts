@@ -20,6 +20,7 @@ export {
   validateRunFile,
   validateRunFileText,
 } from './runFileValidation.js';
+export { RunInterruptedError } from './runInterrupted.js';
 export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
 export { RunConfigError, terminationIssues, terminationRulesOf } from './terminationRules.js';
 export {

@@ -8,6 +8,7 @@ import type { ControllerEmitted, ControllerOutput } from '../machines/simulation
 import { defaultLeaseTtlMs, holderProcessIsGone, processLeaseOwner } from '../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
 import type { RemoteComponentHost } from '../ports/remoteComponent.js';
+import { RemoteComponentUnavailableError } from '../ports/remoteComponent.js';
 import { rewindToLatestSnapshot } from '../ports/rewindRun.js';
 import type { Lease, LeaseHolder, LeaseOwner, RunStore, SnapshotRecord } from '../ports/store.js';
 import { LeaseLostError, NothingToResumeError } from '../ports/storeErrors.js';
@@ -16,6 +17,7 @@ import { buildPhaseWorld } from './components.js';
 import { controllerInputFor, wireSimulationController } from './controllerActors.js';
 import { changedModules, ModulesChangedError } from './moduleChanges.js';
 import { logEvent, type RunEvent } from './runEvents.js';
+import { RunInterruptedError } from './runInterrupted.js';
 import {
   type PhaseOutcomeStatus,
   type RunSummary,
@@ -170,6 +172,7 @@ export async function runExperiment(
     (resume?.state as ResumeState | undefined)?.carried ?? {};
   let status: RunSummary['status'] = 'succeeded';
   let runError: string | null = null;
+  let serviceGone = false;
   try {
     for (const phase of spec.phases.slice(firstPhase)) {
       const resumeState =
@@ -194,6 +197,7 @@ export async function runExperiment(
       if (outcome.status !== 'done') {
         status = outcome.status === 'cancelled' ? 'cancelled' : 'failed';
         runError = outcome.error;
+        serviceGone = outcome.serviceGone;
         break;
       }
     }
@@ -211,13 +215,15 @@ export async function runExperiment(
   writer.close();
   writeFailure.unsubscribe();
   const summary = summarizeStoredRun(store, runId, { status, error: runError });
-  if (status === 'cancelled' && options.handBack?.aborted === true) {
-    // handed back, not ended: back to its last barrier and unleased, in one transaction
+  const handedBack = status === 'cancelled' && options.handBack?.aborted === true;
+  if (handedBack || serviceGone) {
+    // handed back or interrupted, not ended: back to its last barrier and unleased, in one transaction
     store.transaction(() => {
       store.requireLease(lease);
       rewindToLatestSnapshot(store, runId);
       store.releaseLease(lease);
     });
+    if (serviceGone) throw new RunInterruptedError(runId, runError ?? 'a remote component is gone');
     emit({ type: 'run.finished', summary });
     return summary;
   }
@@ -342,6 +348,8 @@ interface PhaseRun {
 interface PhaseResult {
   readonly status: PhaseOutcomeStatus;
   readonly error: string | null;
+  /** It failed because a remote component's service stopped answering: the run is interrupted, not failed. */
+  readonly serviceGone: boolean;
   /** The agents' learning state the next phase starts from. */
   readonly carried: Readonly<Record<string, JsonValue>>;
 }
@@ -379,6 +387,7 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
   let world: PhaseWorld | null = null;
   let output: ControllerOutput | null = null;
   let failure: string | null = null;
+  let failedWith: string | null = null;
   try {
     world = await buildPhaseWorld(run.spec, phase, {
       builtins: run.options.builtins,
@@ -419,6 +428,7 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
     output = await driveController(run, world, input, progress);
   } catch (error) {
     failure = describeError(error);
+    failedWith = error instanceof Error ? error.name : null;
     logger.error({ err: error }, 'the phase failed');
   }
 
@@ -474,7 +484,10 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
       run.store.phases(runId).find((record) => record.phaseIndex === phase.index)!,
     ).episodes,
   });
-  return { status: finalStatus, error, carried };
+  const serviceGone =
+    finalStatus === 'failed' &&
+    (failedWith ?? output?.error?.name ?? null) === RemoteComponentUnavailableError.name;
+  return { status: finalStatus, error, carried, serviceGone };
 }
 
 /** The controller's episode ordinal in a saved barrier, or 0 at a phase's start. */

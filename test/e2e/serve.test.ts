@@ -114,20 +114,16 @@ describe('arena serve and nats:<service> components', () => {
     expect(existsSync(experiment.store)).toBe(false);
   });
 
-  it('a service SIGKILLed mid-run fails the phase naming the service; resumed with it back, the records equal an uninterrupted run', async () => {
-    const experiment = queueExperiment(3);
-    const expected = await localRecords(experiment);
-    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
-    const first = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
-    const store = experiment.store;
+  /** `arena run` of a run file whose environment is served, with its output collected. */
+  function remoteRun(runFile: string, store: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
     const arena = spawn(
       process.execPath,
       [cli, 'run', runFile, '--nats', server.url, '--store', `sqlite:${store}`],
       {
-        cwd: experiment.folder,
+        cwd,
         stdio: ['ignore', 'pipe', 'pipe'],
-        // a request in flight to the killed service times out sooner than the default 10 s
-        env: { ...process.env, ARENA_REMOTE_TIMEOUT_MS: '1500' },
+        // a request in flight to a killed service times out sooner than the default 10 s
+        env: { ...process.env, ARENA_REMOTE_TIMEOUT_MS: '1500', ...env },
       },
     );
     let output = '';
@@ -138,6 +134,16 @@ describe('arena serve and nats:<service> components', () => {
       output += chunk.toString('utf8');
     });
     const ended = new Promise<number | null>((resolve) => arena.on('close', resolve));
+    return { ended, output: () => output };
+  }
+
+  it('a service SIGKILLed mid-run: the run goes back to its last barrier, waits, and continues when the service is back, with the records of an uninterrupted run', async () => {
+    const experiment = queueExperiment(3);
+    const expected = await localRecords(experiment);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const first = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const store = experiment.store;
+    const run = remoteRun(runFile, store, experiment.folder);
     await waitUntil(
       'the remote run has stored 4 episodes',
       () => storedEpisodes(store, onlyRunId(store)) >= 4,
@@ -146,16 +152,41 @@ describe('arena serve and nats:<service> components', () => {
       },
     );
     first.child.kill('SIGKILL');
-    expect(await ended, output).toBe(1);
-    expect(output).toMatch(/failed/);
-    expect(output).toContain('service "line-sim"');
+    await waitUntil('the run to say it waits at its last barrier', () =>
+      run.output().includes('is back at its last barrier; resuming it when the service answers'),
+    );
+    expect(run.output()).toContain('service "line-sim"');
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    expect(await run.ended, run.output()).toBe(0);
+    expect(recordsOf(store)).toEqual(expected);
+  });
+
+  it('a service that stays away: the run gives up after ARENA_REMOTE_WAIT_MS, resumable; resumed with the service back, the records equal an uninterrupted run', async () => {
+    const experiment = queueExperiment(3);
+    const expected = await localRecords(experiment);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const first = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const store = experiment.store;
+    const run = remoteRun(runFile, store, experiment.folder, { ARENA_REMOTE_WAIT_MS: '0' });
+    await waitUntil(
+      'the remote run has stored 4 episodes',
+      () => storedEpisodes(store, onlyRunId(store)) >= 4,
+      {
+        everyMs: 20,
+      },
+    );
+    first.child.kill('SIGKILL');
+    expect(await run.ended, run.output()).toBe(1);
     const runId = onlyRunId(store);
-    expect(storedEpisodes(store, runId)).toBeLessThan(expected.episodes.length);
+    expect(run.output()).toContain(`once the service is back: arena run --resume ${runId}`);
+    expect(readStore(store, (opened) => opened.getRun(runId).status)).toBe('running');
 
     await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
     const resumed = await runArena(
       ['run', '--resume', runId, '--nats', server.url, '--store', `sqlite:${store}`],
-      { cwd: experiment.folder },
+      {
+        cwd: experiment.folder,
+      },
     );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(recordsOf(store)).toEqual(expected);

@@ -12,6 +12,7 @@ import {
   RunNotFoundError,
 } from '../../ports/storeErrors.js';
 import { ModulesChangedError } from '../moduleChanges.js';
+import { RunInterruptedError } from '../runInterrupted.js';
 import type { RunEvent } from '../runEvents.js';
 import { runExperiment } from '../runExperiment.js';
 import type { RunSummary } from '../runSummary.js';
@@ -163,6 +164,10 @@ async function handleDelivery(
       return 'dropped';
     }
     if (error instanceof RunLeasedError || error instanceof LeaseLostError) {
+      return defer(delivery, ttlMs, error.message, emit);
+    }
+    if (error instanceof RunInterruptedError) {
+      // a service it needs is gone: the run is at its last barrier; try again once the service may be back
       return defer(delivery, ttlMs, error.message, emit);
     }
     if (error instanceof ModulesChangedError) {

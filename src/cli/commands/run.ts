@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
 import { validateRunFileText } from '../../actors/runFileValidation.js';
+import { RunInterruptedError } from '../../actors/runInterrupted.js';
 import type { RunSummary } from '../../actors/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { componentRefsOf, REMOTE_PREFIX } from '../../config/components.js';
@@ -116,19 +117,22 @@ async function runCommand(
     const url = fresh !== null ? natsUrl : remoteNatsUrl(spec, options.nats);
     if (url !== null) remote = await openRemoteComponents(url);
     inspection = await startRunInspection(options);
-    const summary = await runExperiment(spec, {
-      store,
-      builtins: builtinComponents,
-      runFileText: text,
-      logger,
-      signal: abort.signal,
-      leaseTtlMs: leaseTtlFromEnvironment(),
-      ...(remote !== null ? { remoteComponents: remote } : {}),
-      ...(options.resume !== undefined ? { resumeRunId: options.resume } : {}),
-      ...(options.force === true ? { force: true } : {}),
-      onEvent: (event) => progress.on(event),
-      ...(inspection.inspect !== undefined ? { inspect: inspection.inspect } : {}),
-    });
+    const inspect = inspection.inspect;
+    const attempt = (resumeRunId: string | undefined) =>
+      runExperiment(spec, {
+        store,
+        builtins: builtinComponents,
+        runFileText: text,
+        logger,
+        signal: abort.signal,
+        leaseTtlMs: leaseTtlFromEnvironment(),
+        ...(remote !== null ? { remoteComponents: remote } : {}),
+        ...(resumeRunId !== undefined ? { resumeRunId } : {}),
+        ...(options.force === true ? { force: true } : {}),
+        onEvent: (event) => progress.on(event),
+        ...(inspect !== undefined ? { inspect } : {}),
+      });
+    const summary = await untilServicesAnswer(attempt, options.resume, abort.signal, progress);
     progress.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else {
@@ -152,6 +156,76 @@ async function runCommand(
     await remote?.close();
     await inspection?.finish();
   }
+}
+
+/**
+ * Run (or resume) until the run ends. When a remote component's service stops
+ * answering, the runner leaves the run at its last barrier
+ * (`RunInterruptedError`); then this waits, with a growing pause, and resumes
+ * it once the service answers again: no gap, no doubled step. After
+ * `ARENA_REMOTE_WAIT_MS` (default 5 minutes) of waiting it gives up with exit
+ * 1, leaving the run to resume later.
+ */
+async function untilServicesAnswer(
+  attempt: (resumeRunId: string | undefined) => Promise<RunSummary>,
+  resumeRunId: string | undefined,
+  signal: AbortSignal,
+  progress: RunProgress,
+): Promise<RunSummary> {
+  const patienceMs = remoteWaitFromEnvironment();
+  const started = performance.now();
+  let pauseMs = 500;
+  let runId = resumeRunId;
+  for (;;) {
+    try {
+      return await attempt(runId);
+    } catch (error) {
+      if (!(error instanceof RunInterruptedError)) throw error;
+      progress.finish();
+      runId = error.runId;
+      const later = `once the service is back: arena run --resume ${error.runId}`;
+      if (performance.now() - started > patienceMs) {
+        throw new CliError(`${error.message}; ${later}`, ExitCode.failed, { cause: error });
+      }
+      process.stderr.write(
+        `arena: ${error.reason}\narena: run ${error.runId} is back at its last barrier; resuming it when the service answers (retry in ${pauseMs / 1000} s)\n`,
+      );
+      await pause(pauseMs, signal);
+      if (signal.aborted) {
+        throw new CliError(
+          `stopped waiting; run ${error.runId} is at its last barrier, ${later}`,
+          ExitCode.cancelled,
+        );
+      }
+      pauseMs = Math.min(pauseMs * 2, 10_000);
+    }
+  }
+}
+
+/** Wait `ms`, or less when `signal` aborts (Ctrl-C while waiting for a service). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/** `ARENA_REMOTE_WAIT_MS`: how long `arena run` waits for a gone service before it gives up. */
+function remoteWaitFromEnvironment(): number {
+  const text = process.env.ARENA_REMOTE_WAIT_MS;
+  if (text === undefined || text === '') return 5 * 60_000;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new CliError(
+      `ARENA_REMOTE_WAIT_MS must be a whole number of milliseconds, got '${text}'`,
+    );
+  }
+  return value;
 }
 
 /**
