@@ -40,7 +40,7 @@ function readPostgres<T>(uri: string, read: (store: RunStore) => T): T {
 }
 
 describe('a queue of runs on NATS JetStream with a PostgreSQL store', () => {
-  it('runs submitted to two workers, one SIGKILLed mid-run, end with the records of arena run on SQLite', async () => {
+  it('runs submitted to two workers writing one PostgreSQL store at once, one SIGKILLed mid-run and replaced, end with the records of arena run on SQLite', async () => {
     const experiment = queueExperiment(3);
     const local = await runArena(
       ['run', experiment.runFile, '--store', `sqlite:${experiment.store}`],
@@ -54,8 +54,10 @@ describe('a queue of runs on NATS JetStream with a PostgreSQL store', () => {
     );
 
     const store = await postgres.createDatabase('fleet');
+    // two workers write the store at once; the first is killed mid-run, a third takes over
     const first = startWorker({ nats: nats.url, store, name: 'w1', cwd: experiment.folder });
-    workers.push(first);
+    const other = startWorker({ nats: nats.url, store, name: 'w2', cwd: experiment.folder });
+    workers.push(first, other);
     const submitted = [
       await submit(experiment.runFile, { nats: nats.url, store, cwd: experiment.folder }),
     ];
@@ -71,7 +73,7 @@ describe('a queue of runs on NATS JetStream with a PostgreSQL store', () => {
     );
     first.child.kill('SIGKILL');
     await first.exited;
-    const second = startWorker({ nats: nats.url, store, name: 'w2', cwd: experiment.folder });
+    const second = startWorker({ nats: nats.url, store, name: 'w3', cwd: experiment.folder });
     workers.push(second);
     await waitUntil(
       'both runs to succeed',
@@ -89,7 +91,9 @@ describe('a queue of runs on NATS JetStream with a PostgreSQL store', () => {
       'succeeded',
       'succeeded',
     ]);
-    second.child.kill('SIGTERM');
-    expect((await second.exited).code).toBe(0);
+    for (const worker of [other, second]) {
+      worker.child.kill('SIGTERM');
+      expect((await worker.exited).code).toBe(0);
+    }
   });
 });
