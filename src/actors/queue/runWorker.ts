@@ -12,9 +12,9 @@ import {
   RunNotFoundError,
 } from '../../ports/storeErrors.js';
 import { ModulesChangedError } from '../moduleChanges.js';
-import { RunInterruptedError } from '../runInterrupted.js';
 import type { RunEvent } from '../runEvents.js';
 import { runExperiment } from '../runExperiment.js';
+import { RunInterruptedError } from '../runInterrupted.js';
 import type { RunSummary } from '../runSummary.js';
 
 /** What a worker tells about each delivery it handles. */
