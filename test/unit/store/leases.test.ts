@@ -28,78 +28,18 @@ afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-describe('run leases', () => {
-  it('gives a free run to the first owner and shows the holder to readers', () => {
-    const lease = store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
-    expect(lease).toEqual({ runId, owner: alice, token: 1 });
-    expect(store.getRun(runId).lease).toEqual({
-      owner: alice,
-      heartbeatAt: '2026-11-29T20:07:02.000Z',
-      expiresAt: '2026-11-29T20:07:17.000Z',
-    });
-  });
-
-  it('refuses a second owner while the lease is live, naming the holder and when it lapses', () => {
-    store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
-    clock.advance(2_000);
-    expect(() => store.acquireLease(runId, { owner: bob, ttlMs: 15_000 })).toThrow(
-      "run 'r1' is being run by pid 1 on lab-1 (a) (last heartbeat 2 s ago, its lease lapses in 13 s): wait for it to end, or stop that process first",
-    );
-  });
-
-  it('lets another owner take over a lease that lapsed, and fences the old holder off', () => {
+// What a store does with leases is the contract's (test/contract/runStoreContract.ts); here: the writer and owners.
+describe('a store writer under a lease', () => {
+  it('writes nothing once its lease lapsed and another owner took the run over', () => {
     const old = store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
     clock.advance(15_001);
-    const taken = store.acquireLease(runId, { owner: bob, ttlMs: 15_000 });
-    expect(taken.token).toBe(2);
-    expect(() => store.renewLease(old, 15_000)).toThrow(
-      /no longer leased to this process \(pid 2 on lab-2 \(b\) holds it now\)/,
-    );
-    expect(() => store.requireLease(old)).toThrow(expect.objectContaining({ code: 'LEASE_LOST' }));
+    store.acquireLease(runId, { owner: bob, ttlMs: 15_000 });
     const writer = createStoreWriter(store, { maxBatch: 10, maxDelayMs: 60_000, lease: old });
     writer.write({ kind: 'episode', record: sampleEpisode(runId, 0, 1) });
-    expect(() => writer.flush()).toThrow(/no longer leased/);
+    expect(() => writer.flush()).toThrow(
+      /no longer leased to this process \(pid 2 on lab-2 \(b\) holds it now\)/,
+    );
     expect(store.episodes(runId)).toEqual([]);
-  });
-
-  it('takes over a live lease only when told the holder is gone', () => {
-    store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
-    const taken = store.acquireLease(runId, {
-      owner: bob,
-      ttlMs: 15_000,
-      takeOver: (holder) => holder.owner.pid === 1,
-    });
-    expect(store.getRun(runId).lease?.owner).toEqual(bob);
-    expect(taken.token).toBe(2);
-  });
-
-  it('keeps a renewed lease alive past its first expiry', () => {
-    const lease = store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
-    clock.advance(10_000);
-    store.renewLease(lease, 15_000);
-    clock.advance(10_000);
-    expect(() => store.acquireLease(runId, { owner: bob, ttlMs: 15_000 })).toThrow(
-      expect.objectContaining({ code: 'RUN_LEASED' }),
-    );
-  });
-
-  it('frees the run on release, and a stale release changes nothing', () => {
-    const old = store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
-    store.releaseLease(old);
-    expect(store.getRun(runId).lease).toBeNull();
-    const next = store.acquireLease(runId, { owner: bob, ttlMs: 15_000 });
-    store.releaseLease(old);
-    expect(store.getRun(runId).lease?.owner).toEqual(bob);
-    store.requireLease(next);
-  });
-
-  it('lets two handles of one file see the same lease (as two processes do)', () => {
-    store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
-    const other = openSqliteStore(path.join(folder, 'arena.db'), { clock });
-    expect(() => other.acquireLease(runId, { owner: bob, ttlMs: 15_000 })).toThrow(
-      expect.objectContaining({ code: 'RUN_LEASED' }),
-    );
-    other.close();
   });
 });
 
