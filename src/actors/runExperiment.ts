@@ -1,6 +1,4 @@
-import path from 'node:path';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
-import { hashFiles, sha256Hex, userModuleFiles } from '../config/moduleFingerprints.js';
 import type { PhaseSpec, RunSpec } from '../config/runSpec.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import type { MetaAgentInterface, MetaDecision } from '../machines/metaTurnTypes.js';
@@ -16,6 +14,7 @@ import { createStoreWriter, type StoreWriter } from '../ports/storeWriter.js';
 import { buildPhaseWorld } from './components.js';
 import { controllerInputFor, wireSimulationController } from './controllerActors.js';
 import { changedModules, ModulesChangedError } from './moduleChanges.js';
+import { newRunOf } from './newRun.js';
 import { logEvent, type RunEvent } from './runEvents.js';
 import { RunInterruptedError } from './runInterrupted.js';
 import {
@@ -251,19 +250,11 @@ async function createLeasedRun(
   options: RunExperimentOptions,
   ttlMs: number,
 ): Promise<RunClaim> {
-  const modules = await hashFiles(userModuleFiles(spec));
+  const run = await newRunOf(spec, options.runFileText);
   const owner = options.owner ?? processLeaseOwner();
   const { store } = options;
-  const runFile = options.runFileText ?? spec.sourceText;
   return store.transaction(() => {
-    const { runId } = store.createRun({
-      uid: spec.uid,
-      seed: spec.seed,
-      runFile,
-      runFilePath: path.resolve(spec.sourcePath),
-      runFileSha256: sha256Hex(runFile),
-      modules: modules.flatMap(({ file, sha256 }) => (sha256 === null ? [] : [{ file, sha256 }])),
-    });
+    const { runId } = store.createRun(run);
     return {
       runId,
       lease: store.acquireLease(runId, { owner, ttlMs }),

@@ -1,8 +1,7 @@
-import path from 'node:path';
-import { hashFiles, sha256Hex, userModuleFiles } from '../../config/moduleFingerprints.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import type { RunQueue } from '../../ports/runQueue.js';
 import type { RunStore } from '../../ports/store.js';
+import { newRunOf } from '../newRun.js';
 
 /** What `submitRun` needs: where the run is recorded and where it is queued. */
 export interface SubmitRunOptions {
@@ -34,17 +33,8 @@ export interface SubmittedRun {
  */
 export async function submitRun(spec: RunSpec, options: SubmitRunOptions): Promise<SubmittedRun> {
   const { store, queue } = options;
-  const runFile = options.runFileText ?? spec.sourceText;
-  const modules = await hashFiles(userModuleFiles(spec));
-  const { runId } = store.createRun({
-    uid: spec.uid,
-    seed: spec.seed,
-    runFile,
-    runFilePath: path.resolve(spec.sourcePath),
-    runFileSha256: sha256Hex(runFile),
-    modules: modules.flatMap(({ file, sha256 }) => (sha256 === null ? [] : [{ file, sha256 }])),
-    status: 'queued',
-  });
+  const run = await newRunOf(spec, options.runFileText);
+  const { runId } = store.createRun({ ...run, status: 'queued' });
   try {
     const { duplicate } = await queue.submit(runId);
     return { runId, duplicate };
