@@ -118,14 +118,14 @@ describe('arena submit and arena worker', () => {
 
   it('submit --wait ends with the closing summary and exit code of arena run', async () => {
     const experiment = queueExperiment(1);
-    worker('w1', experiment);
+    const w1 = worker('w1', experiment);
     const result = await submit(experiment.runFile, {
       nats: server.url,
       store: experiment.store,
       cwd: experiment.folder,
       extra: ['--wait', '--json'],
     });
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, `${result.stderr}\nworker: ${w1.stderr()}`).toBe(0);
     const summary = JSON.parse(result.stdout) as { runId: string; status: string };
     expect(summary.status).toBe('succeeded');
     expect(recordsOf(experiment.store, summary.runId)).toEqual(reference);

@@ -9,8 +9,8 @@ import { repoRoot, runArena } from './cli.js';
 /** The built CLI the queue tests run. */
 export const cli = path.join(repoRoot, 'dist/cli/main.js');
 
-/** Short leases in tests: a killed worker's run is redelivered within 1.5 s. */
-export const fleetEnv = { ARENA_LEASE_TTL_MS: '1000' } as const;
+/** Short leases in tests (redelivery after 1.5 x the lease), long enough for a loaded 2-core machine. */
+export const fleetEnv = { ARENA_LEASE_TTL_MS: '2000' } as const;
 
 /** A user's experiment folder: the slow run file (each step sleeps `delayMs`) and its module. */
 export function queueExperiment(delayMs: number): {
