@@ -3,10 +3,9 @@ import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { startArena } from '../support/faultTrials.js';
-import { runRecords } from '../support/records.js';
+import { readStore, runRecords } from '../support/records.js';
 
 const cli = path.join(repoRoot, 'dist/cli/main.js');
 
@@ -19,15 +18,6 @@ function experiment(): { folder: string; runFile: string; module: string } {
     runFile: path.join(folder, 'run.yaml'),
     module: path.join(folder, 'components.js'),
   };
-}
-
-function readStore<T>(file: string, read: (store: ReturnType<typeof openSqliteStore>) => T): T {
-  const store = openSqliteStore(file, { readonly: true });
-  try {
-    return read(store);
-  } finally {
-    store.close();
-  }
 }
 
 /** Start `arena run` in `cwd` with a relative run file and SIGKILL it once it has `episodes` episodes. */

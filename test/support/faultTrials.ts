@@ -3,8 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRng, type Rng } from '../../src/domain/shared/random.js';
-import { openSqliteStore } from '../../src/ports/sqliteStore.js';
-import { runRecords } from './records.js';
+import { readStore, runRecords } from './records.js';
 
 /**
  * Fault trials with real `arena` processes, as a user or a tester makes them:
@@ -59,22 +58,15 @@ function storeOf(cwd: string): string {
 }
 
 function recordsOf(cwd: string, runId: string) {
-  const store = openSqliteStore(storeOf(cwd), { readonly: true });
-  try {
-    return { records: runRecords(store, runId), status: store.getRun(runId).status };
-  } finally {
-    store.close();
-  }
+  return readStore(storeOf(cwd), (store) => ({
+    records: runRecords(store, runId),
+    status: store.getRun(runId).status,
+  }));
 }
 
 function runIdsOf(cwd: string): string[] {
   try {
-    const store = openSqliteStore(storeOf(cwd), { readonly: true });
-    try {
-      return store.listRuns().map((run) => run.runId);
-    } finally {
-      store.close();
-    }
+    return readStore(storeOf(cwd), (store) => store.listRuns().map((run) => run.runId));
   } catch {
     return [];
   }

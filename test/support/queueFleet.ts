@@ -2,8 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openSqliteStore } from '../../src/ports/sqliteStore.js';
-import type { RunStore } from '../../src/ports/store.js';
 import { repoRoot, runArena } from './cli.js';
 
 /** The built CLI the queue tests run. */
@@ -97,15 +95,9 @@ export function submit(
   );
 }
 
-/** Read a store file that others write, and close it again. */
-export function readStore<T>(file: string, read: (store: RunStore) => T): T {
-  const store = openSqliteStore(file, { readonly: true });
-  try {
-    return read(store);
-  } finally {
-    store.close();
-  }
-}
+import { readStore } from './records.js';
+
+export { readStore };
 
 /** Poll until `check` holds; throws after `attempts` tries (a bound on tries, not a time assertion). */
 export async function waitUntil(

@@ -1,3 +1,4 @@
+import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import type { RunStore } from '../../src/ports/store.js';
 
 /**
@@ -20,4 +21,14 @@ export function runRecords(store: RunStore, runId: string) {
       return { ...rest, values };
     }),
   };
+}
+
+/** Read a store file that others write (read-only, never locking them out), and close it again. */
+export function readStore<T>(file: string, read: (store: RunStore) => T): T {
+  const store = openSqliteStore(file, { readonly: true });
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
 }
