@@ -6,7 +6,9 @@ import {
   JetStreamApiCodes,
   JetStreamApiError,
   type JetStreamClient,
+  JetStreamError,
   type JetStreamManager,
+  type JsMsg,
   jetstream,
   jetstreamManager,
   RetentionPolicy,
@@ -126,7 +128,7 @@ function jetStreamQueue(
     async next({ waitMs }) {
       if (consumer === null) throw new RunQueueError('this run queue was opened to submit only');
       // JetStream's shortest pull expiry is 1 s
-      const message = await consumer.next({ expires: Math.max(1000, waitMs) });
+      const message = await nextOrNull(consumer, Math.max(1000, waitMs));
       if (message === null) return null;
       const { runId } = message.json<{ runId: string }>();
       const delivery: RunDelivery = {
@@ -145,6 +147,22 @@ function jetStreamQueue(
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     },
   };
+}
+
+/**
+ * One pull of one message. A pull whose server heartbeats arrive late (a
+ * loaded machine stalls the event loop past two of them) ends in
+ * "heartbeats missed": that is a pull that got nothing, not a broken queue;
+ * a message the server sent meanwhile stays unacked and comes back after the
+ * ack wait.
+ */
+async function nextOrNull(consumer: Consumer, expires: number): Promise<JsMsg | null> {
+  try {
+    return await consumer.next({ expires });
+  } catch (error) {
+    if (error instanceof JetStreamError && error.message === 'heartbeats missed') return null;
+    throw error;
+  }
 }
 
 async function ensureStream(
