@@ -1,6 +1,5 @@
 import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
-import type { JsonObject } from '../domain/shared/json.js';
 import type { TerminationAgentsInput } from '../domain/termination/config.js';
 import { errorData, unwiredActor } from './actorErrors.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
@@ -18,6 +17,8 @@ import type {
   EpisodeInput,
   EvaluationInput,
   SerializedError,
+  SetUpWorldInput,
+  SetUpWorldOutput,
 } from './simulationControllerTypes.js';
 import { terminationEvents } from './terminationEvents.js';
 
@@ -26,6 +27,8 @@ import { terminationEvents } from './terminationEvents.js';
  *
  * idle -> simulating (starting -> metaTurn? -> settingUp -> running ->
  * episodeBarrier -> restarting -> running ...) -> stopped | failed | cancelled.
+ * With the opt-in repeated meta loop (`every`), a due barrier goes to
+ * closingWorld -> metaTurn -> settingUp instead of restarting.
  *
  * The machine holds only plain JSON; the live environments and agents are
  * reached through the actors it invokes, which `wireSimulationController(world)`
@@ -71,13 +74,43 @@ function episodeInput(context: ControllerContext, evaluation: boolean): EpisodeI
   };
 }
 
+/** Whether this barrier reruns the meta turn: the opt-in loop, every `metaEvery` training episodes. */
+function metaDecisionDue(context: ControllerContext): boolean {
+  const every = context.script.metaEvery ?? null;
+  return (
+    context.script.profile === 'meta' &&
+    every !== null &&
+    context.episodes > 0 &&
+    context.episodes % every === 0
+  );
+}
+
+/** What a world is set up with; under `learning: reset` a repeated decision restores the first learning state. */
+function setUpWorldInput(context: ControllerContext): SetUpWorldInput {
+  const resetting =
+    context.script.profile === 'meta' &&
+    (context.script.metaEvery ?? null) !== null &&
+    context.script.metaLearning === 'reset';
+  const operating = context.script.operatingAgent;
+  const initial = context.initialLearning ?? null;
+  return {
+    params: context.worldParams,
+    restoreLearning: resetting && initial !== null ? initial : {},
+    captureLearning: resetting && initial === null && operating !== null ? [operating] : [],
+  };
+}
+
 /**
  * One phase of a run, as DESIGN.md draws it: `idle -> simulating` (set up the
  * world, then episodes with evaluation checkpoints, each checkpoint answered by
  * the spawned `evaluationTermination` child) until the termination flow, the
  * episode cap or a `cancel` stops it in `stopped`, `failed` or `cancelled`.
+ * With the opt-in repeated meta loop (`script.metaEvery`), every
+ * `metaEvery` episodes the barrier goes back into the meta turn through
+ * `closingWorld`, and the new candidate's world is set up; the termination
+ * child keeps running across decisions.
  * Its actors (`setUpWorld`, `runEpisode`, `endEpisode`, `runEvaluation`,
- * `resetWorld`, `metaTurn`) are unwired: `wireSimulationController` binds them
+ * `resetWorld`, `closeWorld`, `metaTurn`) are unwired: `wireSimulationController` binds them
  * to a `PhaseWorld`, or supply your own with `.provide({ actors })`.
  *
  * @example
@@ -100,7 +133,8 @@ export const simulationControllerMachine = setup({
     metaTurn: metaTurnMachine,
     evaluationTermination: evaluationTerminationMachine,
     terminationEvents,
-    setUpWorld: unwired<void, { params: Readonly<Record<string, JsonObject>> }>('setUpWorld'),
+    setUpWorld: unwired<SetUpWorldOutput, SetUpWorldInput>('setUpWorld'),
+    closeWorld: unwired<void, void>('closeWorld'),
     runEpisode: unwired<
       { steps: number; returnsByAgent: Record<string, number>; environmentDone: boolean },
       EpisodeInput
@@ -126,6 +160,7 @@ export const simulationControllerMachine = setup({
     flowStopsPhase: ({ event }) =>
       event.type === 'termination.flow' && event.control === 'STOP_PHASE',
     pausesAtBarrier: ({ context }) => context.pauseAtBarrier,
+    metaDecisionDue: ({ context }) => metaDecisionDue(context),
   },
   actions: {
     countStartRequest: assign({
@@ -169,6 +204,12 @@ export const simulationControllerMachine = setup({
         };
       },
       reason: () => 'failed',
+    }),
+    assignInitialLearning: assign({
+      initialLearning: ({ context, event }) => {
+        const output = (event as unknown as { output: SetUpWorldOutput }).output;
+        return context.initialLearning ?? output?.learning ?? null;
+      },
     }),
     assignWorldParams: assign({
       worldParams: ({ context }) => ({ ...context.environmentConfigurations, ...context.override }),
@@ -296,6 +337,7 @@ export const simulationControllerMachine = setup({
     pauseAtBarrier: input.pauseAtBarrier ?? false,
     requestedAt: input.requestedAt ?? new Date(0).toISOString(),
     startRequests: 0,
+    initialLearning: null,
     override: {},
     worldParams: {},
     metaDecision: null,
@@ -358,8 +400,8 @@ export const simulationControllerMachine = setup({
           invoke: {
             id: 'setUpWorld',
             src: 'setUpWorld',
-            input: ({ context }) => ({ params: context.worldParams }),
-            onDone: 'running',
+            input: ({ context }) => setUpWorldInput(context),
+            onDone: { target: 'running', actions: 'assignInitialLearning' },
             onError: { target: '#simulationController.failed', actions: 'recordFailure' },
           },
         },
@@ -450,12 +492,34 @@ export const simulationControllerMachine = setup({
               entry: 'emitBarrierReached',
               always: [
                 { guard: 'pausesAtBarrier', target: 'paused' },
+                {
+                  guard: 'metaDecisionDue',
+                  target: '#simulationController.simulating.closingWorld',
+                },
                 { target: '#simulationController.simulating.restarting' },
               ],
             },
             paused: {
-              on: { continue: '#simulationController.simulating.restarting' },
+              on: {
+                continue: [
+                  {
+                    guard: 'metaDecisionDue',
+                    target: '#simulationController.simulating.closingWorld',
+                  },
+                  { target: '#simulationController.simulating.restarting' },
+                ],
+              },
             },
+          },
+        },
+        // The repeated meta loop: the world closes, then a new start request reruns the meta turn.
+        closingWorld: {
+          entry: 'clearOverrideAndAccumulator',
+          invoke: {
+            id: 'closeWorld',
+            src: 'closeWorld',
+            onDone: { target: 'metaTurn', actions: 'countStartRequest' },
+            onError: { target: '#simulationController.failed', actions: 'recordFailure' },
           },
         },
         restarting: {
