@@ -1,0 +1,228 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { runExperiment } from '../../../src/actors/runExperiment.js';
+import { parseRunFile } from '../../../src/config/runFile.js';
+import { fixedClock } from '../../../src/ports/clock.js';
+import { createMemoryStore } from '../../../src/ports/memoryStore.js';
+import { openSqliteStore } from '../../../src/ports/sqliteStore.js';
+import type { RunStore } from '../../../src/ports/store.js';
+import { dyingStore } from '../../support/dyingStore.js';
+import {
+  fakeBuiltins,
+  LineEnvironment,
+  resetFakes,
+  ScriptedBrain,
+} from '../../support/fakeComponents.js';
+import { runRecords } from '../../support/records.js';
+import { type LineRunOptions, lineRunFile } from './runs.js';
+
+async function run(options: LineRunOptions, store: RunStore = createMemoryStore()) {
+  const text = lineRunFile({ meta: true, ...options });
+  const spec = parseRunFile(text, { sourcePath: '/virtual/line.yaml' });
+  const summary = await runExperiment(spec, { store, builtins: fakeBuiltins, runFileText: text });
+  return { store, summary, runId: summary.runId };
+}
+
+const count = (entry: string) => LineEnvironment.log.filter((each) => each === entry).length;
+const designer = () => ScriptedBrain.instances.find((brain) => brain.name === 'designer');
+
+beforeEach(() => resetFakes());
+
+describe('the repeated meta loop', () => {
+  it('reruns the meta turn exactly every `every` episodes, each decision in a world of its own', async () => {
+    const { store, runId, summary } = await run({
+      episodes: 7,
+      metaEvery: 2,
+      condition: 'none',
+      evaluateEvery: 100,
+      designer: '{ action: random }',
+    });
+    expect(summary.status).toBe('succeeded');
+    // decisions before episodes 1, 3, 5 and 7; in-place resets between them
+    expect(designer()?.acts).toBe(4);
+    expect(count('line.start')).toBe(4);
+    expect(count('line.reset')).toBe(3);
+    const decisions = store.metaDecisions(runId);
+    expect(decisions.map((decision) => [decision.startRequest, decision.firstEpisode])).toEqual([
+      [1, 1],
+      [2, 3],
+      [3, 5],
+      [4, 7],
+    ]);
+    // each decision is its own ScenarioDecisionRecord, and its candidate is the world that ran
+    const candidates = decisions.map(
+      (decision) => (decision.record as { candidate: Record<string, number> }).candidate,
+    );
+    expect(new Set(candidates.map((candidate) => JSON.stringify(candidate))).size).toBe(4);
+    for (const decision of decisions) {
+      const record = decision.record as { record: { decisionId?: string; toRevision?: string } };
+      expect(record.record).toBeDefined();
+    }
+    expect(summary.phases[0]?.metaDecision?.candidate).toEqual(candidates[3]);
+  });
+
+  it('closes the operating world before each new decision and sets the meta agent up again', async () => {
+    await run({ episodes: 4, metaEvery: 2, condition: 'none', evaluateEvery: 100 });
+    const log = LineEnvironment.log.filter((entry) =>
+      ['line.start', 'line.close', 'designer.setup', 'line.reset'].includes(entry),
+    );
+    expect(log).toEqual([
+      'designer.setup',
+      'line.start',
+      'line.reset',
+      'line.close',
+      'designer.setup',
+      'line.start',
+      'line.reset',
+      'line.close',
+    ]);
+  });
+
+  it('never reruns the meta turn on other restarts: evaluation episodes and in-place resets between decisions', async () => {
+    const { store, runId } = await run({
+      episodes: 6,
+      metaEvery: 3,
+      evaluateEvery: 2,
+      condition: 'none',
+    });
+    // ordinals: 1, 2, eval 3, 4 | decision | 5, eval 6, 7, 8, eval 9
+    expect(store.metaDecisions(runId).map((decision) => decision.firstEpisode)).toEqual([1, 5]);
+    expect(designer()?.acts).toBe(2);
+  });
+
+  it('without every, runs the seed one-shot profile: one decision, one world', async () => {
+    const { store, runId } = await run({ episodes: 6, condition: 'none', evaluateEvery: 2 });
+    expect(store.metaDecisions(runId)).toHaveLength(1);
+    expect(count('line.start')).toBe(1);
+    expect(designer()?.acts).toBe(1);
+  });
+
+  it('keeps the evaluation-termination machine running across decisions: a success streak spans one', async () => {
+    const { store, runId, summary } = await run({
+      episodes: 10,
+      metaEvery: 2,
+      evaluateEvery: 1,
+      metrics: [0.1, 0.9, 0.9],
+    });
+    // checkpoints after training episodes 1, 2 | decision | 3: the streak of two crosses the decision
+    expect(summary.phases[0]?.reason).toBe('success');
+    expect(store.checkpoints(runId).map((checkpoint) => checkpoint.checkpointIndex)).toEqual([
+      0, 1, 2,
+    ]);
+    expect(store.metaDecisions(runId)).toHaveLength(2);
+  });
+
+  it('carries the operating learning over by default, and resets it under learning: reset', async () => {
+    const objectives = async (metaLearning?: 'reset') => {
+      resetFakes();
+      const { store, runId } = await run({
+        episodes: 4,
+        metaEvery: 2,
+        evaluateEvery: 1,
+        // below the success threshold (0.8): the rules never stop the phase
+        metrics: [0.1, 0.5, 0.7],
+        ...(metaLearning !== undefined ? { metaLearning } : {}),
+      });
+      // the operator's evaluation metrics are scripted by its evaluation count: its learning state
+      return store
+        .checkpoints(runId)
+        .map(
+          (checkpoint) =>
+            (checkpoint.outcomes as { metrics: { objective: number } }[])[0]?.metrics.objective,
+        );
+    };
+    expect(await objectives()).toEqual([0.1, 0.5, 0.7, 0.7]);
+    expect(await objectives('reset')).toEqual([0.1, 0.5, 0.1, 0.5]);
+  });
+
+  it('fails the phase when a new decision fails its checks, before any new world exists', async () => {
+    // the second decision is out of the definition bounds: the patch check rejects it
+    const { summary, store, runId } = await run({
+      episodes: 6,
+      metaEvery: 2,
+      condition: 'none',
+      evaluateEvery: 100,
+      designer: '{ actions: [0.25, 99] }',
+    });
+    expect(summary.status).toBe('failed');
+    expect(summary.phases[0]?.status).toBe('failed');
+    expect(summary.phases[0]?.episodes).toBe(2);
+    const stored = store.phases(runId)[0];
+    expect(stored?.error).toMatch(/meta turn failed at proposingPatch: .*99 is not in/);
+    expect(store.metaDecisions(runId)).toHaveLength(1);
+    // the old world closed, the meta agent acted, and no world was started from the failed decision
+    const log = LineEnvironment.log;
+    const closed = log.indexOf('line.close');
+    expect(closed).toBeGreaterThan(-1);
+    expect(log.slice(closed).filter((entry) => entry === 'line.start')).toHaveLength(0);
+    expect(designer()?.acts).toBe(2);
+  });
+});
+
+describe('resume around a repeated decision', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'arena-meta-loop-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const options: LineRunOptions = {
+    episodes: 6,
+    metaEvery: 2,
+    metaLearning: 'reset',
+    evaluateEvery: 1,
+    metrics: [0.1, 0.4, 0.6, 0.9, 0.95],
+    designer: '{ action: random }',
+    plateau: true,
+    success: false,
+  };
+
+  it('a kill at any store write, then --resume, ends with the records of an uninterrupted run', async () => {
+    const referenceStore = createMemoryStore();
+    const reference = await run(options, referenceStore);
+    const expected = runRecords(referenceStore, reference.runId);
+    expect(expected.metaDecisions.length).toBeGreaterThan(1);
+    const text = lineRunFile({ meta: true, ...options });
+    const spec = parseRunFile(text, { sourcePath: '/virtual/line.yaml' });
+    const leaseTtlMs = 600_000;
+    let kills = 0;
+    for (let atWrite = 1; ; atWrite++) {
+      const file = path.join(folder, `kill-${atWrite}.db`);
+      const clock = fixedClock(new Date('2026-12-01T00:00:00Z'));
+      resetFakes();
+      const handle = openSqliteStore(file, { clock });
+      const dying = dyingStore(handle, atWrite);
+      const first = await runExperiment(spec, {
+        store: dying,
+        builtins: fakeBuiltins,
+        runFileText: text,
+        leaseTtlMs,
+        batching: { maxBatch: 1, maxDelayMs: 60_000 },
+      }).catch(() => null);
+      const runId = handle.listRuns()[0]?.runId;
+      handle.close();
+      if (first !== null) break; // the kill point lies past the run's last write
+      kills++;
+      if (runId === undefined) continue;
+      clock.advance(leaseTtlMs + 1);
+      resetFakes();
+      const store = openSqliteStore(file, { clock });
+      const stored = store.getRun(runId);
+      if (stored.status !== 'succeeded') {
+        const resumed = await runExperiment(spec, {
+          store,
+          builtins: fakeBuiltins,
+          runFileText: text,
+          leaseTtlMs,
+          resumeRunId: runId,
+        });
+        expect(resumed.status).toBe('succeeded');
+      }
+      expect({ atWrite, records: runRecords(store, runId) }).toEqual({
+        atWrite,
+        records: expected,
+      });
+      store.close();
+    }
+    // the kill struck at every write of the run: before, during and after each decision
+    expect(kills).toBeGreaterThan(20);
+  });
+});
