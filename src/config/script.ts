@@ -37,7 +37,10 @@ export interface LifecycleScript {
   readonly metaLearning?: MetaLoopLearning;
 }
 
-/** `carry_over` keeps the operating agent's learning at a new decision; `reset` restores its first state. */
+/**
+ * `carry_over` keeps the operating agent's learning at a new decision; `reset`
+ * restores its first state when the decision changes the candidate.
+ */
 export type MetaLoopLearning = (typeof META_LOOP_LEARNING)[number];
 
 /** What a script may name, and where it sits in the run file. */

@@ -52,7 +52,7 @@ export const episodeStartGroupSchema = turnGroupSchema
       .enum(META_LOOP_LEARNING, { error: expecting('carry_over or reset') })
       .optional()
       .describe(
-        "With every: the operating agent's learning state at each new decision. carry_over (default) keeps it; reset returns it to the state it had when the phase first set it up.",
+        "With every: the operating agent's learning state at each new decision. carry_over (default) keeps it; reset returns it to the state it had when the phase first set it up whenever the new candidate differs from the last one (an unchanged candidate keeps learning).",
       ),
   })
   .describe(

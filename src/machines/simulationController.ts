@@ -85,7 +85,11 @@ function metaDecisionDue(context: ControllerContext): boolean {
   );
 }
 
-/** What a world is set up with; under `learning: reset` a repeated decision restores the first learning state. */
+/**
+ * What a world is set up with. Under `learning: reset` a repeated decision
+ * whose candidate differs from the last one restores the first learning state
+ * (a new world to learn); a decision that keeps the candidate keeps learning.
+ */
 function setUpWorldInput(context: ControllerContext): SetUpWorldInput {
   const resetting =
     context.script.profile === 'meta' &&
@@ -93,9 +97,11 @@ function setUpWorldInput(context: ControllerContext): SetUpWorldInput {
     context.script.metaLearning === 'reset';
   const operating = context.script.operatingAgent;
   const initial = context.initialLearning ?? null;
+  const changed =
+    (context.metaDecision?.decision?.toRevision ?? null) !== (context.previousRevision ?? null);
   return {
     params: context.worldParams,
-    restoreLearning: resetting && initial !== null ? initial : {},
+    restoreLearning: resetting && initial !== null && changed ? initial : {},
     captureLearning: resetting && initial === null && operating !== null ? [operating] : [],
   };
 }
@@ -184,10 +190,12 @@ export const simulationControllerMachine = setup({
         } as never,
       });
     }),
-    assignMetaDecision: enqueueActions(({ enqueue, event }) => {
+    assignMetaDecision: enqueueActions(({ context, enqueue, event }) => {
       const decision = (event as unknown as { output: MetaTurnOutput }).output;
       enqueue.assign({
         metaDecision: decision,
+        // the candidate the world ran before this decision, to tell whether the world changes
+        previousRevision: context.metaDecision?.decision?.toRevision ?? null,
         override: decision.override === null ? {} : { ...decision.override },
       });
       enqueue.emit({ type: 'meta.decided', decision });
@@ -338,6 +346,7 @@ export const simulationControllerMachine = setup({
     requestedAt: input.requestedAt ?? new Date(0).toISOString(),
     startRequests: 0,
     initialLearning: null,
+    previousRevision: null,
     override: {},
     worldParams: {},
     metaDecision: null,

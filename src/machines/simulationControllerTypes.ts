@@ -34,7 +34,11 @@ export interface ControllerScript {
    * episodes, at the episode barrier; absent or `null`, the seed's one-shot profile.
    */
   readonly metaEvery?: number | null;
-  /** At each repeated decision the operating agent keeps its learning (`carry_over`, the default) or `reset`s it. */
+  /**
+   * At each repeated decision the operating agent keeps its learning
+   * (`carry_over`, the default) or, when the candidate changed, `reset`s it to
+   * its state right after the phase first set it up.
+   */
   readonly metaLearning?: 'carry_over' | 'reset';
 }
 
@@ -137,6 +141,8 @@ export interface ControllerContext {
    * (kept only for the meta loop's `learning: reset`), or `null`.
    */
   readonly initialLearning?: Readonly<Record<string, JsonValue>> | null;
+  /** The candidate revision of the decision before the latest one (the meta loop), or `null`. */
+  readonly previousRevision?: string | null;
   /** The request-scoped environment configuration override of the meta turn. */
   readonly override: Readonly<Record<string, JsonObject>>;
   /** The configurations the world was started from (kept to resume a run). */

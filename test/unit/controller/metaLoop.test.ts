@@ -114,16 +114,16 @@ describe('the repeated meta loop', () => {
     expect(store.metaDecisions(runId)).toHaveLength(2);
   });
 
-  it('carries the operating learning over by default, and resets it under learning: reset', async () => {
-    const objectives = async (metaLearning?: 'reset') => {
+  it('carries the operating learning over by default; learning: reset restarts it when the candidate changes, not when it stays', async () => {
+    const objectives = async (options: LineRunOptions) => {
       resetFakes();
       const { store, runId } = await run({
-        episodes: 4,
+        episodes: 6,
         metaEvery: 2,
         evaluateEvery: 1,
         // below the success threshold (0.8): the rules never stop the phase
         metrics: [0.1, 0.5, 0.7],
-        ...(metaLearning !== undefined ? { metaLearning } : {}),
+        ...options,
       });
       // the operator's evaluation metrics are scripted by its evaluation count: its learning state
       return store
@@ -133,8 +133,16 @@ describe('the repeated meta loop', () => {
             (checkpoint.outcomes as { metrics: { objective: number } }[])[0]?.metrics.objective,
         );
     };
-    expect(await objectives()).toEqual([0.1, 0.5, 0.7, 0.7]);
-    expect(await objectives('reset')).toEqual([0.1, 0.5, 0.1, 0.5]);
+    // the designer's candidates: 0.25, 0.5, 0.5 (decisions before episodes 1, 3 and 5)
+    const designer = '{ actions: [0.25, 0.5, 0.5] }';
+    expect(await objectives({ designer })).toEqual([0.1, 0.5, 0.7, 0.7, 0.7, 0.7]);
+    expect(await objectives({ designer, metaLearning: 'carry_over' })).toEqual([
+      0.1, 0.5, 0.7, 0.7, 0.7, 0.7,
+    ]);
+    // a new candidate (0.5) starts the operator again; the same candidate again keeps learning
+    expect(await objectives({ designer, metaLearning: 'reset' })).toEqual([
+      0.1, 0.5, 0.1, 0.5, 0.7, 0.7,
+    ]);
   });
 
   it('fails the phase when a new decision fails its checks, before any new world exists', async () => {
