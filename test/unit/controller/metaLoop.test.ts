@@ -61,6 +61,20 @@ describe('the repeated meta loop', () => {
       expect(record.record).toBeDefined();
     }
     expect(summary.phases[0]?.metaDecision?.candidate).toEqual(candidates[3]);
+    // the summary lists the decisions against the episodes each world ran
+    expect(
+      summary.phases[0]?.metaLoop?.map(({ firstEpisode, episodes, candidate }) => ({
+        firstEpisode,
+        episodes,
+        candidate,
+      })),
+    ).toEqual(
+      [1, 3, 5, 7].map((firstEpisode, index) => ({
+        firstEpisode,
+        episodes: index < 3 ? 2 : 1,
+        candidate: candidates[index],
+      })),
+    );
   });
 
   it('closes the operating world before each new decision and sets the meta agent up again', async () => {
@@ -93,8 +107,13 @@ describe('the repeated meta loop', () => {
   });
 
   it('without every, runs the seed one-shot profile: one decision, one world', async () => {
-    const { store, runId } = await run({ episodes: 6, condition: 'none', evaluateEvery: 2 });
+    const { store, runId, summary } = await run({
+      episodes: 6,
+      condition: 'none',
+      evaluateEvery: 2,
+    });
     expect(store.metaDecisions(runId)).toHaveLength(1);
+    expect(Object.keys(summary.phases[0] ?? {})).not.toContain('metaLoop');
     expect(count('line.start')).toBe(1);
     expect(designer()?.acts).toBe(1);
   });
