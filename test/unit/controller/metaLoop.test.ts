@@ -188,6 +188,41 @@ describe('the repeated meta loop', () => {
   });
 });
 
+describe('the repeated meta loop, inspected', () => {
+  it('shows the inspector the controller going from the barrier through closingWorld back into the meta turn', async () => {
+    const text = lineRunFile({
+      meta: true,
+      episodes: 4,
+      metaEvery: 2,
+      condition: 'none',
+      evaluateEvery: 100,
+    });
+    const spec = parseRunFile(text, { sourcePath: '/virtual/line.yaml' });
+    const states: string[] = [];
+    await runExperiment(spec, {
+      store: createMemoryStore(),
+      builtins: fakeBuiltins,
+      runFileText: text,
+      inspect: (event) => {
+        if (event.type !== '@xstate.snapshot' || event.actorRef.sessionId !== event.rootId) return;
+        const value = (event.snapshot as { value?: unknown }).value;
+        const inner = (value as { simulating?: unknown } | undefined)?.simulating;
+        const name = typeof inner === 'string' ? inner : JSON.stringify(inner ?? value);
+        if (states.at(-1) !== name) states.push(name);
+      },
+    });
+    const decisions = states.filter((state) => state === 'metaTurn');
+    expect(decisions).toHaveLength(2);
+    const loop = states.indexOf('closingWorld');
+    expect(states.slice(loop - 1, loop + 3)).toEqual([
+      JSON.stringify({ episodeBarrier: 'paused' }),
+      'closingWorld',
+      'metaTurn',
+      'settingUp',
+    ]);
+  });
+});
+
 describe('resume around a repeated decision', () => {
   const folder = mkdtempSync(path.join(tmpdir(), 'arena-meta-loop-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
