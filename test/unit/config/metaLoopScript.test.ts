@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateRunFileText } from '../../../src/actors/runFileValidation.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
+import { parseRunFile } from '../../../src/config/runFile.js';
 import { RunFileError } from '../../../src/config/runFileError.js';
 import { parseLifecycleScript, ScriptError } from '../../../src/config/script.js';
 import { hostingCapacityText } from '../../support/badRunFiles.js';
@@ -130,6 +131,25 @@ describe('the repeated meta loop in the script', () => {
       (error as RunFileError).issues.map((issue) => `${issue.path}: ${issue.message}`),
     ).toEqual([
       'schedule[0].explore_1.simulation.params.script.episode_start[0].every: expected a whole number of episodes (1 or more), got number 0',
+    ]);
+  });
+
+  it('is rejected by arena run (parseRunFile) with the same issue as by arena validate', () => {
+    const text = hostingCapacityText.replace(
+      'environments: [midas]\n            loop:',
+      'environments: [midas]\n                every: 0\n            loop:',
+    );
+    const error = (() => {
+      try {
+        parseRunFile(text, { sourcePath: 'run.yaml' });
+      } catch (caught) {
+        return caught;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(RunFileError);
+    expect((error as RunFileError).issues.map((issue) => issue.path)).toEqual([
+      'schedule[0].explore_1.simulation.params.script.episode_start[0].every',
     ]);
   });
 });

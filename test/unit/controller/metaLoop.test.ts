@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createActor, fromPromise, toPromise } from 'xstate';
 import { runExperiment } from '../../../src/actors/runExperiment.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
+import { simulationControllerMachine } from '../../../src/machines/simulationController.js';
 import { fixedClock } from '../../../src/ports/clock.js';
 import { createMemoryStore } from '../../../src/ports/memoryStore.js';
 import { openSqliteStore } from '../../../src/ports/sqliteStore.js';
@@ -185,6 +187,92 @@ describe('the repeated meta loop', () => {
     expect(closed).toBeGreaterThan(-1);
     expect(log.slice(closed).filter((entry) => entry === 'line.start')).toHaveLength(0);
     expect(designer()?.acts).toBe(2);
+  });
+});
+
+describe('the repeated meta loop without barrier pauses (the machine embedded on its own)', () => {
+  it('goes from the barrier straight back into the meta turn when one is due', async () => {
+    const calls: string[] = [];
+    let decisions = 0;
+    const machine = simulationControllerMachine.provide({
+      actors: {
+        // stand-ins for the live world: the chart, not the world, is under test
+        metaTurn: fromPromise(async () => {
+          calls.push('decide');
+          decisions += 1;
+          return {
+            status: 'done' as const,
+            environmentUid: 'env',
+            override: { env: { size: decisions } },
+            candidate: null,
+            decision: null,
+            agentInterface: null,
+            failedStep: null,
+            error: null,
+          };
+        }) as never,
+        setUpWorld: fromPromise(
+          async ({ input }: { input: { params: Record<string, unknown> } }) => {
+            calls.push(`setUp ${JSON.stringify(input.params)}`);
+            return undefined;
+          },
+        ) as never,
+        closeWorld: fromPromise(async () => {
+          calls.push('close');
+        }),
+        runEpisode: fromPromise(async () => {
+          calls.push('episode');
+          return { steps: 1, returnsByAgent: { agent: 1 }, environmentDone: false };
+        }) as never,
+        endEpisode: fromPromise(async () => {}),
+        resetWorld: fromPromise(async () => {
+          calls.push('reset');
+        }),
+      },
+    });
+    const actor = createActor(machine, {
+      input: {
+        phase: {
+          name: 'train',
+          index: 0,
+          mode: 'train',
+          episodes: 5,
+          evaluateEvery: null,
+          maxSteps: 1,
+        },
+        script: {
+          profile: 'meta',
+          metaAgent: 'designer',
+          operatingAgent: 'agent',
+          definitionEnvironment: 'env',
+          loopAgents: ['agent'],
+          metaEvery: 2,
+        },
+        environmentConfigurations: { env: { size: 0 } },
+        termination: null,
+      },
+    });
+    actor.start();
+    actor.send({ type: 'start' });
+    const output = await toPromise(actor);
+    expect(output).toMatchObject({ status: 'stopped', reason: 'max_episodes', episodes: 5 });
+    expect(calls).toEqual([
+      'decide',
+      'setUp {"env":{"size":1}}',
+      'episode',
+      'reset',
+      'episode',
+      'close',
+      'decide',
+      'setUp {"env":{"size":2}}',
+      'episode',
+      'reset',
+      'episode',
+      'close',
+      'decide',
+      'setUp {"env":{"size":3}}',
+      'episode',
+    ]);
   });
 });
 
