@@ -325,7 +325,7 @@ describe('resume around a repeated decision', () => {
     success: false,
   };
 
-  it('a kill at any store write, then --resume, ends with the records of an uninterrupted run', async () => {
+  it('a kill at any store write, then --resume, ends with the records of an uninterrupted run, resumed from the barriers right before and after each new decision too', async () => {
     const referenceStore = createMemoryStore();
     const reference = await run(options, referenceStore);
     const expected = runRecords(referenceStore, reference.runId);
@@ -334,6 +334,7 @@ describe('resume around a repeated decision', () => {
     const spec = parseRunFile(text, { sourcePath: '/virtual/line.yaml' });
     const leaseTtlMs = 600_000;
     let kills = 0;
+    const resumedFrom = new Set<number>();
     for (let atWrite = 1; ; atWrite++) {
       const file = path.join(folder, `kill-${atWrite}.db`);
       const clock = fixedClock(new Date('2026-12-01T00:00:00Z'));
@@ -365,6 +366,7 @@ describe('resume around a repeated decision', () => {
           resumeRunId: runId,
         });
         expect(resumed.status).toBe('succeeded');
+        for (const resume of store.resumes(runId)) resumedFrom.add(resume.episode);
       }
       expect({ atWrite, records: runRecords(store, runId) }).toEqual({
         atWrite,
@@ -374,5 +376,16 @@ describe('resume around a repeated decision', () => {
     }
     // the kill struck at every write of the run: before, during and after each decision
     expect(kills).toBeGreaterThan(20);
+    // resumed from the barrier right before each new decision and from the first one after it
+    for (const decision of expected.metaDecisions.slice(1)) {
+      const before = decision.firstEpisode - 1;
+      // the first barrier of the new world: its first episode, and the evaluation episode after it
+      let after = decision.firstEpisode;
+      while (expected.episodes.find((episode) => episode.episode === after + 1)?.evaluation) {
+        after += 1;
+      }
+      expect(resumedFrom).toContain(before);
+      expect(resumedFrom).toContain(after);
+    }
   });
 });
