@@ -213,6 +213,8 @@ describe('README repeated meta loop', () => {
       const findings = [...list.matchAll(/<li>(.*?)<\/li>/g)].map((match) => match[1]);
       expect(findings).toHaveLength(3);
       for (const finding of findings) expect(readme).toContain(`\n${finding}\n`);
+      // the page draws the decisions over the episodes against the returns
+      expect(page.stdout).toContain('decisions over the episodes, against the returns');
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

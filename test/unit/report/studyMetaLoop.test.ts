@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { metaLoopChartConfig } from '../../../src/report/chartConfigs.js';
 import type { PhaseReport } from '../../../src/report/reportTypes.js';
 import { studySummary } from '../../../src/report/studySummary.js';
 
@@ -91,5 +92,43 @@ describe('studySummary of the repeated meta loop', () => {
   it('keeps a one-shot phase one row, as before', () => {
     const oneShot = loopPhase([[1, 2]], [[true, 5]]);
     expect(studySummary([oneShot])).toBeNull();
+  });
+});
+
+describe('metaLoopChartConfig', () => {
+  it("draws each decision's chosen value as a step over the episodes its world ran, on its own axis", () => {
+    const phase = loopPhase(
+      [
+        [1, 2],
+        [4, 4],
+      ],
+      [
+        [false, -1],
+        [false, 1],
+        [true, 5],
+        [false, 2],
+        [false, 8],
+      ],
+    );
+    const config = metaLoopChartConfig(
+      'search',
+      phase.episodeReturns,
+      phase.metaDecisions,
+      'grid.pv',
+    );
+    const chosen = config.data.datasets.find((dataset) => dataset.label === 'grid.pv chosen');
+    expect(chosen?.data).toEqual([
+      { x: 1, y: 2 },
+      { x: 3, y: 2 },
+      { x: 4, y: 4 },
+      { x: 5, y: 4 },
+    ]);
+    expect(chosen?.yAxisID).toBe('decision');
+    expect(config.data.datasets.map((dataset) => dataset.label)).toEqual([
+      'training episodes',
+      'evaluation episodes',
+      'grid.pv chosen',
+    ]);
+    expect(Object.keys(config.options.scales as object)).toEqual(['x', 'y', 'decision']);
   });
 });
