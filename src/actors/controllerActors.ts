@@ -77,6 +77,7 @@ export function wireSimulationController(world: PhaseWorld) {
       }),
       closeWorld: fromPromise(async () => {
         await world.close();
+        return { closedAt: new Date().toISOString() };
       }),
       runEpisode: fromPromise(async ({ input, signal }) => world.runEpisode(input, signal)),
       endEpisode: fromPromise<void, { episode: EpisodeInput; summary: CompletedEpisode }>(

@@ -140,7 +140,7 @@ export const simulationControllerMachine = setup({
     evaluationTermination: evaluationTerminationMachine,
     terminationEvents,
     setUpWorld: unwired<SetUpWorldOutput, SetUpWorldInput>('setUpWorld'),
-    closeWorld: unwired<void, void>('closeWorld'),
+    closeWorld: unwired<{ closedAt: string }, void>('closeWorld'),
     runEpisode: unwired<
       { steps: number; returnsByAgent: Record<string, number>; environmentDone: boolean },
       EpisodeInput
@@ -212,6 +212,12 @@ export const simulationControllerMachine = setup({
         };
       },
       reason: () => 'failed',
+    }),
+    // a repeated decision is an internal start request, made when the world closed
+    assignInternalRequest: assign({
+      requestedAt: ({ context, event }) =>
+        (event as unknown as { output?: { closedAt: string } }).output?.closedAt ??
+        context.requestedAt,
     }),
     assignInitialLearning: assign({
       initialLearning: ({ context, event }) => {
@@ -527,7 +533,7 @@ export const simulationControllerMachine = setup({
           invoke: {
             id: 'closeWorld',
             src: 'closeWorld',
-            onDone: { target: 'metaTurn', actions: 'countStartRequest' },
+            onDone: { target: 'metaTurn', actions: ['countStartRequest', 'assignInternalRequest'] },
             onError: { target: '#simulationController.failed', actions: 'recordFailure' },
           },
         },

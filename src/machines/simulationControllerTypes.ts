@@ -130,6 +130,7 @@ export interface ControllerContext {
   readonly environmentConfigurations: Readonly<Record<string, JsonObject>>;
   readonly termination: JsonObject | null;
   readonly pauseAtBarrier: boolean;
+  /** The instant of the start request being served (a repeated decision's: when its world closed). */
   readonly requestedAt: string;
   /**
    * Start requests handled; each one runs the meta turn once (meta profile).

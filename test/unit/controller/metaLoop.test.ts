@@ -197,8 +197,8 @@ describe('the repeated meta loop without barrier pauses (the machine embedded on
     const machine = simulationControllerMachine.provide({
       actors: {
         // stand-ins for the live world: the chart, not the world, is under test
-        metaTurn: fromPromise(async () => {
-          calls.push('decide');
+        metaTurn: fromPromise(async ({ input }: { input: { decidedAt: string } }) => {
+          calls.push(`decide at ${input.decidedAt}`);
           decisions += 1;
           return {
             status: 'done' as const,
@@ -219,6 +219,7 @@ describe('the repeated meta loop without barrier pauses (the machine embedded on
         ) as never,
         closeWorld: fromPromise(async () => {
           calls.push('close');
+          return { closedAt: `2026-12-01T00:00:0${decisions}.000Z` };
         }),
         runEpisode: fromPromise(async () => {
           calls.push('episode');
@@ -256,20 +257,21 @@ describe('the repeated meta loop without barrier pauses (the machine embedded on
     actor.send({ type: 'start' });
     const output = await toPromise(actor);
     expect(output).toMatchObject({ status: 'stopped', reason: 'max_episodes', episodes: 5 });
+    // a repeated decision is an internal start request of its own, made when the world closed
     expect(calls).toEqual([
-      'decide',
+      'decide at 1970-01-01T00:00:00.000Z',
       'setUp {"env":{"size":1}}',
       'episode',
       'reset',
       'episode',
       'close',
-      'decide',
+      'decide at 2026-12-01T00:00:01.000Z',
       'setUp {"env":{"size":2}}',
       'episode',
       'reset',
       'episode',
       'close',
-      'decide',
+      'decide at 2026-12-01T00:00:02.000Z',
       'setUp {"env":{"size":3}}',
       'episode',
     ]);
