@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
-import type { JsonObject } from '../domain/shared/json.js';
+import type { JsonValue } from '../domain/shared/json.js';
 import { metaTurnMachine } from '../machines/metaTurn.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
 import type {
@@ -9,6 +9,8 @@ import type {
   ControllerInput,
   EpisodeInput,
   EvaluationInput,
+  SetUpWorldInput,
+  SetUpWorldOutput,
 } from '../machines/simulationControllerTypes.js';
 import type { PhaseWorld } from './world.js';
 
@@ -61,11 +63,22 @@ export function wireSimulationController(world: PhaseWorld) {
   return simulationControllerMachine.provide({
     actors: {
       metaTurn,
-      setUpWorld: fromPromise<void, { params: Readonly<Record<string, JsonObject>> }>(
-        async ({ input }) => {
-          await world.setUp(input.params);
-        },
-      ),
+      setUpWorld: fromPromise<SetUpWorldOutput, SetUpWorldInput>(async ({ input }) => {
+        // a carried state is loaded right after the agent's next setup
+        for (const [name, state] of Object.entries(input.restoreLearning ?? {})) {
+          world.agent(name).carryState(state);
+        }
+        await world.setUp(input.params);
+        const capture = input.captureLearning ?? [];
+        if (capture.length === 0) return undefined;
+        const learning: Record<string, JsonValue> = {};
+        for (const name of capture) learning[name] = world.agent(name).saveState();
+        return { learning };
+      }),
+      closeWorld: fromPromise(async () => {
+        await world.close();
+        return { closedAt: new Date().toISOString() };
+      }),
       runEpisode: fromPromise(async ({ input, signal }) => world.runEpisode(input, signal)),
       endEpisode: fromPromise<void, { episode: EpisodeInput; summary: CompletedEpisode }>(
         async ({ input }) => {
@@ -156,6 +169,8 @@ export async function controllerInputFor(
       operatingAgent: script.operatingAgent,
       definitionEnvironment,
       loopAgents: world.loopAgents,
+      metaEvery: script.profile === 'meta' ? (script.metaEvery ?? null) : null,
+      metaLearning: script.metaLearning ?? 'carry_over',
     },
   };
 }

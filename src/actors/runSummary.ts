@@ -1,6 +1,12 @@
 import type { MetaDecision } from '../machines/metaTurnTypes.js';
 import type { CompletedEpisode } from '../machines/simulationControllerTypes.js';
-import type { PhaseRecord, RunStatus, RunStore } from '../ports/store.js';
+import type {
+  EpisodeRecord,
+  MetaDecisionRecord,
+  PhaseRecord,
+  RunStatus,
+  RunStore,
+} from '../ports/store.js';
 
 /** How a phase ended. */
 export type PhaseOutcomeStatus = 'done' | 'failed' | 'cancelled';
@@ -27,7 +33,25 @@ export interface PhaseSummary {
     readonly reason: string | null;
   }[];
   readonly metaDecision: MetaDecision | null;
+  /**
+   * The repeated meta loop's decisions, in order, when the phase made more
+   * than one (absent otherwise): where each took over and what it returned.
+   */
+  readonly metaLoop?: readonly MetaLoopDecision[];
   readonly error: string | null;
+}
+
+/** One decision of the repeated meta loop, against the episodes it ran. */
+export interface MetaLoopDecision {
+  readonly startRequest: number;
+  /** The phase episode (evaluation episodes counted) the decision's world started with. */
+  readonly firstEpisode: number;
+  readonly candidate: Readonly<Record<string, number>>;
+  /** Training or test episodes the decision's world ran, and their mean return. */
+  readonly episodes: number;
+  readonly meanReturn: number | null;
+  /** The mean return of its evaluation episodes, or `null` when it ran none. */
+  readonly evaluationMeanReturn: number | null;
 }
 
 /** A finished run's summary: its id, status and each phase's outcome. */
@@ -55,7 +79,8 @@ export function summarizeStoredPhase(store: RunStore, phase: PhaseRecord): Phase
   let evaluationEpisodes = 0;
   let returnSum = 0;
   const agentReturnSums: Record<string, number> = {};
-  for (const episode of store.episodes(phase.runId, phase.phaseIndex)) {
+  const stored = store.episodes(phase.runId, phase.phaseIndex);
+  for (const episode of stored) {
     if (episode.evaluation) {
       evaluationEpisodes++;
       continue;
@@ -98,8 +123,35 @@ export function summarizeStoredPhase(store: RunStore, phase: PhaseRecord): Phase
     ),
     checkpoints,
     metaDecision: (decisions.at(-1)?.record ?? null) as unknown as MetaDecision | null,
+    ...(decisions.length > 1 ? { metaLoop: metaLoopOf(decisions, stored) } : {}),
     error: phase.error,
   };
+}
+
+function metaLoopOf(
+  decisions: readonly MetaDecisionRecord[],
+  stored: readonly EpisodeRecord[],
+): MetaLoopDecision[] {
+  return decisions.map((decision, index) => {
+    const next = decisions[index + 1]?.firstEpisode ?? Number.POSITIVE_INFINITY;
+    const span = stored.filter(
+      (episode) => episode.episode >= decision.firstEpisode && episode.episode < next,
+    );
+    const training = span.filter((episode) => !episode.evaluation);
+    const evaluation = span.filter((episode) => episode.evaluation);
+    const mean = (episodes: readonly EpisodeRecord[]) =>
+      episodes.length === 0
+        ? null
+        : episodes.reduce((sum, episode) => sum + episode.episodeReturn, 0) / episodes.length;
+    return {
+      startRequest: decision.startRequest,
+      firstEpisode: decision.firstEpisode,
+      candidate: (decision.record as unknown as MetaDecision).candidate,
+      episodes: training.length,
+      meanReturn: mean(training),
+      evaluationMeanReturn: mean(evaluation),
+    };
+  });
 }
 
 /**

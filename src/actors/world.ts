@@ -17,6 +17,9 @@ export interface WorldScript {
   readonly loop: readonly TurnGroup[];
   readonly metaAgent: string | null;
   readonly operatingAgent: string | null;
+  /** The repeated meta loop's period in episodes, or `null`/absent for the one-shot profile. */
+  readonly metaEvery?: number | null;
+  readonly metaLearning?: 'carry_over' | 'reset';
 }
 
 /** One episode to run. */

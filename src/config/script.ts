@@ -6,7 +6,7 @@ import {
   parseYamlPath,
 } from './configIssue.js';
 import { describeIssues } from './runFileError.js';
-import { lifecycleScriptSchema } from './scriptSchema.js';
+import { lifecycleScriptSchema, type META_LOOP_LEARNING } from './scriptSchema.js';
 import { issuesFromZod, type PathIssue } from './zodIssues.js';
 
 /** Agents that act, then environments that step, in one turn. */
@@ -27,7 +27,21 @@ export interface LifecycleScript {
   readonly episodeEnd: readonly TurnGroup[];
   readonly metaAgent: string | null;
   readonly operatingAgent: string | null;
+  /**
+   * The repeated meta loop (opt-in, `every` on an `episode_start` group): the
+   * meta turn reruns every this many episodes. Absent: the seed's one-shot
+   * decision per start request.
+   */
+  readonly metaEvery?: number;
+  /** What the operating agent's learning state does at each repeated decision (with `metaEvery`). */
+  readonly metaLearning?: MetaLoopLearning;
 }
+
+/**
+ * `carry_over` keeps the operating agent's learning at a new decision; `reset`
+ * restores its first state when the decision changes the candidate.
+ */
+export type MetaLoopLearning = (typeof META_LOOP_LEARNING)[number];
 
 /** What a script may name, and where it sits in the run file. */
 export interface ScriptContext {
@@ -68,7 +82,9 @@ type ScriptKey = 'episode_start' | 'loop' | 'episode_end';
  * declared agent or environment, each at most once. A non-empty
  * `episode_start` selects the meta profile: exactly one agent in
  * `episode_start` (the meta agent), exactly one agent in `loop` (the operating
- * agent), two distinct names, and an empty `episode_end`. (That exactly one
+ * agent), two distinct names, and an empty `episode_end`. `every` (with
+ * `learning`), written once on an `episode_start` group, opts into the
+ * repeated meta loop. (That exactly one
  * environment proposes a non-empty definition needs live environments; the
  * controller checks it.)
  *
@@ -117,6 +133,7 @@ export function parseLifecycleScript(raw: unknown, context: ScriptContext): Life
       });
     }
   }
+  const { every, learning } = metaLoopOf(script.episode_start, prefix, issues);
   if (issues.length > 0) throw scriptError(context.yamlPath, issues);
   return {
     profile,
@@ -125,7 +142,43 @@ export function parseLifecycleScript(raw: unknown, context: ScriptContext): Life
     episodeEnd: script.episode_end,
     metaAgent,
     operatingAgent,
+    // the one-shot profile's script is exactly the seed's: no loop keys at all
+    ...(every !== null ? { metaEvery: every, metaLearning: learning } : {}),
   };
+}
+
+/** The repeated meta loop's settings: `every` and `learning` are written once, on one group. */
+function metaLoopOf(
+  groups: readonly { readonly every?: number; readonly learning?: MetaLoopLearning }[],
+  prefix: readonly PathSegment[],
+  issues: PathIssue[],
+): { every: number | null; learning: MetaLoopLearning } {
+  let every: number | null = null;
+  let learning: MetaLoopLearning = 'carry_over';
+  let declaredAt: number | null = null;
+  groups.forEach((group, index) => {
+    if (group.every === undefined && group.learning === undefined) return;
+    const groupPath = [...prefix, 'episode_start', index];
+    if (declaredAt !== null) {
+      issues.push({
+        segments: [...groupPath, group.every !== undefined ? 'every' : 'learning'],
+        message: `expected every and learning once, on one episode_start group; episode_start[${declaredAt}] already declares them`,
+      });
+      return;
+    }
+    declaredAt = index;
+    if (group.every === undefined) {
+      issues.push({
+        segments: [...groupPath, 'learning'],
+        message:
+          'learning applies to the repeated meta loop only: expected every (a number of episodes) beside it',
+      });
+      return;
+    }
+    every = group.every;
+    learning = group.learning ?? 'carry_over';
+  });
+  return { every, learning };
 }
 
 function checkGroups(

@@ -1,6 +1,5 @@
 import { assign, emit, enqueueActions, sendTo, setup } from 'xstate';
 import { ArenaError } from '../domain/shared/errors.js';
-import type { JsonObject } from '../domain/shared/json.js';
 import type { TerminationAgentsInput } from '../domain/termination/config.js';
 import { errorData, unwiredActor } from './actorErrors.js';
 import { evaluationTerminationMachine } from './evaluationTermination.js';
@@ -18,6 +17,8 @@ import type {
   EpisodeInput,
   EvaluationInput,
   SerializedError,
+  SetUpWorldInput,
+  SetUpWorldOutput,
 } from './simulationControllerTypes.js';
 import { terminationEvents } from './terminationEvents.js';
 
@@ -26,6 +27,8 @@ import { terminationEvents } from './terminationEvents.js';
  *
  * idle -> simulating (starting -> metaTurn? -> settingUp -> running ->
  * episodeBarrier -> restarting -> running ...) -> stopped | failed | cancelled.
+ * With the opt-in repeated meta loop (`every`), a due barrier goes to
+ * closingWorld -> metaTurn -> settingUp instead of restarting.
  *
  * The machine holds only plain JSON; the live environments and agents are
  * reached through the actors it invokes, which `wireSimulationController(world)`
@@ -71,13 +74,49 @@ function episodeInput(context: ControllerContext, evaluation: boolean): EpisodeI
   };
 }
 
+/** Whether this barrier reruns the meta turn: the opt-in loop, every `metaEvery` training episodes. */
+function metaDecisionDue(context: ControllerContext): boolean {
+  const every = context.script.metaEvery ?? null;
+  return (
+    context.script.profile === 'meta' &&
+    every !== null &&
+    context.episodes > 0 &&
+    context.episodes % every === 0
+  );
+}
+
+/**
+ * What a world is set up with. Under `learning: reset` a repeated decision
+ * whose candidate differs from the last one restores the first learning state
+ * (a new world to learn); a decision that keeps the candidate keeps learning.
+ */
+function setUpWorldInput(context: ControllerContext): SetUpWorldInput {
+  const resetting =
+    context.script.profile === 'meta' &&
+    (context.script.metaEvery ?? null) !== null &&
+    context.script.metaLearning === 'reset';
+  const operating = context.script.operatingAgent;
+  const initial = context.initialLearning ?? null;
+  const changed =
+    (context.metaDecision?.decision?.toRevision ?? null) !== (context.previousRevision ?? null);
+  return {
+    params: context.worldParams,
+    restoreLearning: resetting && initial !== null && changed ? initial : {},
+    captureLearning: resetting && initial === null && operating !== null ? [operating] : [],
+  };
+}
+
 /**
  * One phase of a run, as DESIGN.md draws it: `idle -> simulating` (set up the
  * world, then episodes with evaluation checkpoints, each checkpoint answered by
  * the spawned `evaluationTermination` child) until the termination flow, the
  * episode cap or a `cancel` stops it in `stopped`, `failed` or `cancelled`.
+ * With the opt-in repeated meta loop (`script.metaEvery`), every
+ * `metaEvery` episodes the barrier goes back into the meta turn through
+ * `closingWorld`, and the new candidate's world is set up; the termination
+ * child keeps running across decisions.
  * Its actors (`setUpWorld`, `runEpisode`, `endEpisode`, `runEvaluation`,
- * `resetWorld`, `metaTurn`) are unwired: `wireSimulationController` binds them
+ * `resetWorld`, `closeWorld`, `metaTurn`) are unwired: `wireSimulationController` binds them
  * to a `PhaseWorld`, or supply your own with `.provide({ actors })`.
  *
  * @example
@@ -100,7 +139,8 @@ export const simulationControllerMachine = setup({
     metaTurn: metaTurnMachine,
     evaluationTermination: evaluationTerminationMachine,
     terminationEvents,
-    setUpWorld: unwired<void, { params: Readonly<Record<string, JsonObject>> }>('setUpWorld'),
+    setUpWorld: unwired<SetUpWorldOutput, SetUpWorldInput>('setUpWorld'),
+    closeWorld: unwired<{ closedAt: string }, void>('closeWorld'),
     runEpisode: unwired<
       { steps: number; returnsByAgent: Record<string, number>; environmentDone: boolean },
       EpisodeInput
@@ -126,6 +166,7 @@ export const simulationControllerMachine = setup({
     flowStopsPhase: ({ event }) =>
       event.type === 'termination.flow' && event.control === 'STOP_PHASE',
     pausesAtBarrier: ({ context }) => context.pauseAtBarrier,
+    metaDecisionDue: ({ context }) => metaDecisionDue(context),
   },
   actions: {
     countStartRequest: assign({
@@ -149,10 +190,12 @@ export const simulationControllerMachine = setup({
         } as never,
       });
     }),
-    assignMetaDecision: enqueueActions(({ enqueue, event }) => {
+    assignMetaDecision: enqueueActions(({ context, enqueue, event }) => {
       const decision = (event as unknown as { output: MetaTurnOutput }).output;
       enqueue.assign({
         metaDecision: decision,
+        // the candidate the world ran before this decision, to tell whether the world changes
+        previousRevision: context.metaDecision?.decision?.toRevision ?? null,
         override: decision.override === null ? {} : { ...decision.override },
       });
       enqueue.emit({ type: 'meta.decided', decision });
@@ -169,6 +212,18 @@ export const simulationControllerMachine = setup({
         };
       },
       reason: () => 'failed',
+    }),
+    // a repeated decision is an internal start request, made when the world closed
+    assignInternalRequest: assign({
+      requestedAt: ({ context, event }) =>
+        (event as unknown as { output?: { closedAt: string } }).output?.closedAt ??
+        context.requestedAt,
+    }),
+    assignInitialLearning: assign({
+      initialLearning: ({ context, event }) => {
+        const output = (event as unknown as { output: SetUpWorldOutput }).output;
+        return context.initialLearning ?? output?.learning ?? null;
+      },
     }),
     assignWorldParams: assign({
       worldParams: ({ context }) => ({ ...context.environmentConfigurations, ...context.override }),
@@ -296,6 +351,8 @@ export const simulationControllerMachine = setup({
     pauseAtBarrier: input.pauseAtBarrier ?? false,
     requestedAt: input.requestedAt ?? new Date(0).toISOString(),
     startRequests: 0,
+    initialLearning: null,
+    previousRevision: null,
     override: {},
     worldParams: {},
     metaDecision: null,
@@ -358,8 +415,8 @@ export const simulationControllerMachine = setup({
           invoke: {
             id: 'setUpWorld',
             src: 'setUpWorld',
-            input: ({ context }) => ({ params: context.worldParams }),
-            onDone: 'running',
+            input: ({ context }) => setUpWorldInput(context),
+            onDone: { target: 'running', actions: 'assignInitialLearning' },
             onError: { target: '#simulationController.failed', actions: 'recordFailure' },
           },
         },
@@ -450,12 +507,34 @@ export const simulationControllerMachine = setup({
               entry: 'emitBarrierReached',
               always: [
                 { guard: 'pausesAtBarrier', target: 'paused' },
+                {
+                  guard: 'metaDecisionDue',
+                  target: '#simulationController.simulating.closingWorld',
+                },
                 { target: '#simulationController.simulating.restarting' },
               ],
             },
             paused: {
-              on: { continue: '#simulationController.simulating.restarting' },
+              on: {
+                continue: [
+                  {
+                    guard: 'metaDecisionDue',
+                    target: '#simulationController.simulating.closingWorld',
+                  },
+                  { target: '#simulationController.simulating.restarting' },
+                ],
+              },
             },
+          },
+        },
+        // The repeated meta loop: the world closes, then a new start request reruns the meta turn.
+        closingWorld: {
+          entry: 'clearOverrideAndAccumulator',
+          invoke: {
+            id: 'closeWorld',
+            src: 'closeWorld',
+            onDone: { target: 'metaTurn', actions: ['countStartRequest', 'assignInternalRequest'] },
+            onError: { target: '#simulationController.failed', actions: 'recordFailure' },
           },
         },
         restarting: {

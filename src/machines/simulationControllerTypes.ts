@@ -1,4 +1,4 @@
-import type { JsonObject } from '../domain/shared/json.js';
+import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import type { CheckpointDecision } from '../domain/termination/checkpoint.js';
 import type { EvaluationOutcome } from '../domain/termination/outcome.js';
 import type { FlowControl } from '../domain/termination/state.js';
@@ -29,6 +29,17 @@ export interface ControllerScript {
   readonly definitionEnvironment: string | null;
   /** Agents that act in `loop`, in script order; they report evaluation results. */
   readonly loopAgents: readonly string[];
+  /**
+   * The repeated meta loop (opt-in): rerun the meta turn every this many
+   * episodes, at the episode barrier; absent or `null`, the seed's one-shot profile.
+   */
+  readonly metaEvery?: number | null;
+  /**
+   * At each repeated decision the operating agent keeps its learning
+   * (`carry_over`, the default) or, when the candidate changed, `reset`s it to
+   * its state right after the phase first set it up.
+   */
+  readonly metaLearning?: 'carry_over' | 'reset';
 }
 
 /**
@@ -119,9 +130,20 @@ export interface ControllerContext {
   readonly environmentConfigurations: Readonly<Record<string, JsonObject>>;
   readonly termination: JsonObject | null;
   readonly pauseAtBarrier: boolean;
+  /** The instant of the start request being served (a repeated decision's: when its world closed). */
   readonly requestedAt: string;
-  /** Start requests handled; each one runs the meta turn once (meta profile). */
+  /**
+   * Start requests handled; each one runs the meta turn once (meta profile).
+   * A repeated meta decision is an internal start request of its own.
+   */
   readonly startRequests: number;
+  /**
+   * The loop agents' learning states right after the phase first set them up
+   * (kept only for the meta loop's `learning: reset`), or `null`.
+   */
+  readonly initialLearning?: Readonly<Record<string, JsonValue>> | null;
+  /** The candidate revision of the decision before the latest one (the meta loop), or `null`. */
+  readonly previousRevision?: string | null;
   /** The request-scoped environment configuration override of the meta turn. */
   readonly override: Readonly<Record<string, JsonObject>>;
   /** The configurations the world was started from (kept to resume a run). */
@@ -168,6 +190,20 @@ export interface ControllerOutput {
   readonly metaDecision: MetaTurnOutput | null;
   readonly error: SerializedError | null;
 }
+
+/** The input of `setUpWorld`: the configurations to start from and the learning states to restore. */
+export interface SetUpWorldInput {
+  readonly params: Readonly<Record<string, JsonObject>>;
+  /** Agent name -> the learning state to set it up with (the meta loop's `learning: reset`). */
+  readonly restoreLearning: Readonly<Record<string, JsonValue>>;
+  /** Agents whose learning state to hand back once set up (the first setup under `learning: reset`). */
+  readonly captureLearning: readonly string[];
+}
+
+/** What `setUpWorld` hands back: the learning states it was asked to capture (or nothing). */
+export type SetUpWorldOutput =
+  | { readonly learning: Readonly<Record<string, JsonValue>> }
+  | undefined;
 
 /** The input of one `runEpisode` invocation. */
 export interface EpisodeInput {

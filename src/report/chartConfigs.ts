@@ -1,5 +1,5 @@
 import { formatNumber } from './formatNumber.js';
-import type { EpisodeReturn, MetricSeries, StudySummary } from './reportTypes.js';
+import type { EpisodeReturn, MetaDecisionRows, MetricSeries, StudySummary } from './reportTypes.js';
 
 /** A Chart.js configuration as plain JSON (no functions), ready for `new Chart(canvas, config)`. */
 export interface ChartConfig {
@@ -238,6 +238,71 @@ export function studyChartConfig(study: StudySummary, uid: string): ChartConfig 
     options: {
       ...config.options,
       scales: { x: { ...scales.x, grace: '8%' }, y: { ...scales.y, grace: '8%' } },
+    },
+  };
+}
+
+/**
+ * The Chart.js chart of a repeated meta loop's phase: the value each decision
+ * chose for one selector, as a step over the episodes its world ran (right
+ * axis), against the episode returns (left axis).
+ *
+ * @example
+ * ```ts
+ * metaLoopChartConfig('search', returns, decisions, 'midas.definition.pv_bus_6_peak_mw')
+ *   .data.datasets.map((dataset) => dataset.label);
+ * // ['training episodes', 'evaluation episodes', 'midas.definition.pv_bus_6_peak_mw chosen']
+ * ```
+ */
+export function metaLoopChartConfig(
+  phaseName: string,
+  returns: readonly EpisodeReturn[],
+  decisions: readonly MetaDecisionRows[],
+  uid: string,
+): ChartConfig {
+  const last = returns.reduce((held, entry) => Math.max(held, entry.episode), 0);
+  const steps = decisions.flatMap((decision, index) => {
+    const value = decision.selectors.find((selector) => selector.uid === uid)?.candidate;
+    if (typeof value !== 'number') return [];
+    const end = (decisions[index + 1]?.firstEpisode ?? last + 1) - 1;
+    return [
+      { x: decision.firstEpisode, y: value },
+      { x: Math.max(end, decision.firstEpisode), y: value },
+    ];
+  });
+  const returnsChart = episodeReturnChartConfig(phaseName, returns);
+  const datasets: ChartDataset[] = [
+    ...returnsChart.data.datasets,
+    {
+      label: `${uid} chosen`,
+      data: steps,
+      yAxisID: 'decision',
+      stepped: true,
+      pointRadius: 0,
+      borderWidth: 3,
+      borderColor: colours.best,
+      backgroundColor: colours.best,
+    },
+  ];
+  const config = lineChart(
+    datasets,
+    `${phaseName}: the meta agent's decisions over the episodes, against the returns`,
+    'episode',
+    'return',
+  );
+  const scales = config.options.scales as Record<string, Record<string, unknown>>;
+  return {
+    ...config,
+    options: {
+      ...config.options,
+      scales: {
+        ...scales,
+        decision: {
+          position: 'right',
+          title: { display: true, text: `${uid} (chosen value)` },
+          grid: { drawOnChartArea: false },
+        },
+      },
     },
   };
 }

@@ -2,6 +2,7 @@ import { escapeHtml, scriptJson } from '../diagram/htmlText.js';
 import {
   type ChartConfig,
   episodeReturnChartConfig,
+  metaLoopChartConfig,
   metricChartConfig,
   studyChartConfig,
 } from './chartConfigs.js';
@@ -79,6 +80,12 @@ export function runReportHtml(report: RunReport, options: { controllerSvg: strin
       phase.episodeReturns.length === 0
         ? '<p class="none">No finished episode in this phase.</p>'
         : chartHtml(episodeReturnChartConfig(phase.name, phase.episodeReturns, phase.mode));
+    // the repeated meta loop: its decisions drawn over the episodes, one chart per selector it moved
+    const loopCharts = loopSelectors(phase)
+      .map((uid) =>
+        chartHtml(metaLoopChartConfig(phase.name, phase.episodeReturns, phase.metaDecisions, uid)),
+      )
+      .join('\n');
     return `<section class="phase" data-phase="${phase.phaseIndex}">
 ${phaseHeadingHtml(phase)}
 <h3>Termination</h3>
@@ -87,6 +94,7 @@ ${terminationHtml(phase.termination)}
 ${metricCharts}
 <h3>Episode returns</h3>
 ${returnChart}
+${loopCharts}
 <h3>Meta decision</h3>
 ${metaDecisionsHtml(phase.metaDecisions)}
 </section>`;
@@ -117,4 +125,16 @@ ${phases.join('\n')}
 </body>
 </html>
 `;
+}
+
+/** The numeric selectors a phase's repeated decisions moved (none for a one-shot phase). */
+function loopSelectors(phase: RunReport['phases'][number]): string[] {
+  if (phase.metaDecisions.length < 2 || phase.episodeReturns.length === 0) return [];
+  const uids = [...new Set(phase.metaDecisions.flatMap((d) => d.selectors.map((s) => s.uid)))];
+  return uids.filter((uid) => {
+    const values = phase.metaDecisions.map(
+      (decision) => decision.selectors.find((selector) => selector.uid === uid)?.candidate,
+    );
+    return values.every((value) => typeof value === 'number') && new Set(values).size > 1;
+  });
 }

@@ -19,7 +19,9 @@ import type { PhaseReport, StudyOutcome, StudyPhase, StudySummary } from './repo
  * ```
  */
 export function studySummary(phases: readonly PhaseReport[]): StudySummary | null {
-  const studyPhases = phases.map(studyPhase);
+  const studyPhases = phases.flatMap((phase) =>
+    phase.metaDecisions.length > 1 ? decisionSpans(phase) : [studyPhase(phase)],
+  );
   const decided = studyPhases.filter((phase) => phase.decision !== null);
   if (decided.length < 2) return null;
   const selectors = drawnSelectors(decided);
@@ -27,25 +29,53 @@ export function studySummary(phases: readonly PhaseReport[]): StudySummary | nul
 }
 
 function studyPhase(phase: PhaseReport): StudyPhase {
-  const candidates: Record<string, JsonValue> = {};
-  for (const decision of phase.metaDecisions) {
-    for (const selector of decision.selectors) {
-      if (selector.candidate !== null) candidates[selector.uid] = selector.candidate;
-    }
-  }
   return {
     phaseIndex: phase.phaseIndex,
     name: phase.name,
     mode: phase.mode,
     terminationReason: phase.terminationReason,
-    decision: Object.keys(candidates).length === 0 ? null : candidates,
-    outcome: phaseOutcome(phase),
+    decision: candidatesOf(phase.metaDecisions),
+    outcome: outcomeOf(phase.episodeReturns),
   };
 }
 
-function phaseOutcome(phase: PhaseReport): StudyOutcome | null {
-  const evaluation = phase.episodeReturns.filter((entry) => entry.evaluation);
-  const counted = evaluation.length > 0 ? evaluation : phase.episodeReturns;
+/**
+ * A phase of the repeated meta loop, one row per decision: the episodes from
+ * the decision to the next one, named by that span, against their outcome.
+ */
+function decisionSpans(phase: PhaseReport): StudyPhase[] {
+  return phase.metaDecisions.map((decision, index) => {
+    const next = phase.metaDecisions[index + 1];
+    const last = next === undefined ? phase.episodes : next.firstEpisode - 1;
+    const episodes = phase.episodeReturns.filter(
+      (entry) => entry.episode >= decision.firstEpisode && entry.episode <= last,
+    );
+    return {
+      phaseIndex: phase.phaseIndex,
+      name: `${phase.name} episodes ${decision.firstEpisode}–${last}`,
+      mode: phase.mode,
+      terminationReason: next === undefined ? phase.terminationReason : null,
+      decision: candidatesOf([decision]),
+      outcome: outcomeOf(episodes),
+    };
+  });
+}
+
+function candidatesOf(
+  decisions: PhaseReport['metaDecisions'],
+): Readonly<Record<string, JsonValue>> | null {
+  const candidates: Record<string, JsonValue> = {};
+  for (const decision of decisions) {
+    for (const selector of decision.selectors) {
+      if (selector.candidate !== null) candidates[selector.uid] = selector.candidate;
+    }
+  }
+  return Object.keys(candidates).length === 0 ? null : candidates;
+}
+
+function outcomeOf(episodeReturns: PhaseReport['episodeReturns']): StudyOutcome | null {
+  const evaluation = episodeReturns.filter((entry) => entry.evaluation);
+  const counted = evaluation.length > 0 ? evaluation : episodeReturns;
   if (counted.length === 0) return null;
   const sum = counted.reduce((total, entry) => total + entry.episodeReturn, 0);
   return {

@@ -23,6 +23,7 @@ describe('the shipped examples', () => {
   it('validates every example run file', async () => {
     for (const name of [
       'hosting-capacity.yaml',
+      'hosting-capacity-loop.yaml',
       'two-feeders.yaml',
       'cap-free-plateau.yaml',
       'custom-environment.yaml',
@@ -57,6 +58,36 @@ describe('the shipped examples', () => {
       (phase) => phase.metaDecision?.candidate['midas.definition.pv_bus_6_peak_mw'],
     );
     expect(sizes.slice(0, 3)).toEqual([2.2, 4.4, expect.closeTo(6.6, 9)]);
+  });
+
+  it('runs the study as one phase with the repeated meta loop: the planner tries each PV size, then keeps the peak', async () => {
+    const summary = await runJson(path.join(examples, 'hosting-capacity-loop.yaml'));
+    expect(summary.status).toBe('succeeded');
+    expect(summary.phases).toHaveLength(1);
+    const loop = summary.phases[0]?.metaLoop ?? [];
+    const sizes = loop.map((decision) => decision.candidate['midas.definition.pv_bus_6_peak_mw']);
+    // a decision every 20 training episodes (25 with their evaluation episodes)
+    expect(loop.map((decision) => decision.firstEpisode)).toEqual(
+      loop.map((_, index) => 1 + 25 * index),
+    );
+    expect(sizes.slice(0, 5)).toEqual([
+      2.2,
+      4.4,
+      expect.closeTo(6.6, 9),
+      8.8,
+      expect.closeTo(11, 9),
+    ]);
+    // the five-phase study's answer: returns peak at 4.4-6.6 MW; the planner keeps 4.4
+    for (const size of sizes.slice(5)) expect(size).toBe(4.4);
+    const best = loop
+      .slice(0, 5)
+      .reduce((held, decision) =>
+        (decision.evaluationMeanReturn ?? -Infinity) > (held.evaluationMeanReturn ?? -Infinity)
+          ? decision
+          : held,
+      );
+    expect(best.candidate['midas.definition.pv_bus_6_peak_mw']).toBe(4.4);
+    expect(summary.phases[0]?.reason).toBe('success');
   });
 
   it('runs two agents in turn groups without a meta turn; the learner beats the random baseline', async () => {

@@ -14,13 +14,16 @@ import {
 const cli = path.join(repoRoot, 'dist/cli/main.js');
 const slowRun = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');
 const meta = path.join(repoRoot, 'examples/hosting-capacity.yaml');
+const metaLoop = path.join(repoRoot, 'examples/hosting-capacity-loop.yaml');
 
 describe('faults with real processes', () => {
   let slowReference: Awaited<ReturnType<typeof referenceRun>>;
   let metaReference: Awaited<ReturnType<typeof referenceRun>>;
+  let metaLoopReference: Awaited<ReturnType<typeof referenceRun>>;
   beforeAll(async () => {
     slowReference = await referenceRun(cli, slowRun);
     metaReference = await referenceRun(cli, meta);
+    metaLoopReference = await referenceRun(cli, metaLoop);
   });
 
   it('SIGKILL at random moments, during the resumes too, then --resume: the records of an uninterrupted run', async () => {
@@ -52,6 +55,17 @@ describe('faults with real processes', () => {
       interrupts: 2,
     });
     expect(result.note).toBe('');
+  });
+
+  it('SIGKILL in the repeated meta loop, whose phase decides again every 20 episodes, resumes exactly', async () => {
+    const rng = trialRng(505);
+    for (let trial = 0; trial < 2; trial++) {
+      const result = await interruptedTrial(cli, metaLoop, metaLoopReference, rng, {
+        signal: 'SIGKILL',
+        interrupts: 3,
+      });
+      expect(result.note).toBe('');
+    }
   });
 
   it('two --resume of one run at once: one runs it, the other refuses with exit 2 and touches nothing', async () => {

@@ -192,3 +192,31 @@ describe('README honesty', () => {
     }
   });
 });
+
+describe('README repeated meta loop', () => {
+  it('shows the real decisions of the loop example and the findings arena report computes for it', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-readme-loop-'));
+    try {
+      const store = `sqlite:${path.join(folder, 'arena.db')}`;
+      const ran = await runArena(['run', 'examples/hosting-capacity-loop.yaml', '--store', store]);
+      expect(ran.code).toBe(0);
+      const lines = ran.stdout.split('\n');
+      const start = lines.findIndex((line) => line.startsWith('meta decisions of planner'));
+      const end = lines.findIndex((line) => line.startsWith('phase search'));
+      expect(end - start).toBeGreaterThan(6);
+      // the decision table, as the README shows it
+      expect(readme).toContain(`${lines.slice(start, end).join('\n')}\n\`\`\``);
+      const runId = /^run (\S+):/.exec(ran.stdout)?.[1] ?? '';
+      const page = await runArena(['report', runId, '--store', store, '--out', '-']);
+      expect(page.code).toBe(0);
+      const list = page.stdout.match(/<ul class="findings">(.*?)<\/ul>/s)?.[1] ?? '';
+      const findings = [...list.matchAll(/<li>(.*?)<\/li>/g)].map((match) => match[1]);
+      expect(findings).toHaveLength(3);
+      for (const finding of findings) expect(readme).toContain(`\n${finding}\n`);
+      // the page draws the decisions over the episodes against the returns
+      expect(page.stdout).toContain('decisions over the episodes, against the returns');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -13,6 +13,8 @@ import type { ControllerInput } from '../../src/machines/simulationControllerTyp
 
 type Stage =
   | 'idle'
+  | 'metaTurn'
+  | 'closingWorld'
   | 'settingUp'
   | 'running'
   | 'handingOff'
@@ -30,13 +32,35 @@ interface Model {
   episodes: number;
   checkpoints: number;
   reason: string | null;
+  /** Start requests handled, the meta loop's internal ones included. */
+  startRequests: number;
 }
 
 interface Setup {
   readonly episodes: number | null;
   readonly evaluateEvery: number | null;
   readonly termination: boolean;
+  /** The meta profile, and with it the repeated meta loop's period (`null`: one-shot). */
+  readonly meta?: boolean;
+  readonly metaEvery?: number | null;
 }
+
+/** The loop reruns the meta turn at a barrier after every `metaEvery` training episodes. */
+function metaDecisionDue(setup: Setup, model: Model): boolean {
+  const every = setup.metaEvery ?? null;
+  return setup.meta === true && every !== null && model.episodes % every === 0;
+}
+
+const decided = {
+  status: 'done',
+  environmentUid: 'env',
+  override: { env: { scenario: { size: 2 } } },
+  candidate: null,
+  decision: null,
+  agentInterface: null,
+  failedStep: null,
+  error: null,
+};
 
 type Snapshot = SnapshotFrom<typeof simulationControllerMachine>;
 
@@ -106,6 +130,7 @@ class Command implements fc.Command<Model, Real> {
     expect(real.snapshot.context.episodes).toBe(model.episodes);
     expect(real.snapshot.context.checkpoints).toBe(model.checkpoints);
     expect(real.snapshot.context.reason).toBe(model.reason);
+    expect(real.snapshot.context.startRequests).toBe(model.startRequests);
     expect(real.snapshot.status).toBe(finalStages.includes(model.stage) ? 'done' : 'active');
     if (real.snapshot.status === 'done') {
       expect(real.snapshot.output?.episodes).toBe(model.episodes);
@@ -117,11 +142,34 @@ class Command implements fc.Command<Model, Real> {
   }
 }
 
-function commands(setup: Setup): fc.Arbitrary<Command>[] {
+/** Commands that move the phase on; `endingCommands` end it (failures, a stop, a cancel). */
+function progressCommands(setup: Setup): fc.Arbitrary<Command>[] {
   const at = (stage: Stage) => (model: Model) => model.stage === stage;
   return [
     fc.constant(
-      new Command('start', at('idle'), { type: 'start' }, (m) => (m.stage = 'settingUp')),
+      new Command('start', at('idle'), { type: 'start' }, (m) => {
+        m.stage = setup.meta === true ? 'metaTurn' : 'settingUp';
+        m.startRequests += 1;
+      }),
+    ),
+    fc.constant(
+      new Command(
+        'meta turn decided',
+        at('metaTurn'),
+        { type: 'xstate.done.actor.metaTurn', output: decided },
+        (m) => (m.stage = 'settingUp'),
+      ),
+    ),
+    fc.constant(
+      new Command(
+        'world closed',
+        at('closingWorld'),
+        { type: 'xstate.done.actor.closeWorld' },
+        (m) => {
+          m.stage = 'metaTurn';
+          m.startRequests += 1;
+        },
+      ),
     ),
     fc.constant(
       new Command(
@@ -196,6 +244,49 @@ function commands(setup: Setup): fc.Arbitrary<Command>[] {
           },
         ),
     ),
+    fc.constant(
+      new Command('continue', at('paused'), { type: 'continue' }, (m) => {
+        m.stage = metaDecisionDue(setup, m) ? 'closingWorld' : 'restarting';
+      }),
+    ),
+    fc.constant(
+      new Command(
+        'world reset',
+        at('restarting'),
+        { type: 'xstate.done.actor.resetWorld' },
+        (m) => (m.stage = 'running'),
+      ),
+    ),
+  ];
+}
+
+function endingCommands(): fc.Arbitrary<Command>[] {
+  const at = (stage: Stage) => (model: Model) => model.stage === stage;
+  return [
+    fc.constant(
+      new Command(
+        'meta turn failed its checks',
+        at('metaTurn'),
+        {
+          type: 'xstate.done.actor.metaTurn',
+          output: {
+            ...decided,
+            status: 'failed',
+            override: null,
+            failedStep: 'validatingCandidate',
+            error: {
+              name: 'DefinitionValidationError',
+              code: 'DEFINITION_VALIDATION',
+              message: 'out of bounds',
+            },
+          },
+        },
+        (m) => {
+          m.stage = 'failed';
+          m.reason = 'failed';
+        },
+      ),
+    ),
     fc.constantFrom('success', 'plateau', 'max_episodes').map(
       (reason) =>
         new Command(
@@ -207,17 +298,6 @@ function commands(setup: Setup): fc.Arbitrary<Command>[] {
             m.reason = reason;
           },
         ),
-    ),
-    fc.constant(
-      new Command('continue', at('paused'), { type: 'continue' }, (m) => (m.stage = 'restarting')),
-    ),
-    fc.constant(
-      new Command(
-        'world reset',
-        at('restarting'),
-        { type: 'xstate.done.actor.resetWorld' },
-        (m) => (m.stage = 'running'),
-      ),
     ),
     fc.constant(
       new Command(
@@ -244,6 +324,10 @@ function commands(setup: Setup): fc.Arbitrary<Command>[] {
   ];
 }
 
+function commands(setup: Setup): fc.Arbitrary<Command>[] {
+  return [...progressCommands(setup), ...endingCommands()];
+}
+
 const setups: fc.Arbitrary<Setup> = fc.record({
   episodes: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
   evaluateEvery: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
@@ -260,13 +344,23 @@ function inputOf(setup: Setup): ControllerInput {
       evaluateEvery: setup.evaluateEvery,
       maxSteps: 3,
     },
-    script: {
-      profile: 'generic',
-      metaAgent: null,
-      operatingAgent: null,
-      definitionEnvironment: null,
-      loopAgents: ['agent'],
-    },
+    script:
+      setup.meta === true
+        ? {
+            profile: 'meta',
+            metaAgent: 'designer',
+            operatingAgent: 'agent',
+            definitionEnvironment: 'env',
+            loopAgents: ['agent'],
+            metaEvery: setup.metaEvery ?? null,
+          }
+        : {
+            profile: 'generic',
+            metaAgent: null,
+            operatingAgent: null,
+            definitionEnvironment: null,
+            loopAgents: ['agent'],
+          },
     environmentConfigurations: { env: {} },
     termination: setup.termination
       ? {
@@ -303,7 +397,13 @@ describe('simulation controller chart (model-based)', () => {
           const [snapshot] = initialTransition(simulationControllerMachine, inputOf(setup));
           fc.modelRun(
             () => ({
-              model: { stage: 'idle' as Stage, episodes: 0, checkpoints: 0, reason: null },
+              model: {
+                stage: 'idle' as Stage,
+                episodes: 0,
+                checkpoints: 0,
+                reason: null,
+                startRequests: 0,
+              },
               real: { snapshot },
             }),
             sequence,
@@ -312,5 +412,57 @@ describe('simulation controller chart (model-based)', () => {
       ),
       { numRuns: 300, seed: 4242 },
     );
+  });
+
+  it('follows the reference model in the meta profile: the loop goes from a due barrier back into the meta turn, and only there', () => {
+    const metaSetups: fc.Arbitrary<Setup> = fc.record({
+      episodes: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
+      evaluateEvery: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+      termination: fc.boolean(),
+      meta: fc.constant(true),
+      metaEvery: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+    });
+    const seen = { loops: 0 };
+    fc.assert(
+      fc.property(
+        metaSetups.chain((setup) =>
+          fc.tuple(
+            fc.constant(setup),
+            // a phase moves on far more often than it ends, so that sequences reach the loop
+            fc.commands(
+              [
+                fc.oneof(
+                  { weight: 30, arbitrary: fc.oneof(...progressCommands(setup)) },
+                  { weight: 1, arbitrary: fc.oneof(...endingCommands()) },
+                ),
+              ],
+              { maxCommands: 200, size: 'max' },
+            ),
+          ),
+        ),
+        ([setup, sequence]) => {
+          fc.pre(setup.episodes !== null || setup.termination);
+          const [snapshot] = initialTransition(simulationControllerMachine, inputOf(setup));
+          const real = { snapshot };
+          fc.modelRun(
+            () => ({
+              model: {
+                stage: 'idle' as Stage,
+                episodes: 0,
+                checkpoints: 0,
+                reason: null,
+                startRequests: 0,
+              },
+              real,
+            }),
+            sequence,
+          );
+          if (real.snapshot.context.startRequests > 1) seen.loops += 1;
+        },
+      ),
+      { numRuns: 300, seed: 1515 },
+    );
+    // the property covers the loop only if sequences really went round it
+    expect(seen.loops).toBeGreaterThan(20);
   });
 });

@@ -95,15 +95,17 @@ async function raceResume(
 }
 
 describe('exact resume under repeated faults (property)', () => {
-  it('any sequence of 1-4 kills, Ctrl-Cs and racing second resumes, at any write or moment, each followed by --resume, ends with the records and summary of an uninterrupted run; a racing resume is refused', async () => {
-    const seen = { kills: 0, killsDuringResume: 0, cancels: 0, refusedRaces: 0 };
+  it('any sequence of 1-4 kills, Ctrl-Cs and racing second resumes, at any write or moment, each followed by --resume, ends with the records and summary of an uninterrupted run (the repeated meta loop too); a racing resume is refused', async () => {
+    const seen = { kills: 0, killsDuringResume: 0, cancels: 0, refusedRaces: 0, loops: 0 };
     await fc.assert(
       fc.asyncProperty(
         randomRun,
         fc.array(fault, { minLength: 1, maxLength: 4 }),
         fc.integer({ min: 1, max: 6 }),
-        async (run, faults, maxBatch) => {
-          const text = runFileOf({ ...run, evaluationRules: true });
+        // the repeated meta loop: a decision every 1 or 2 episodes (when the run is a meta run)
+        fc.option(fc.integer({ min: 1, max: 2 }), { nil: null }),
+        async (run, faults, maxBatch, metaEvery) => {
+          const text = runFileOf({ ...run, metaEvery, evaluationRules: true });
           const spec = parseRunFile(text, { sourcePath: '/virtual/random.yaml' });
           const batching = { maxBatch, maxDelayMs: 60_000 };
 
@@ -117,6 +119,8 @@ describe('exact resume under repeated faults (property)', () => {
             leaseTtlMs,
           });
           const expected = outcome(referenceStore, reference.runId, reference);
+          // a phase that decided more than once went round the loop
+          if (expected.records.metaDecisions.length > (run.testPhase ? 2 : 1)) seen.loops += 1;
           referenceStore.close();
 
           const file = path.join(folder, `run-${files++}.db`);
@@ -194,5 +198,6 @@ describe('exact resume under repeated faults (property)', () => {
     expect(seen.killsDuringResume).toBeGreaterThan(4);
     expect(seen.cancels).toBeGreaterThan(8);
     expect(seen.refusedRaces).toBeGreaterThan(4);
+    expect(seen.loops).toBeGreaterThan(8);
   });
 });

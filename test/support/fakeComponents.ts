@@ -139,6 +139,8 @@ export class ScriptedBrain implements Brain {
   private readonly seed: number;
   private rng: Rng;
   private readonly failAct: boolean;
+  /** Unclipped values to play, one per `act` (the last repeats): to make a meta decision fail its checks. */
+  private readonly actionSequence: readonly number[] | null;
   readonly name: string;
   returns: number[] = [];
   terminal: TerminalUpdate[] = [];
@@ -152,6 +154,7 @@ export class ScriptedBrain implements Brain {
     this.rng = createRng(init.seed);
     this.metrics = (init.params.metrics as (number | null)[] | undefined) ?? [];
     this.failAct = init.params.fail_act === true;
+    this.actionSequence = (init.params.actions as number[] | undefined) ?? null;
     ScriptedBrain.instances.push(this);
   }
 
@@ -164,6 +167,11 @@ export class ScriptedBrain implements Brain {
     this.acts++;
     if (this.failAct) throw new Error(`${this.name} failed to act`);
     const actions: Record<string, number> = {};
+    if (this.actionSequence !== null) {
+      const value = this.actionSequence[Math.min(this.acts, this.actionSequence.length) - 1] ?? 0;
+      for (const actuator of this.agentInterface?.actuators ?? []) actions[actuator.uid] = value;
+      return actions;
+    }
     for (const actuator of this.agentInterface?.actuators ?? []) {
       const wanted = this.action === 'random' ? this.rng.uniform(-1, 1) : this.action;
       actions[actuator.uid] =

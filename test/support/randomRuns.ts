@@ -12,6 +12,8 @@ export interface RandomRun {
   evaluateEvery: number;
   evaluationRules: boolean;
   meta: boolean;
+  /** With `meta`: the repeated meta loop's period (absent or `null`: one-shot). */
+  metaEvery?: number | null;
   testPhase: boolean;
 }
 
@@ -62,7 +64,13 @@ export function runFileOf(run: RandomRun): string {
       brain: { name: 'arena:ScriptedBrain', params: { action: 'random', metrics: [0] } },
     });
     script = {
-      episode_start: [{ agents: ['designer'], environments: ['env0'] }],
+      episode_start: [
+        {
+          agents: ['designer'],
+          environments: ['env0'],
+          ...(run.metaEvery != null ? { every: run.metaEvery } : {}),
+        },
+      ],
       loop: [{ agents: [agentName(0)], environments: ['env0'] }],
       episode_end: [],
     };

@@ -28,7 +28,8 @@ export function formatRunSummary(
   if (summary.error !== null) lines.push(`error: ${summary.error}`);
   for (const phase of summary.phases) {
     lines.push('');
-    if (phase.metaDecision !== null) lines.push(...metaDecisionLines(phase));
+    if (phase.metaLoop !== undefined) lines.push(...metaLoopLines(phase));
+    else if (phase.metaDecision !== null) lines.push(...metaDecisionLines(phase));
     lines.push(phaseLine(phase));
     if (phase.error !== null && phase.error !== summary.error)
       lines.push(`  error: ${phase.error}`);
@@ -50,6 +51,32 @@ function metaDecisionLines(phase: PhaseSummary): string[] {
       (uid) =>
         `  ${uid.padEnd(width)}  ${formatNumber(decision.baseline[uid])} -> ${formatNumber(decision.candidate[uid])}`,
     ),
+  ];
+}
+
+/** The repeated meta loop's decisions: one row per decision, from its first episode, with its returns. */
+function metaLoopLines(phase: PhaseSummary): string[] {
+  const decision = phase.metaDecision;
+  const loop = phase.metaLoop ?? [];
+  if (decision === null) return [];
+  const uids = decision.selectorOrder;
+  const baseline = uids.map((uid) => formatNumber(decision.baseline[uid])).join(', ');
+  const header = ['from episode', ...uids, 'mean return', 'evaluation mean'];
+  const rows = loop.map((entry) => [
+    String(entry.firstEpisode),
+    ...uids.map((uid) => formatNumber(entry.candidate[uid])),
+    entry.meanReturn === null ? '–' : formatNumber(entry.meanReturn),
+    entry.evaluationMeanReturn === null ? '–' : formatNumber(entry.evaluationMeanReturn),
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
+  return [
+    `meta decisions of ${decision.agentName} on ${decision.environmentUid} (repeated meta loop, ${loop.length} decisions; baseline ${baseline}):`,
+    line(header),
+    ...rows.map(line),
   ];
 }
 

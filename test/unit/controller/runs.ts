@@ -9,6 +9,11 @@ export interface LineRunOptions {
   success?: boolean;
   plateau?: boolean;
   meta?: boolean;
+  /** The repeated meta loop: rerun the meta turn every this many episodes. */
+  metaEvery?: number;
+  metaLearning?: 'carry_over' | 'reset';
+  /** The designer's brain params (default `{ action: 0.25 }`). */
+  designer?: string;
   testPhase?: boolean;
   seed?: number;
 }
@@ -40,10 +45,16 @@ export function lineRunFile(options: LineRunOptions = {}): string {
           ...rules,
         ].join('\n')
       : '';
+  const loopSettings = [
+    ...(options.metaEvery !== undefined ? [`every: ${options.metaEvery}`] : []),
+    ...(options.metaLearning !== undefined ? [`learning: ${options.metaLearning}`] : []),
+  ]
+    .map((setting) => `, ${setting}`)
+    .join('');
   const script = meta
     ? [
         '          script:',
-        '            episode_start: [ { agents: [designer], environments: [line] } ]',
+        `            episode_start: [ { agents: [designer], environments: [line]${loopSettings} } ]`,
         '            loop: [ { agents: [operator], environments: [line] } ]',
         '            episode_end: []',
       ].join('\n')
@@ -67,7 +78,7 @@ export function lineRunFile(options: LineRunOptions = {}): string {
     ...(meta
       ? [
           '        - name: designer',
-          '          brain: { name: arena:ScriptedBrain, params: { action: 0.25 } }',
+          `          brain: { name: arena:ScriptedBrain, params: ${options.designer ?? '{ action: 0.25 }'} }`,
         ]
       : []),
     '      simulation:',
