@@ -298,6 +298,8 @@ export interface FromConfigOptions {
   readonly logger?: Logger;
   /** Build a provider yourself (tests); default: the adapters of the config. */
   readonly providerFactory?: (profileName: string, config: JudgeConfig) => ModelProvider;
+  /** Wrap the provider of model profile `profileName` (e.g. to share 429 pauses across a fleet). */
+  readonly wrapProvider?: (provider: ModelProvider, profileName: string) => ModelProvider;
 }
 
 function judgeOptionsFrom(
@@ -418,9 +420,10 @@ export function modelJudgeFromConfig(
   if (profile.model === undefined) {
     throw new JudgeConfigurationError(`judge profile ${name} does not reference a model`);
   }
-  const provider = options.providerFactory
+  const built = options.providerFactory
     ? options.providerFactory(profile.model, config)
     : providerFromConfig(profile.model, config, options);
+  const provider = options.wrapProvider ? options.wrapProvider(built, profile.model) : built;
   return createModelJudge({
     ...judgeOptionsFrom(name, config, profile, options.clock),
     ...(options.logger ? { logger: options.logger } : {}),
