@@ -1,0 +1,65 @@
+import type { JudgeContext } from '../domain/judge/context.js';
+
+/**
+ * The judge-queue port: cases of evaluation runs, queued by `arena judge
+ * --nats`, judged by `arena worker`s. Delivery is at least once: a case that
+ * is neither acked nor kept in progress comes back (to any worker); the judge
+ * store's one-verdict-per-case makes a second delivery harmless. Beside the
+ * queue, the fleet's signals: a cancelled run and a model paused by a 429.
+ */
+
+/** One case of one evaluation run. */
+export interface JudgeJob {
+  /** The evaluation run in the judge store. */
+  readonly evaluationRunId: string;
+  readonly context: JudgeContext;
+}
+
+/** One delivery of a case to a worker. */
+export interface JudgeJobDelivery {
+  readonly job: JudgeJob;
+  /** 1 on the first delivery, more on each redelivery. */
+  readonly deliveryCount: number;
+  /** Keep the case in progress: call it more often than the queue's ack wait. */
+  working(): void;
+  /** The case has its verdict (or needs none): remove it for good. */
+  ack(): Promise<void>;
+  /** Give the case back, to be delivered again after `delayMs` (default at once). */
+  nak(delayMs?: number): void;
+}
+
+/** What `submit` did with a case. */
+export interface JudgeSubmitReceipt {
+  /** The queue already held this case of this run (a duplicate line): nothing was added. */
+  readonly duplicate: boolean;
+}
+
+/** A model whose provider answered 429: every worker waits until `untilMs` (epoch ms). */
+export interface ModelPause {
+  /** The endpoint and model paused (see `pauseKeyOf`). */
+  readonly key: string;
+  readonly untilMs: number;
+}
+
+/** A queue of judge jobs with at-least-once delivery, and the fleet's signals. */
+export interface JudgeQueue {
+  /** Queue one case; a case of the same run and key queued before is dropped as a duplicate. */
+  submit(job: JudgeJob, caseKey: string): Promise<JudgeSubmitReceipt>;
+  /** Up to `max` deliveries, as they come, within about `waitMs`. */
+  take(max: number, waitMs: number): AsyncIterable<JudgeJobDelivery>;
+  /** Drop every queued case of a run (it was cancelled). */
+  purge(evaluationRunId: string): Promise<void>;
+  /** Tell every worker that a run was cancelled: they cancel its judgements in flight. */
+  announceCancel(evaluationRunId: string): void;
+  onCancel(listener: (evaluationRunId: string) => void): () => void;
+  /** Tell every worker to pause a model. */
+  announcePause(pause: ModelPause): void;
+  onPause(listener: (pause: ModelPause) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** How long a judge delivery stays unacked before it is delivered again, unless told otherwise. */
+export const defaultJudgeAckWaitMs = 30_000;
+
+/** The fleet-wide cap on judgements in flight when the consumer is first created. */
+export const defaultJudgeMaxInFlight = 128;

@@ -1,0 +1,259 @@
+import {
+  AckPolicy,
+  type Consumer,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  JetStreamError,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  defaultJudgeAckWaitMs,
+  defaultJudgeMaxInFlight,
+  type JudgeJob,
+  type JudgeJobDelivery,
+  type JudgeQueue,
+  type ModelPause,
+} from '../judgeQueue.js';
+import { RunQueueError } from '../runQueue.js';
+
+/** Where the judge queue lives on the server, and how it delivers. */
+export interface JetStreamJudgeQueueOptions {
+  /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
+  readonly url: string;
+  /** The work-queue stream; default `ARENA_JUDGE`. */
+  readonly stream?: string;
+  /** Subjects start with this; default `arena.judge`. */
+  readonly prefix?: string;
+  /** Take cases off the queue (a worker); without it the queue only submits. */
+  readonly consume?: {
+    /** How long a delivery may go without `working()` or an ack before it is delivered again. */
+    readonly ackWaitMs?: number;
+  };
+  /**
+   * The fleet-wide cap on judgements in flight (the shared consumer's
+   * `max_ack_pending`); kept as set when omitted (128 when first created).
+   */
+  readonly maxInFlight?: number;
+  /** How long JetStream remembers a case to drop a duplicate; default 10 minutes. */
+  readonly duplicateWindowMs?: number;
+  /** Name of this client as the server shows it. */
+  readonly name?: string;
+}
+
+const nanos = (ms: number) => Math.round(ms * 1_000_000);
+const durable = 'arena-judges';
+
+/** A run id as one subject token: ids may hold `.`, which NATS reads as a separator. */
+const subjectToken = (evaluationRunId: string): string =>
+  Buffer.from(evaluationRunId, 'utf8').toString('hex');
+
+/**
+ * The judge queue on a NATS JetStream server: a work-queue stream of cases
+ * (`<prefix>.cases.<run>`), one durable pull consumer shared by every worker
+ * whose `max_ack_pending` is the fleet's cap on judgements in flight, explicit
+ * acks, and `<run>:<case>` as message id so a duplicate case is dropped. The
+ * fleet's signals (a run cancelled, a model paused) are plain NATS subjects.
+ *
+ * @example
+ * ```ts
+ * const queue = await openJetStreamJudgeQueue({ url: 'nats://127.0.0.1:4222', consume: {} });
+ * for await (const delivery of queue.take(8, 1000)) await delivery.ack();
+ * ```
+ */
+export async function openJetStreamJudgeQueue(
+  options: JetStreamJudgeQueueOptions,
+): Promise<JudgeQueue> {
+  const stream = options.stream ?? 'ARENA_JUDGE';
+  const prefix = options.prefix ?? 'arena.judge';
+  let nc: NatsConnection;
+  try {
+    nc = await connect({
+      servers: options.url,
+      name: options.name ?? 'arena judge',
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
+  } catch (error) {
+    throw new RunQueueError(`cannot reach the NATS server at ${options.url}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    const jsm = await jetstreamManager(nc);
+    await ensureStream(jsm, stream, `${prefix}.cases.>`, options.duplicateWindowMs ?? 10 * 60_000);
+    await ensureConsumer(jsm, stream, `${prefix}.cases.>`, options);
+    const js = jetstream(nc);
+    const consumer = options.consume === undefined ? null : await js.consumers.get(stream, durable);
+    const listeners = {
+      cancel: new Set<(id: string) => void>(),
+      pause: new Set<(pause: ModelPause) => void>(),
+    };
+    nc.subscribe(`${prefix}.cancel`, {
+      callback: (_error, message) => {
+        const { evaluationRunId } = message.json<{ evaluationRunId: string }>();
+        for (const listener of listeners.cancel) listener(evaluationRunId);
+      },
+    });
+    nc.subscribe(`${prefix}.pause`, {
+      callback: (_error, message) => {
+        const pause = message.json<ModelPause>();
+        for (const listener of listeners.pause) listener(pause);
+      },
+    });
+    const encoder = new TextEncoder();
+    const queue: JudgeQueue = {
+      async submit(job: JudgeJob, caseKey: string) {
+        const ack = await js.publish(
+          `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
+          encoder.encode(JSON.stringify(job)),
+          { msgID: `${job.evaluationRunId}:${caseKey}` },
+        );
+        return { duplicate: ack.duplicate };
+      },
+      take(max, waitMs) {
+        if (consumer === null)
+          throw new RunQueueError('this judge queue was opened to submit only');
+        return deliveries(consumer, max, Math.max(1000, waitMs));
+      },
+      async purge(evaluationRunId) {
+        await jsm.streams.purge(stream, {
+          filter: `${prefix}.cases.${subjectToken(evaluationRunId)}`,
+        });
+      },
+      announceCancel(evaluationRunId) {
+        nc.publish(`${prefix}.cancel`, JSON.stringify({ evaluationRunId }));
+      },
+      onCancel(listener) {
+        listeners.cancel.add(listener);
+        return () => listeners.cancel.delete(listener);
+      },
+      announcePause(pause) {
+        nc.publish(`${prefix}.pause`, JSON.stringify(pause));
+      },
+      onPause(listener) {
+        listeners.pause.add(listener);
+        return () => listeners.pause.delete(listener);
+      },
+      async close() {
+        if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+      },
+    };
+    return queue;
+  } catch (error) {
+    await nc.close().catch(() => undefined);
+    if (error instanceof RunQueueError) throw error;
+    throw new RunQueueError(
+      `cannot set up the judge queue on ${options.url} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** One pull of up to `max` cases; late heartbeats (a loaded machine) end the pull, they break nothing. */
+async function* deliveries(
+  consumer: Consumer,
+  max: number,
+  expires: number,
+): AsyncGenerator<JudgeJobDelivery> {
+  const messages = await consumer.fetch({ max_messages: max, expires });
+  try {
+    for await (const message of messages) {
+      yield {
+        job: message.json<JudgeJob>(),
+        deliveryCount: message.info.deliveryCount,
+        working: () => message.working(),
+        ack: async () => {
+          await message.ackAck();
+        },
+        nak: (delayMs) => message.nak(delayMs),
+      };
+    }
+  } catch (error) {
+    if (!(error instanceof JetStreamError && error.message === 'heartbeats missed')) throw error;
+  } finally {
+    messages.stop();
+  }
+}
+
+async function ensureStream(
+  jsm: JetStreamManager,
+  name: string,
+  subject: string,
+  duplicateWindowMs: number,
+): Promise<void> {
+  try {
+    await jsm.streams.info(name);
+    return;
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+  }
+  try {
+    await jsm.streams.add({
+      name,
+      subjects: [subject],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: nanos(duplicateWindowMs),
+    });
+  } catch (error) {
+    // another process created it at the same moment
+    if (!(error instanceof JetStreamApiError)) throw error;
+    await jsm.streams.info(name);
+  }
+}
+
+async function ensureConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  subject: string,
+  options: JetStreamJudgeQueueOptions,
+): Promise<void> {
+  const ackWait = nanos(options.consume?.ackWaitMs ?? defaultJudgeAckWaitMs);
+  let exists = true;
+  try {
+    const info = await jsm.consumers.info(stream, durable);
+    const update = {
+      ...(options.consume !== undefined && info.config.ack_wait !== ackWait
+        ? { ack_wait: ackWait }
+        : {}),
+      ...(options.maxInFlight !== undefined && info.config.max_ack_pending !== options.maxInFlight
+        ? { max_ack_pending: options.maxInFlight }
+        : {}),
+    };
+    if (Object.keys(update).length > 0) await jsm.consumers.update(stream, durable, update);
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+    exists = false;
+  }
+  if (!exists && (options.consume !== undefined || options.maxInFlight !== undefined)) {
+    try {
+      await jsm.consumers.add(stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: ackWait,
+        max_ack_pending: options.maxInFlight ?? defaultJudgeMaxInFlight,
+        max_deliver: -1,
+        filter_subject: subject,
+      });
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError)) throw error;
+      await jsm.consumers.info(stream, durable);
+    }
+  }
+}
+
+function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
