@@ -35,6 +35,11 @@ export interface JudgeResult {
   readonly errorType: string | null;
   /** ISO 8601 UTC, e.g. `2026-01-01T00:00:00.000Z`. */
   readonly createdAt: string;
+  /**
+   * Set when a persistent verdict cache was consulted (`arena judge --store`):
+   * `true` when this result came from it, without a provider call.
+   */
+  readonly cached?: boolean;
 }
 
 /**

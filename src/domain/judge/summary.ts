@@ -24,6 +24,26 @@ export interface JudgeSummary {
  * ```
  */
 export function summarizeJudgeResults(results: Iterable<JudgeResult>): JudgeSummary {
+  const summary = judgeSummaryAccumulator();
+  for (const result of results) summary.add(result);
+  return summary.summary();
+}
+
+/**
+ * A summary built one result at a time: a run of any size is summarised in
+ * constant memory.
+ *
+ * @example
+ * ```ts
+ * const accumulator = judgeSummaryAccumulator();
+ * for await (const verdict of verdicts) accumulator.add(verdict.result);
+ * accumulator.summary().passRate; // 0.6667
+ * ```
+ */
+export function judgeSummaryAccumulator(): {
+  add(result: JudgeResult): void;
+  summary(): JudgeSummary;
+} {
   const byStatus: Record<JudgeStatus, number> = { passed: 0, failed: 0, skipped: 0, error: 0 };
   let total = 0;
   let scoreSum = 0;
@@ -32,28 +52,32 @@ export function summarizeJudgeResults(results: Iterable<JudgeResult>): JudgeSumm
   let outputTokens = 0;
   let totalTokens = 0;
   let costUsd = 0;
-  for (const result of results) {
-    total++;
-    byStatus[result.status]++;
-    if (result.score !== null) {
-      scoreSum += result.score;
-      scored++;
-    }
-    inputTokens += result.usage?.inputTokens ?? 0;
-    outputTokens += result.usage?.outputTokens ?? 0;
-    totalTokens += result.usage?.totalTokens ?? 0;
-    costUsd += result.costUsd ?? 0;
-  }
-  const counted = byStatus.passed + byStatus.failed + byStatus.error;
   return {
-    total,
-    byStatus,
-    meanScore: scored > 0 ? scoreSum / scored : null,
-    passRate: counted > 0 ? byStatus.passed / counted : null,
-    inputTokens,
-    outputTokens,
-    totalTokens,
-    costUsd,
+    add(result) {
+      total++;
+      byStatus[result.status]++;
+      if (result.score !== null) {
+        scoreSum += result.score;
+        scored++;
+      }
+      inputTokens += result.usage?.inputTokens ?? 0;
+      outputTokens += result.usage?.outputTokens ?? 0;
+      totalTokens += result.usage?.totalTokens ?? 0;
+      costUsd += result.costUsd ?? 0;
+    },
+    summary() {
+      const counted = byStatus.passed + byStatus.failed + byStatus.error;
+      return {
+        total,
+        byStatus: { ...byStatus },
+        meanScore: scored > 0 ? scoreSum / scored : null,
+        passRate: counted > 0 ? byStatus.passed / counted : null,
+        inputTokens,
+        outputTokens,
+        totalTokens,
+        costUsd,
+      };
+    },
   };
 }
 

@@ -1,0 +1,170 @@
+import type { CaseLineOutcome, MalformedCaseLine } from '../../domain/judge/cases.js';
+import type { JudgeQueue } from '../../ports/judgeQueue.js';
+import {
+  caseKeyOf,
+  type EvaluationRunRecord,
+  type JudgeStore,
+  type NewEvaluationRun,
+  type StoredVerdict,
+} from '../../ports/judgeStore.js';
+
+/** What `submitEvaluationRun` needs. */
+export interface SubmitEvaluationOptions {
+  readonly store: JudgeStore;
+  readonly queue: JudgeQueue;
+  readonly run: NewEvaluationRun;
+  /** Publishes awaiting the server's ack at once: the file streams, it is never held whole. Default 256. */
+  readonly window?: number;
+  /** Each malformed line, as it is read (it is reported, never judged). */
+  readonly onMalformed?: (problem: MalformedCaseLine) => void;
+  /** How many cases are queued so far. */
+  readonly onQueued?: (queued: number) => void;
+}
+
+/** A submitted evaluation run. */
+export interface SubmittedEvaluation {
+  readonly run: EvaluationRunRecord;
+  /** Lines whose case (run, case id, subject) was queued before: judged once. */
+  readonly duplicates: number;
+}
+
+/**
+ * Record an evaluation run and stream its cases onto the judge queue, at most
+ * `window` publishes in flight, so the submitter's memory does not grow with
+ * the file. Once every line is read, the run records how many cases it
+ * holds; the last verdict then ends it. A case the queue refuses fails the
+ * run with the reason, so no worker waits for cases that never come.
+ *
+ * @example
+ * ```ts
+ * const { run } = await submitEvaluationRun(lines, { store, queue, run: newRun });
+ * run.casesTotal; // 2000
+ * ```
+ */
+export async function submitEvaluationRun(
+  lines: AsyncIterable<CaseLineOutcome>,
+  options: SubmitEvaluationOptions,
+): Promise<SubmittedEvaluation> {
+  const { store, queue } = options;
+  const window = options.window ?? 256;
+  const created = await store.createEvaluationRun(options.run);
+  const { evaluationRunId } = created;
+  const pending = new Set<Promise<void>>();
+  let queued = 0;
+  let duplicates = 0;
+  let malformed = 0;
+  let failure: unknown = null;
+  try {
+    for await (const line of lines) {
+      if (failure !== null) break;
+      if (line.kind === 'malformed') {
+        malformed++;
+        options.onMalformed?.(line.problem);
+        continue;
+      }
+      if (line.kind !== 'case') continue;
+      const publish: Promise<void> = queue
+        .submit({ evaluationRunId, context: line.context }, caseKeyOf(line.context))
+        .then(
+          ({ duplicate }) => {
+            if (duplicate) duplicates++;
+            else options.onQueued?.(++queued);
+          },
+          (error: unknown) => {
+            failure ??= error;
+          },
+        )
+        .finally(() => pending.delete(publish));
+      pending.add(publish);
+      if (pending.size >= window) await Promise.race(pending);
+    }
+    await Promise.all(pending);
+    if (failure !== null) throw failure;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await store.failEvaluationRun(evaluationRunId, `cases could not be queued: ${reason}`);
+    await queue.purge(evaluationRunId).catch(() => undefined);
+    throw error;
+  }
+  const run = await store.setCasesTotal(evaluationRunId, queued, malformed);
+  return { run, duplicates };
+}
+
+/**
+ * Wait until an evaluation run ends (every verdict in, cancelled or failed),
+ * reading its verdict count every `pollMs` for one progress figure over all
+ * workers. Resolves with the ended run; an aborted `signal` resolves with the
+ * run as it stands.
+ *
+ * @example
+ * ```ts
+ * const run = await followEvaluationRun(store, id, { onProgress: (done, total) => bar.update(done) });
+ * run.status; // 'succeeded'
+ * ```
+ */
+export async function followEvaluationRun(
+  store: JudgeStore,
+  evaluationRunId: string,
+  options: {
+    readonly pollMs?: number;
+    readonly signal?: AbortSignal;
+    readonly onProgress?: (done: number, total: number | null) => void;
+  } = {},
+): Promise<EvaluationRunRecord> {
+  const pollMs = options.pollMs ?? 250;
+  for (;;) {
+    const run = await store.getEvaluationRun(evaluationRunId);
+    options.onProgress?.(await store.verdictCount(evaluationRunId), run.casesTotal);
+    if (run.status !== 'running' || options.signal?.aborted) return run;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/**
+ * Every stored verdict of a run, `pageSize` rows at a time in recording order:
+ * a run of any size is read in bounded memory.
+ *
+ * @example
+ * ```ts
+ * for await (const verdict of storedVerdicts(store, id)) out.write(`${JSON.stringify(verdict.result)}\n`);
+ * ```
+ */
+export async function* storedVerdicts(
+  store: JudgeStore,
+  evaluationRunId: string,
+  pageSize = 1000,
+): AsyncGenerator<StoredVerdict> {
+  let afterSeq: number | undefined;
+  for (;;) {
+    const page = await store.verdicts(evaluationRunId, {
+      limit: pageSize,
+      ...(afterSeq !== undefined ? { afterSeq } : {}),
+    });
+    yield* page;
+    if (page.length < pageSize) return;
+    afterSeq = page[page.length - 1]!.seq;
+  }
+}
+
+/**
+ * Cancel an evaluation run for the whole fleet: no verdict is recorded after
+ * this, its queued cases are dropped, and the workers cancel its judgements
+ * in flight.
+ *
+ * @example
+ * ```ts
+ * await cancelEvaluationRun(store, id, queue); // run.status === 'cancelled'
+ * ```
+ */
+export async function cancelEvaluationRun(
+  store: JudgeStore,
+  evaluationRunId: string,
+  queue?: JudgeQueue,
+): Promise<EvaluationRunRecord> {
+  const run = await store.cancelEvaluationRun(evaluationRunId);
+  if (queue !== undefined) {
+    queue.announceCancel(evaluationRunId);
+    await queue.purge(evaluationRunId).catch(() => undefined);
+  }
+  return run;
+}

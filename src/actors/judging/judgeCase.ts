@@ -1,0 +1,109 @@
+import { hash } from 'node:crypto';
+import type { JudgeContext } from '../../domain/judge/context.js';
+import type { JudgeResult } from '../../domain/judge/result.js';
+import {
+  caseKeyOf,
+  type JudgeStore,
+  type VerdictCacheEntry,
+  type VerdictRecording,
+} from '../../ports/judgeStore.js';
+import type { Judge } from '../judges.js';
+
+/**
+ * The verdict cache's entry for judging `context` with `judge`: the prompt's
+ * sha256 and the judge's identity (name, judge and rubric versions, evaluator
+ * and model), hashed together. Any change to the prompt, the model or a
+ * version is another key.
+ *
+ * @example
+ * ```ts
+ * verdictCacheEntryOf(judge, context).key; // '5d41…' (64 hex)
+ * ```
+ */
+export function verdictCacheEntryOf(judge: Judge, context: JudgeContext): VerdictCacheEntry {
+  const promptSha256 = judge.promptSha256(context);
+  return {
+    key: hash('sha256', JSON.stringify([promptSha256, judge.identity]), 'hex'),
+    promptSha256,
+    model: judge.model,
+    judgeVersion: judge.settings.judgeVersion,
+    rubricVersion: judge.settings.rubricVersion,
+  };
+}
+
+/** What became of one case. */
+export interface CaseOutcome {
+  readonly recording: VerdictRecording;
+  /** Served from the verdict cache, without a provider call. */
+  readonly fromCache: boolean;
+  /** The verdict this call produced (stored unless `recording` says otherwise); `null` when the case had one already. */
+  readonly result: JudgeResult | null;
+}
+
+/** What `judgeCaseIntoStore` needs besides the case. */
+export interface JudgeCaseOptions {
+  readonly store: JudgeStore;
+  readonly evaluationRunId: string;
+  readonly judge: Judge;
+  /** Consult and fill the verdict cache. */
+  readonly cache: boolean;
+  /** Who judges (`arena worker --name`), `null` in one process. */
+  readonly worker: string | null;
+  /** Aborting cancels the judgement: it rejects with `JudgeCancelledError` and records nothing. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Judge one case of an evaluation run into the judge store: a case with a
+ * verdict already (a redelivery) is left alone; a cached verdict is
+ * recorded without a provider call; otherwise the judge judges it and its
+ * verdict is recorded, at most once per case however many workers race, and
+ * never after the run was cancelled. Errors are never cached.
+ *
+ * @example
+ * ```ts
+ * await judgeCaseIntoStore(context, { store, evaluationRunId, judge, cache: true, worker: null });
+ * // { recording: 'recorded', fromCache: false, result: { status: 'passed', … } }
+ * ```
+ */
+export async function judgeCaseIntoStore(
+  context: JudgeContext,
+  options: JudgeCaseOptions,
+): Promise<CaseOutcome> {
+  const { store, evaluationRunId, judge } = options;
+  const caseKey = caseKeyOf(context);
+  const judgeName = judge.settings.name;
+  if (await store.hasVerdict(evaluationRunId, caseKey, judgeName)) {
+    return { recording: 'duplicate', fromCache: false, result: null };
+  }
+  const cacheEntry = options.cache ? verdictCacheEntryOf(judge, context) : undefined;
+  const record = async (result: JudgeResult, fromCache: boolean): Promise<CaseOutcome> => {
+    const recording = await store.recordVerdict({
+      evaluationRunId,
+      caseKey,
+      judgeName,
+      result,
+      fromCache,
+      worker: options.worker,
+      ...(cacheEntry !== undefined && !fromCache ? { cacheEntry } : {}),
+    });
+    return { recording, fromCache, result };
+  };
+  if (cacheEntry !== undefined) {
+    const cached = await store.cachedVerdict(cacheEntry.key);
+    if (cached !== null) return record(relabel(cached, context), true);
+  }
+  const result = await judge.evaluate(context, options.signal ? { signal: options.signal } : {});
+  return record(options.cache ? { ...result, cached: false } : result, false);
+}
+
+/** A cached verdict, told as this case's: its ids, and that it came from the cache. */
+function relabel(cached: JudgeResult, context: JudgeContext): JudgeResult {
+  return {
+    ...cached,
+    evaluationRunId: context.evaluationRunId,
+    caseId: context.caseId,
+    subjectId: context.subjectId,
+    cached: true,
+  };
+}

@@ -1,0 +1,225 @@
+import { JudgeCancelledError } from '../../domain/judge/errors.js';
+import type { JudgeJobDelivery, JudgeQueue } from '../../ports/judgeQueue.js';
+import {
+  EvaluationRunNotFoundError,
+  type EvaluationRunRecord,
+  type JudgeStore,
+  type VerdictRecording,
+} from '../../ports/judgeStore.js';
+import { type Logger, silentLogger } from '../../ports/logger.js';
+import type { Judge } from '../judges.js';
+import { judgeCaseIntoStore } from './judgeCase.js';
+import { createModelPauses } from './modelPauses.js';
+import { judgeOfEvaluationRun } from './storedJudge.js';
+
+/** What a judge worker tells about each case it handles. */
+export type JudgeWorkerEvent =
+  | {
+      readonly type: 'judged';
+      readonly evaluationRunId: string;
+      readonly caseId: string;
+      readonly recording: VerdictRecording;
+      readonly fromCache: boolean;
+    }
+  /** Acked without judging: the case had its verdict already, or its run has ended. */
+  | { readonly type: 'dropped'; readonly evaluationRunId: string; readonly caseId: string }
+  /** The run cannot be judged here (its config or a case is bad): the run failed. */
+  | { readonly type: 'failed'; readonly evaluationRunId: string; readonly error: unknown }
+  | { readonly type: 'queueError'; readonly error: unknown };
+
+export interface JudgeWorkerOptions {
+  readonly store: JudgeStore;
+  readonly queue: JudgeQueue;
+  /** Judgements in flight in this worker at once (the fleet's cap is the queue's). */
+  readonly concurrency: number;
+  /** The queue's ack wait: each case in progress is kept so three times per it. */
+  readonly ackWaitMs: number;
+  /** The worker's name, stored with each verdict. */
+  readonly name: string | null;
+  /** Aborting stops taking cases and gives the ones in flight back to the queue. */
+  readonly signal: AbortSignal;
+  readonly logger?: Logger;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly onEvent?: (event: JudgeWorkerEvent) => void;
+  /** The judge of a run; default: from the config stored with it (`judgeOfEvaluationRun`). */
+  readonly judgeFor?: (run: EvaluationRunRecord) => Promise<Judge>;
+}
+
+/** What a judge worker did, when it stopped. */
+export interface JudgeWorkerTally {
+  readonly recorded: number;
+  readonly cached: number;
+  readonly duplicate: number;
+  readonly dropped: number;
+  readonly handedBack: number;
+}
+
+/** How long a run's status is trusted before it is read again (a cancel also arrives at once on the queue). */
+const statusTtlMs = 1000;
+
+/**
+ * Take cases off the judge queue and judge them into the judge store until
+ * `signal` aborts. At most `concurrency` judgements run at once; each case is
+ * kept in progress while it is judged and acked once its verdict is stored,
+ * so a worker killed mid-judgement leaves its cases to be delivered again
+ * and judged by another worker (at-least-once calls, exactly-once records).
+ * A cancelled run's cases in flight are cancelled and none becomes a verdict.
+ *
+ * @example
+ * ```ts
+ * const stop = new AbortController();
+ * await runJudgeWorker({ store, queue, concurrency: 32, ackWaitMs: 30_000, name: 'w1', signal: stop.signal });
+ * // { recorded: 1980, cached: 20, duplicate: 0, dropped: 0, handedBack: 0 }
+ * ```
+ */
+export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<JudgeWorkerTally> {
+  const tally = { recorded: 0, cached: 0, duplicate: 0, dropped: 0, handedBack: 0 };
+  const logger = options.logger ?? silentLogger();
+  const emit = (event: JudgeWorkerEvent): void => options.onEvent?.(event);
+  const pauses = createModelPauses({ queue: options.queue });
+  const runs = new RunCache(options.store);
+  const judges = new Map<string, Promise<Judge>>();
+  const judgeFor =
+    options.judgeFor ??
+    ((run: EvaluationRunRecord) =>
+      judgeOfEvaluationRun(run, {
+        pauses,
+        logger,
+        ...(options.env ? { env: options.env } : {}),
+      }));
+  // each run's judgements in flight, to cancel them when the run is cancelled
+  const inFlight = new Map<string, Set<AbortController>>();
+  const offCancel = options.queue.onCancel((evaluationRunId) => {
+    runs.forget(evaluationRunId);
+    for (const controller of inFlight.get(evaluationRunId) ?? []) controller.abort();
+  });
+  const active = new Set<Promise<void>>();
+
+  const handle = async (delivery: JudgeJobDelivery): Promise<void> => {
+    const { evaluationRunId, context } = delivery.job;
+    const run = await runs.get(evaluationRunId);
+    if (run === null || run.status !== 'running') {
+      await delivery.ack();
+      tally.dropped++;
+      emit({ type: 'dropped', evaluationRunId, caseId: context.caseId });
+      return;
+    }
+    let judge: Promise<Judge> | undefined = judges.get(evaluationRunId);
+    if (judge === undefined) {
+      judge = judgeFor(run);
+      judges.set(evaluationRunId, judge);
+    }
+    const controller = new AbortController();
+    const stopOne = (): void => controller.abort();
+    options.signal.addEventListener('abort', stopOne, { once: true });
+    const mine = inFlight.get(evaluationRunId) ?? new Set();
+    inFlight.set(evaluationRunId, mine.add(controller));
+    const keepAlive = setInterval(() => delivery.working(), Math.max(100, options.ackWaitMs / 3));
+    try {
+      const outcome = await judgeCaseIntoStore(context, {
+        store: options.store,
+        evaluationRunId,
+        judge: await judge,
+        cache: run.cache,
+        worker: options.name,
+        signal: controller.signal,
+      });
+      await delivery.ack();
+      if (outcome.recording === 'recorded') tally[outcome.fromCache ? 'cached' : 'recorded']++;
+      else if (outcome.recording === 'duplicate') tally.duplicate++;
+      else tally.dropped++;
+      emit({
+        type: 'judged',
+        evaluationRunId,
+        caseId: context.caseId,
+        recording: outcome.recording,
+        fromCache: outcome.fromCache,
+      });
+    } catch (error) {
+      if (error instanceof JudgeCancelledError && options.signal.aborted) {
+        // the worker stops: another worker judges the case
+        delivery.nak();
+        tally.handedBack++;
+      } else if (error instanceof JudgeCancelledError) {
+        await delivery.ack();
+        tally.dropped++;
+        emit({ type: 'dropped', evaluationRunId, caseId: context.caseId });
+      } else {
+        // a bad config or case: judging it again anywhere fails the same way
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.error({ err: error, evaluationRunId }, 'the evaluation run cannot be judged');
+        await options.store.failEvaluationRun(evaluationRunId, reason).catch(() => undefined);
+        runs.forget(evaluationRunId);
+        await delivery.ack();
+        emit({ type: 'failed', evaluationRunId, error });
+      }
+    } finally {
+      clearInterval(keepAlive);
+      options.signal.removeEventListener('abort', stopOne);
+      mine.delete(controller);
+      if (mine.size === 0) inFlight.delete(evaluationRunId);
+    }
+  };
+
+  const track = (delivery: JudgeJobDelivery): void => {
+    const work: Promise<void> = handle(delivery)
+      .catch((error: unknown) => {
+        // the store is away: the case comes back after the ack wait
+        emit({ type: 'queueError', error });
+        logger.warn({ err: error }, 'a case could not be judged into the store');
+        delivery.nak(1000);
+      })
+      .finally(() => active.delete(work));
+    active.add(work);
+  };
+
+  try {
+    while (!options.signal.aborted) {
+      const free = options.concurrency - active.size;
+      if (free <= 0) {
+        await Promise.race(active);
+        continue;
+      }
+      try {
+        for await (const delivery of options.queue.take(free, 1000)) {
+          if (options.signal.aborted) {
+            delivery.nak();
+            continue;
+          }
+          track(delivery);
+        }
+      } catch (error) {
+        if (options.signal.aborted) break;
+        emit({ type: 'queueError', error });
+        logger.warn({ err: error }, 'the judge queue did not answer');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    await Promise.allSettled([...active]);
+  } finally {
+    offCancel();
+    pauses.dispose();
+  }
+  return tally;
+}
+
+/** Evaluation runs as a worker last read them, read again after `statusTtlMs`. */
+class RunCache {
+  private readonly runs = new Map<string, { run: EvaluationRunRecord | null; readAtMs: number }>();
+  constructor(private readonly store: JudgeStore) {}
+
+  async get(evaluationRunId: string): Promise<EvaluationRunRecord | null> {
+    const known = this.runs.get(evaluationRunId);
+    if (known !== undefined && Date.now() - known.readAtMs < statusTtlMs) return known.run;
+    const run = await this.store.getEvaluationRun(evaluationRunId).catch((error: unknown) => {
+      if (error instanceof EvaluationRunNotFoundError) return null;
+      throw error;
+    });
+    this.runs.set(evaluationRunId, { run, readAtMs: Date.now() });
+    return run;
+  }
+
+  forget(evaluationRunId: string): void {
+    this.runs.delete(evaluationRunId);
+  }
+}

@@ -1,0 +1,44 @@
+import { parseJudgeConfig } from '../../config/judgeConfig.js';
+import type { EvaluationRunRecord } from '../../ports/judgeStore.js';
+import type { Logger } from '../../ports/logger.js';
+import { judgeFromConfig } from '../judgeFromConfig.js';
+import type { Judge } from '../judges.js';
+import { type ModelPauses, pauseKeyOf, pausingProvider } from './modelPauses.js';
+
+/**
+ * The judge of an evaluation run, from the judge config stored with it (the
+ * rubric and profiles travel with the run; API keys are read from this
+ * process's environment, never from the store). With `pauses`, its model
+ * waits out the fleet's 429 pauses.
+ *
+ * @example
+ * ```ts
+ * const judge = await judgeOfEvaluationRun(await store.getEvaluationRun(id), { pauses });
+ * judge.settings.name; // 'strict'
+ * ```
+ */
+export async function judgeOfEvaluationRun(
+  run: EvaluationRunRecord,
+  options: {
+    readonly pauses?: ModelPauses;
+    readonly logger?: Logger;
+    readonly env?: Readonly<Record<string, string | undefined>>;
+  } = {},
+): Promise<Judge> {
+  const config = parseJudgeConfig(run.judgeConfig, `the judge config of ${run.evaluationRunId}`);
+  const { pauses } = options;
+  return judgeFromConfig(config, {
+    baseDir: run.configDir,
+    name: run.judgeName,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(pauses
+      ? {
+          wrapProvider: (provider, profileName) => {
+            const profile = config.models[profileName];
+            return profile ? pausingProvider(provider, pauseKeyOf(profile), pauses) : provider;
+          },
+        }
+      : {}),
+  });
+}
