@@ -5,7 +5,7 @@ import type { Subscription } from 'rxjs';
 import { judgeFromConfig } from '../../actors/judgeFromConfig.js';
 import { judgeMany } from '../../actors/judgeMany.js';
 import type { Judge } from '../../actors/judges.js';
-import { loadJudgeConfig } from '../../config/judgeConfig.js';
+import { type JudgeConfig, loadJudgeConfig } from '../../config/judgeConfig.js';
 import { type MalformedCaseLine, parseCaseLine } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
@@ -19,7 +19,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
 
-interface JudgeCommandOptions {
+export interface JudgeCommandOptions {
   logLevel: LogLevel;
   config: string;
   out?: string;
@@ -27,6 +27,11 @@ interface JudgeCommandOptions {
   concurrency: string;
   judge?: string;
   runId?: string;
+  store?: string;
+  nats?: string;
+  wait?: boolean;
+  cache: boolean;
+  maxInFlight?: string;
 }
 
 /**
@@ -61,6 +66,20 @@ export function registerJudgeCommand(program: Command): void {
       '--run-id <id>',
       'evaluation run id for cases without one (default: derived from the cases file)',
     )
+    .option(
+      '--store <uri>',
+      'record the evaluation run, its verdicts and the verdict cache in this store (sqlite:path or postgres://…; default with --nats: ARENA_STORE)',
+    )
+    .option(
+      '--nats <url>',
+      'queue the cases on NATS JetStream for arena worker processes (with --wait alone: ARENA_NATS)',
+    )
+    .option('--wait', 'with --nats: follow the run to its end, then print the summary')
+    .option('--no-cache', 'with --store: neither read nor fill the verdict cache')
+    .option(
+      '--max-in-flight <n>',
+      'with --nats: set the fleet-wide cap on judgements in flight across all workers (kept as set when omitted; 128 at first)',
+    )
     .action((casesPath: string, _options: unknown, command: Command) =>
       runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
@@ -70,6 +89,24 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   const concurrency = Number(options.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new CliError(`--concurrency must be a positive integer, got '${options.concurrency}'`);
+  }
+  const maxInFlight = options.maxInFlight === undefined ? undefined : Number(options.maxInFlight);
+  if (maxInFlight !== undefined && (!Number.isSafeInteger(maxInFlight) || maxInFlight < 1)) {
+    throw new CliError(`--max-in-flight must be a positive integer, got '${options.maxInFlight}'`);
+  }
+  if (options.nats !== undefined || options.wait === true || maxInFlight !== undefined) {
+    const { judgeOnFleet } = await import('./judgeFleet.js');
+    const { maxInFlight: _text, ...rest } = options;
+    await judgeOnFleet(casesPath, {
+      ...rest,
+      ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+    });
+    return;
+  }
+  if (options.store !== undefined) {
+    const { judgeIntoStoreHere } = await import('./judgeFleet.js');
+    await judgeIntoStoreHere(casesPath, { ...options, concurrency });
+    return;
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
@@ -83,7 +120,24 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
   }
   const results = await judgeAll(cases, judge, concurrency, options.out);
-  const summary = summarizeJudgeResults(results);
+  reportJudgeRun(
+    judge.settings.name,
+    summarizeJudgeResults(results),
+    malformed.length,
+    config,
+    options,
+  );
+}
+
+/** Print the summary and gates, and set the exit code: 2 for malformed lines, 1 for a failed gate. */
+export function reportJudgeRun(
+  judgeName: string,
+  summary: JudgeSummary,
+  malformedLines: number,
+  config: JudgeConfig,
+  options: Pick<JudgeCommandOptions, 'json' | 'out'>,
+  extra: Record<string, unknown> = {},
+): void {
   const gates = failedGates(summary, {
     ...(config.gates.min_pass_rate !== undefined
       ? { minPassRate: config.gates.min_pass_rate }
@@ -94,15 +148,15 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     ...(config.gates.max_errors !== undefined ? { maxErrors: config.gates.max_errors } : {}),
   });
   const report = options.json
-    ? `${JSON.stringify({ judge: judge.settings.name, summary, malformedLines: malformed.length, failedGates: gates })}\n`
-    : formatSummary(judge.settings.name, summary, malformed.length, gates);
+    ? `${JSON.stringify({ judge: judgeName, ...extra, summary, malformedLines, failedGates: gates })}\n`
+    : formatSummary(judgeName, summary, malformedLines, gates);
   (options.out ? process.stdout : process.stderr).write(report);
-  if (malformed.length > 0) process.exitCode = ExitCode.badInput;
+  if (malformedLines > 0) process.exitCode = ExitCode.badInput;
   else if (gates.length > 0) process.exitCode = ExitCode.failed;
 }
 
 /** Read the cases file a line at a time; a malformed line is kept to report, the rest still judged. */
-async function readCases(
+export async function readCases(
   casesPath: string,
   runId: string | undefined,
 ): Promise<{ cases: JudgeContext[]; malformed: MalformedCaseLine[] }> {
@@ -170,7 +224,7 @@ function judgeAll(
   });
 }
 
-function formatSummary(
+export function formatSummary(
   judgeName: string,
   summary: JudgeSummary,
   malformed: number,

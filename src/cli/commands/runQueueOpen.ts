@@ -1,3 +1,4 @@
+import { defaultJudgeAckWaitMs, type JudgeQueue } from '../../ports/judgeQueue.js';
 import { defaultLeaseTtlMs } from '../../ports/leaseOwner.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { NatsUrlError, parseNatsUrl, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
@@ -55,6 +56,48 @@ export async function openRunQueue(
     if (error instanceof RunQueueError) throw new CliError(error.message, ExitCode.failed);
     throw error;
   }
+}
+
+/**
+ * Open the JetStream judge queue, loading the NATS client only now. An
+ * unreachable server is a `CliError` with exit code 1.
+ *
+ * @example
+ * ```ts
+ * const queue = await openJudgeQueue('nats://127.0.0.1:4222', { maxInFlight: 128 });
+ * ```
+ */
+export async function openJudgeQueue(
+  url: string,
+  options: {
+    readonly consume?: { readonly ackWaitMs: number };
+    readonly maxInFlight?: number;
+  } = {},
+): Promise<JudgeQueue> {
+  const { openJetStreamJudgeQueue } = await import('../../ports/nats/jetStreamJudgeQueue.js');
+  try {
+    return await openJetStreamJudgeQueue({
+      url,
+      name: options.consume === undefined ? 'arena judge' : 'arena worker (judge)',
+      ...options,
+    });
+  } catch (error) {
+    if (error instanceof RunQueueError) throw new CliError(error.message, ExitCode.failed);
+    throw error;
+  }
+}
+
+/** `ARENA_JUDGE_ACK_WAIT_MS`: how long a judge job may go unacked, kept in progress, before another worker gets it (default 30 s). */
+export function judgeAckWaitFromEnvironment(): number {
+  const text = process.env.ARENA_JUDGE_ACK_WAIT_MS;
+  if (text === undefined || text === '') return defaultJudgeAckWaitMs;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1000) {
+    throw new CliError(
+      `ARENA_JUDGE_ACK_WAIT_MS must be a whole number of milliseconds >= 1000, got '${text}'`,
+    );
+  }
+  return value;
 }
 
 /** Connect for remote components, loading the NATS client only now; an unreachable server exits 1. */

@@ -1,13 +1,26 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
+import {
+  type JudgeWorkerEvent,
+  type JudgeWorkerTally,
+  runJudgeWorker,
+} from '../../actors/judging/judgeWorker.js';
 import { runRunWorker, type WorkerEvent } from '../../actors/queue/runWorker.js';
 import { builtinComponents } from '../../builtins/index.js';
-import { createLogger, type LogLevel } from '../../ports/logger.js';
+import { openJudgeStore } from '../../ports/judgeStoreUri.js';
+import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
-import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { leaseTtlFromEnvironment } from './run.js';
-import { ackWaitFor, natsUrlOf, openRemoteComponents, openRunQueue } from './runQueueOpen.js';
+import {
+  ackWaitFor,
+  judgeAckWaitFromEnvironment,
+  natsUrlOf,
+  openJudgeQueue,
+  openRemoteComponents,
+  openRunQueue,
+} from './runQueueOpen.js';
 
 interface WorkerCommandOptions {
   nats?: string;
@@ -15,6 +28,7 @@ interface WorkerCommandOptions {
   concurrency: string;
   name?: string;
   maxInProgress?: string;
+  judgeConcurrency: string;
   json?: boolean;
   logLevel: LogLevel;
 }
@@ -46,6 +60,11 @@ export function registerWorkerCommand(program: Command): void {
     .option(
       '--max-in-progress <n>',
       'set the fleet-wide cap on runs in progress across all workers (kept as set when omitted)',
+    )
+    .option(
+      '--judge-concurrency <n>',
+      'judgements this worker makes at once for arena judge --nats (0: take no judge jobs)',
+      '8',
     )
     .option('--json', 'one JSON line per run taken, ended, handed back or deferred, on stdout')
     .action(async (_options: unknown, command: Command) => {
@@ -82,8 +101,23 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  say(`arena worker ${name}: taking runs from ${url}, ${concurrency} at a time`);
+  const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
+  say(
+    `arena worker ${name}: taking runs from ${url}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
+  );
   let remote: RemoteComponentHost | null = null;
+  const judging =
+    judgeConcurrency > 0
+      ? await startJudgeWorker({
+          url,
+          location,
+          name,
+          concurrency: judgeConcurrency,
+          signal: stop.signal,
+          logger,
+          json: options.json === true,
+        })
+      : null;
   try {
     // runs may name nats:<service> components: they are served through the worker's NATS server
     remote = await openRemoteComponents(url);
@@ -100,11 +134,14 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
       logger,
       onEvent: (event) => report(name, event, options.json === true),
     });
+    const judged = await judging?.done;
     say(
-      `arena worker ${name}: stopped (${tally.ended} ended, ${tally.handedBack} handed back, ${tally.deferred} deferred, ${tally.dropped} dropped)`,
+      `arena worker ${name}: stopped (${tally.ended} ended, ${tally.handedBack} handed back, ${tally.deferred} deferred, ${tally.dropped} dropped${judged ? `; judged ${judged.recorded}, from the cache ${judged.cached}, duplicates ${judged.duplicate}, handed back ${judged.handedBack}` : ''})`,
     );
     return ExitCode.ok;
   } finally {
+    stop.abort();
+    await judging?.done.catch(() => undefined);
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     await remote?.close();
@@ -147,8 +184,70 @@ function report(name: string, event: WorkerEvent, json: boolean): void {
   }
 }
 
+/** The worker's judge loop: its own judge store connection and judge queue, stopped by the same signal. */
+async function startJudgeWorker(options: {
+  url: string;
+  location: StoreLocation;
+  name: string;
+  concurrency: number;
+  signal: AbortSignal;
+  logger: Logger;
+  json: boolean;
+}): Promise<{ done: Promise<JudgeWorkerTally> }> {
+  const ackWaitMs = judgeAckWaitFromEnvironment();
+  const queue = await openJudgeQueue(options.url, { consume: { ackWaitMs } });
+  const store = await openJudgeStore(options.location).catch(async (error: unknown) => {
+    await queue.close();
+    throw error;
+  });
+  const run = async (): Promise<JudgeWorkerTally> => {
+    try {
+      return await runJudgeWorker({
+        store,
+        queue,
+        concurrency: options.concurrency,
+        ackWaitMs,
+        name: options.name,
+        signal: options.signal,
+        logger: options.logger,
+        onEvent: (event) => reportJudging(options.name, event, options.json),
+      });
+    } finally {
+      await queue.close();
+      await store.close();
+    }
+  };
+  const done = run();
+  // awaited by the worker when it stops; a failure meanwhile is not unhandled
+  done.catch(() => undefined);
+  return { done };
+}
+
+function reportJudging(name: string, event: JudgeWorkerEvent, json: boolean): void {
+  if (event.type === 'judged' || event.type === 'dropped') {
+    if (json) process.stdout.write(`${JSON.stringify({ worker: name, ...event })}\n`);
+    return;
+  }
+  const reason = event.error instanceof Error ? event.error.message : String(event.error);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ worker: name, type: event.type, error: reason })}\n`);
+    return;
+  }
+  if (event.type === 'failed')
+    say(`${name}: evaluation run ${event.evaluationRunId} failed: ${reason}`);
+  else say(`${name}: the judge queue or store did not answer (${reason}); retrying`);
+}
+
 function say(line: string): void {
   process.stderr.write(`${line}\n`);
+}
+
+function wholeNumber(option: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new CliError(`${option} must be a whole number >= 0, got '${text}'`);
+  }
+  return value;
 }
 
 function positiveInteger(option: string, text: string): number {
