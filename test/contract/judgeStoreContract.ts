@@ -386,6 +386,31 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
         const stored = await store.verdicts(runId, { limit: 100 });
         expect(new Set(stored.map((verdict) => verdict.caseKey)).size).toBe(cases.length);
       });
+
+      it('the last two verdicts, racing on two handles, still finish their run', async () => {
+        const other = await handle();
+        const runs = await Promise.all(
+          Array.from({ length: 12 }, async () => {
+            const id = (await store.createEvaluationRun(sampleEvaluationRun)).evaluationRunId;
+            await store.setCasesTotal(id, 2, 0);
+            return id;
+          }),
+        );
+        // every connection of both handles open first, so the two verdicts of a run really overlap
+        await Promise.all(
+          runs.flatMap((id) => [store.getEvaluationRun(id), other.getEvaluationRun(id)]),
+        );
+        await Promise.all(
+          runs.flatMap((id) => [
+            store.recordVerdict(sampleVerdict(id, 'c1')),
+            other.recordVerdict(sampleVerdict(id, 'c2')),
+          ]),
+        );
+        const statuses = await Promise.all(
+          runs.map(async (id) => (await other.getEvaluationRun(id)).status),
+        );
+        expect(statuses).toEqual(runs.map(() => 'succeeded'));
+      });
     });
   });
 }
