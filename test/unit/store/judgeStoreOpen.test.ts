@@ -2,8 +2,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJudgeStore } from '../../../src/ports/judgeStoreUri.js';
+import { checkPostgresStore } from '../../../src/ports/postgres/postgresCheck.js';
 import { StoreConnectionError } from '../../../src/ports/postgres/postgresErrors.js';
 import { storeMigrations } from '../../../src/ports/sqliteSchema.js';
 import { StoreNotFoundError, StoreOpenError } from '../../../src/ports/storeErrors.js';
@@ -78,6 +80,17 @@ describe('opening the judge store on PostgreSQL', () => {
     const run = await store.createEvaluationRun(sampleEvaluationRun);
     expect(await store.recordVerdict(sampleVerdict(run.evaluationRunId, 'c1'))).toBe('recorded');
     await store.close();
+  });
+
+  it('arena check finds the judge tables, and names one that is missing', async () => {
+    const uri = await server.createDatabase('judge_check');
+    await (await openJudgeStore(parseStoreUri(uri))).close();
+    expect(checkPostgresStore(uri).problems).toEqual([]);
+    const client = new pg.Client({ connectionString: uri });
+    await client.connect();
+    await client.query('DROP TABLE verdicts');
+    await client.end();
+    expect(checkPostgresStore(uri).problems).toEqual(['table verdicts is missing']);
   });
 
   it('read-only, refuses a database with no arena store', async () => {
