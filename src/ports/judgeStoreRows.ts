@@ -14,6 +14,7 @@ export interface EvaluationRunRow {
   readonly cache: number | boolean;
   readonly cases_total: number | null;
   readonly malformed_lines: number;
+  readonly verdicts_recorded: number;
   readonly created_at: string;
   readonly ended_at: string | null;
   readonly error: string | null;

@@ -75,9 +75,6 @@ export function openSqliteJudgeStore(path: string, options: JudgeStoreOptions = 
     run: db.prepare<[string], EvaluationRunRow>(
       'SELECT * FROM evaluation_runs WHERE evaluation_run_id = ?',
     ),
-    count: db.prepare<[string], { n: number }>(
-      'SELECT COUNT(*) AS n FROM verdicts WHERE evaluation_run_id = ?',
-    ),
     has: db.prepare<[string, string, string], { found: number }>(
       'SELECT 1 AS found FROM verdicts WHERE evaluation_run_id = ? AND case_key = ? AND judge_name = ?',
     ),
@@ -112,6 +109,9 @@ export function openSqliteJudgeStore(path: string, options: JudgeStoreOptions = 
            VALUES (@evaluationRunId, @caseKey, @judgeName, @result, @status, @fromCache, @worker, @recordedAt)
            ON CONFLICT (evaluation_run_id, case_key, judge_name) DO NOTHING`,
         ),
+        countUp: db.prepare(
+          'UPDATE evaluation_runs SET verdicts_recorded = verdicts_recorded + 1 WHERE evaluation_run_id = ?',
+        ),
         putCache: db.prepare(
           `INSERT INTO verdict_cache (cache_key, prompt_sha256, model, judge_version, rubric_version,
              result, created_at)
@@ -131,10 +131,9 @@ export function openSqliteJudgeStore(path: string, options: JudgeStoreOptions = 
   };
   const getRun = (evaluationRunId: string): EvaluationRunRecord =>
     evaluationRunFromRow(runRow(evaluationRunId));
-  const countOf = (evaluationRunId: string): number => read.count.get(evaluationRunId)?.n ?? 0;
   /** In a write transaction: a running run whose verdicts are all in succeeds. */
   const succeedIfComplete = (row: EvaluationRunRow): void => {
-    if (row.status === 'running' && allVerdictsIn(countOf(row.evaluation_run_id), row.cases_total))
+    if (row.status === 'running' && allVerdictsIn(row.verdicts_recorded, row.cases_total))
       writes('finish an evaluation run').finish.run(
         'succeeded',
         now(),
@@ -180,6 +179,7 @@ export function openSqliteJudgeStore(path: string, options: JudgeStoreOptions = 
           recordedAt: at,
         });
         if (inserted.changes === 0) return 'duplicate';
+        statements.countUp.run(verdict.evaluationRunId);
         const entry = verdict.cacheEntry;
         if (entry !== undefined && verdict.result.status !== 'error') {
           statements.putCache.run({
@@ -192,7 +192,7 @@ export function openSqliteJudgeStore(path: string, options: JudgeStoreOptions = 
             createdAt: at,
           });
         }
-        succeedIfComplete(row);
+        succeedIfComplete(runRow(verdict.evaluationRunId));
         return 'recorded';
       })
       .immediate();
@@ -247,8 +247,7 @@ export function openSqliteJudgeStore(path: string, options: JudgeStoreOptions = 
       return recordVerdict(verdict);
     },
     async verdictCount(evaluationRunId) {
-      runRow(evaluationRunId);
-      return countOf(evaluationRunId);
+      return runRow(evaluationRunId).verdicts_recorded;
     },
     async verdicts(evaluationRunId, { afterSeq = 0, limit }) {
       requireInteger('limit', { limit }, 0);

@@ -175,17 +175,6 @@ export async function openPostgresJudgeStore(
     if (row === undefined) throw new EvaluationRunNotFoundError(evaluationRunId, display);
     return row;
   };
-  const countOf = async (
-    evaluationRunId: string,
-    client: pg.Pool | pg.PoolClient = pool,
-  ): Promise<number> =>
-    (
-      await query<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM verdicts WHERE evaluation_run_id = $1',
-        [evaluationRunId],
-        client,
-      )
-    ).rows[0]?.n ?? 0;
   const hasVerdict = async (
     verdict: Pick<NewVerdict, 'evaluationRunId' | 'caseKey' | 'judgeName'>,
     client: pg.Pool | pg.PoolClient = pool,
@@ -199,8 +188,7 @@ export async function openPostgresJudgeStore(
     ).rows.length > 0;
   /** In a transaction holding the run's row: a running run whose verdicts are all in succeeds. */
   const succeedIfComplete = async (row: EvaluationRunRow, client: pg.PoolClient): Promise<void> => {
-    if (row.status !== 'running' || row.cases_total === null) return;
-    if (!allVerdictsIn(await countOf(row.evaluation_run_id, client), row.cases_total)) return;
+    if (row.status !== 'running' || !allVerdictsIn(row.verdicts_recorded, row.cases_total)) return;
     await query(
       `UPDATE evaluation_runs SET status = 'succeeded', ended_at = $2 WHERE evaluation_run_id = $1`,
       [row.evaluation_run_id, now()],
@@ -287,11 +275,28 @@ export async function openPostgresJudgeStore(
           return (await hasVerdict(verdict, client)) ? 'duplicate' : 'closed';
         }
         const at = now();
-        const inserted = await query(
-          `INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache,
-             worker, recorded_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (evaluation_run_id, case_key, judge_name) DO NOTHING`,
+        const entry = verdict.cacheEntry;
+        const cacheable = entry !== undefined && verdict.result.status !== 'error';
+        // one statement under the row lock: the verdict, its cache entry, the count and the run's end
+        const counted = await query(
+          `WITH inserted AS (
+             INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache,
+               worker, recorded_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (evaluation_run_id, case_key, judge_name) DO NOTHING
+             RETURNING 1
+           ), cached AS (
+             INSERT INTO verdict_cache (cache_key, prompt_sha256, model, judge_version, rubric_version,
+               result, created_at)
+             SELECT $9::text, $10::text, $11::text, $12::text, $13::text, $4, $8
+             WHERE $14::boolean AND EXISTS (SELECT 1 FROM inserted)
+             ON CONFLICT (cache_key) DO NOTHING
+           )
+           UPDATE evaluation_runs
+           SET verdicts_recorded = verdicts_recorded + 1,
+             status = CASE WHEN verdicts_recorded + 1 >= cases_total THEN 'succeeded' ELSE status END,
+             ended_at = CASE WHEN verdicts_recorded + 1 >= cases_total THEN $8 ELSE ended_at END
+           WHERE evaluation_run_id = $1 AND EXISTS (SELECT 1 FROM inserted)`,
           [
             verdict.evaluationRunId,
             verdict.caseKey,
@@ -301,36 +306,21 @@ export async function openPostgresJudgeStore(
             verdict.fromCache,
             verdict.worker,
             at,
+            entry?.key ?? null,
+            entry?.promptSha256 ?? null,
+            entry?.model ?? null,
+            entry?.judgeVersion ?? null,
+            entry?.rubricVersion ?? null,
+            cacheable,
           ],
           client,
         );
-        if (inserted.rowCount === 0) return 'duplicate';
-        const entry = verdict.cacheEntry;
-        if (entry !== undefined && verdict.result.status !== 'error') {
-          await query(
-            `INSERT INTO verdict_cache (cache_key, prompt_sha256, model, judge_version, rubric_version,
-               result, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
-             ON CONFLICT (cache_key) DO NOTHING`,
-            [
-              entry.key,
-              entry.promptSha256,
-              entry.model,
-              entry.judgeVersion,
-              entry.rubricVersion,
-              encodeStoredJson(verdict.result),
-              at,
-            ],
-            client,
-          );
-        }
-        await succeedIfComplete(row, client);
+        if (counted.rowCount === 0) return 'duplicate';
         return 'recorded';
       });
     },
     async verdictCount(evaluationRunId) {
-      await runRow(evaluationRunId);
-      return countOf(evaluationRunId);
+      return (await runRow(evaluationRunId)).verdicts_recorded;
     },
     async verdicts(evaluationRunId, { afterSeq = 0, limit }) {
       requireInteger('limit', { limit }, 0);

@@ -123,6 +123,8 @@ export const postgresMigrations: readonly string[] = [
     cache BOOLEAN NOT NULL,
     cases_total INTEGER,
     malformed_lines INTEGER NOT NULL DEFAULT 0,
+    -- COUNT(*) of its verdicts, kept with each one: finishing a run must not cost a scan per verdict
+    verdicts_recorded INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL,
     ended_at TEXT,
     error TEXT
