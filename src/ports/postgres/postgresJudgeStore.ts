@@ -6,7 +6,6 @@ import {
   type EvaluationRunRecord,
   type JudgeStore,
   type NewVerdict,
-  type VerdictRecording,
 } from '../judgeStore.js';
 import {
   allVerdictsIn,
@@ -266,23 +265,20 @@ export async function openPostgresJudgeStore(
     },
     async recordVerdict(verdict) {
       writable('record a verdict');
-      return transaction(async (client): Promise<VerdictRecording> => {
-        // the row lock orders this against a cancel and against the other verdicts of the run
-        const row = await runRow(verdict.evaluationRunId, client, 'FOR UPDATE');
-        if (row.status === 'cancelled' || row.status === 'failed') return 'closed';
-        if (row.status === 'succeeded') {
-          // a succeeded run has all its verdicts: a case beyond its total is not one of its cases
-          return (await hasVerdict(verdict, client)) ? 'duplicate' : 'closed';
-        }
-        const at = now();
-        const entry = verdict.cacheEntry;
-        const cacheable = entry !== undefined && verdict.result.status !== 'error';
-        // one statement under the row lock: the verdict, its cache entry, the count and the run's end
-        const counted = await query(
-          `WITH inserted AS (
+      const at = now();
+      const entry = verdict.cacheEntry;
+      const cacheable = entry !== undefined && verdict.result.status !== 'error';
+      // One statement, so one transaction and one round trip: it locks the run's row first (the
+      // inserts read it), which orders it against a cancel and the run's other verdicts, then
+      // inserts the verdict and its cache entry, counts it and ends the run on its last verdict.
+      const outcome = (
+        await query<{ status: string | null; recorded: boolean }>(
+          `WITH run AS (
+             SELECT status FROM evaluation_runs WHERE evaluation_run_id = $1 FOR UPDATE
+           ), inserted AS (
              INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache,
                worker, recorded_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM run WHERE run.status = 'running'
              ON CONFLICT (evaluation_run_id, case_key, judge_name) DO NOTHING
              RETURNING 1
            ), cached AS (
@@ -291,12 +287,15 @@ export async function openPostgresJudgeStore(
              SELECT $9::text, $10::text, $11::text, $12::text, $13::text, $4, $8
              WHERE $14::boolean AND EXISTS (SELECT 1 FROM inserted)
              ON CONFLICT (cache_key) DO NOTHING
+           ), counted AS (
+             UPDATE evaluation_runs
+             SET verdicts_recorded = verdicts_recorded + 1,
+               status = CASE WHEN verdicts_recorded + 1 >= cases_total THEN 'succeeded' ELSE status END,
+               ended_at = CASE WHEN verdicts_recorded + 1 >= cases_total THEN $8 ELSE ended_at END
+             WHERE evaluation_run_id = $1 AND EXISTS (SELECT 1 FROM inserted)
+             RETURNING 1
            )
-           UPDATE evaluation_runs
-           SET verdicts_recorded = verdicts_recorded + 1,
-             status = CASE WHEN verdicts_recorded + 1 >= cases_total THEN 'succeeded' ELSE status END,
-             ended_at = CASE WHEN verdicts_recorded + 1 >= cases_total THEN $8 ELSE ended_at END
-           WHERE evaluation_run_id = $1 AND EXISTS (SELECT 1 FROM inserted)`,
+           SELECT (SELECT status FROM run) AS status, EXISTS (SELECT 1 FROM counted) AS recorded`,
           [
             verdict.evaluationRunId,
             verdict.caseKey,
@@ -313,11 +312,16 @@ export async function openPostgresJudgeStore(
             entry?.rubricVersion ?? null,
             cacheable,
           ],
-          client,
-        );
-        if (counted.rowCount === 0) return 'duplicate';
-        return 'recorded';
-      });
+        )
+      ).rows[0];
+      const status = outcome?.status ?? null;
+      if (status === null) throw new EvaluationRunNotFoundError(verdict.evaluationRunId, display);
+      if (outcome?.recorded === true) return 'recorded';
+      if (status === 'running') return 'duplicate';
+      if (status === 'cancelled' || status === 'failed') return 'closed';
+      // a succeeded run has all its verdicts (read with a fresh snapshot: the last may have just
+      // committed); a case beyond its total is not one of its cases
+      return (await hasVerdict(verdict)) ? 'duplicate' : 'closed';
     },
     async verdictCount(evaluationRunId) {
       return (await runRow(evaluationRunId)).verdicts_recorded;
