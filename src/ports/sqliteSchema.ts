@@ -133,6 +133,50 @@ export const storeMigrations: readonly string[] = [
   ALTER TABLE runs_v3 RENAME TO runs;
   CREATE INDEX runs_by_start ON runs (started_at, run_id);
   `,
+  // 4: evaluation runs (arena judge), one verdict per (run, case, judge), the verdict cache
+  `
+  CREATE TABLE evaluation_runs (
+    evaluation_run_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'cancelled', 'failed')),
+    judge_name TEXT NOT NULL,
+    judge_config TEXT NOT NULL,
+    config_dir TEXT NOT NULL,
+    cases_file TEXT NOT NULL,
+    cases_sha256 TEXT NOT NULL,
+    cache INTEGER NOT NULL CHECK (cache IN (0, 1)),
+    cases_total INTEGER,
+    malformed_lines INTEGER NOT NULL DEFAULT 0,
+    -- COUNT(*) of its verdicts, kept with each one: finishing a run must not cost a scan per verdict
+    verdicts_recorded INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT
+  ) STRICT;
+
+  CREATE TABLE verdicts (
+    seq INTEGER PRIMARY KEY,
+    evaluation_run_id TEXT NOT NULL REFERENCES evaluation_runs (evaluation_run_id) ON DELETE CASCADE,
+    case_key TEXT NOT NULL,
+    judge_name TEXT NOT NULL,
+    result TEXT NOT NULL,
+    status TEXT NOT NULL,
+    from_cache INTEGER NOT NULL CHECK (from_cache IN (0, 1)),
+    worker TEXT,
+    recorded_at TEXT NOT NULL,
+    UNIQUE (evaluation_run_id, case_key, judge_name)
+  ) STRICT;
+  CREATE INDEX verdicts_by_seq ON verdicts (evaluation_run_id, seq);
+
+  CREATE TABLE verdict_cache (
+    cache_key TEXT PRIMARY KEY,
+    prompt_sha256 TEXT NOT NULL,
+    model TEXT,
+    judge_version TEXT NOT NULL,
+    rubric_version TEXT NOT NULL,
+    result TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) STRICT;
+  `,
 ];
 
 /**
@@ -152,7 +196,7 @@ export interface MigratableDatabase {
  *
  * @example
  * ```ts
- * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 3)
+ * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 4)
  * ```
  */
 export function migrateStore(db: MigratableDatabase, path: string): number {

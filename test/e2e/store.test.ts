@@ -92,7 +92,7 @@ describe('read commands open the store read-only', () => {
       expect(report.stdout).toContain('<html');
       const checked = await runArenaWithoutWriteAccess(['check', store], folder);
       expect(checked.stdout).toContain(
-        'ok: arena.db is a sound arena store (schema version 3, 1 run)',
+        'ok: arena.db is a sound arena store (schema version 4, 1 run)',
       );
       expect(readFileSync(store).equals(before)).toBe(true);
     } finally {

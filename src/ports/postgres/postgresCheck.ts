@@ -12,6 +12,8 @@ const tables = [
   'snapshots',
   'resumes',
 ];
+/** The judge store's tables, there since schema version 3. */
+const judgeTables = ['evaluation_runs', 'verdicts', 'verdict_cache'];
 
 /**
  * Check a PostgreSQL store read-only: it is reachable, an arena store of a
@@ -31,7 +33,8 @@ export function checkPostgresStore(uri: string): StoreCheck {
     const schemaVersion =
       connection.query<{ version: number }>('SELECT version FROM arena_schema').rows[0]?.version ??
       0;
-    const missing = tables.filter(
+    const expected = schemaVersion >= 3 ? [...tables, ...judgeTables] : tables;
+    const missing = expected.filter(
       (table) =>
         connection.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [table])
           .rows[0]?.found === null,

@@ -153,7 +153,7 @@ const lostCodes = new Set([
 ]);
 
 /** Whether a failure is the connection's (the server went away), not the statement's. */
-function connectionLost(failure: PgFailure): boolean {
+export function connectionLost(failure: PgFailure): boolean {
   return (
     (failure.code !== undefined &&
       (lostCodes.has(failure.code) || failure.code.startsWith('08'))) ||

@@ -110,6 +110,50 @@ export const postgresMigrations: readonly string[] = [
   ALTER TABLE runs ADD CONSTRAINT runs_status_check
     CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled'));
   `,
+  // 3: evaluation runs, verdicts and the verdict cache (the SQLite store's migration 4)
+  `
+  CREATE TABLE evaluation_runs (
+    evaluation_run_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'cancelled', 'failed')),
+    judge_name TEXT NOT NULL,
+    judge_config TEXT NOT NULL,
+    config_dir TEXT NOT NULL,
+    cases_file TEXT NOT NULL,
+    cases_sha256 TEXT NOT NULL,
+    cache BOOLEAN NOT NULL,
+    cases_total INTEGER,
+    malformed_lines INTEGER NOT NULL DEFAULT 0,
+    -- COUNT(*) of its verdicts, kept with each one: finishing a run must not cost a scan per verdict
+    verdicts_recorded INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT
+  );
+
+  CREATE TABLE verdicts (
+    seq BIGSERIAL PRIMARY KEY,
+    evaluation_run_id TEXT NOT NULL REFERENCES evaluation_runs (evaluation_run_id) ON DELETE CASCADE,
+    case_key TEXT NOT NULL,
+    judge_name TEXT NOT NULL,
+    result TEXT NOT NULL,
+    status TEXT NOT NULL,
+    from_cache BOOLEAN NOT NULL,
+    worker TEXT,
+    recorded_at TEXT NOT NULL,
+    UNIQUE (evaluation_run_id, case_key, judge_name)
+  );
+  CREATE INDEX verdicts_by_seq ON verdicts (evaluation_run_id, seq);
+
+  CREATE TABLE verdict_cache (
+    cache_key TEXT PRIMARY KEY,
+    prompt_sha256 TEXT NOT NULL,
+    model TEXT,
+    judge_version TEXT NOT NULL,
+    rubric_version TEXT NOT NULL,
+    result TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */

@@ -32,11 +32,14 @@ describe('store schema migrations', () => {
     expect(tables(db)).toEqual([
       'checkpoints',
       'episodes',
+      'evaluation_runs',
       'meta_decisions',
       'phases',
       'resumes',
       'runs',
       'snapshots',
+      'verdict_cache',
+      'verdicts',
     ]);
     db.close();
   });
