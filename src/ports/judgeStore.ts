@@ -87,7 +87,8 @@ export interface StoredVerdict {
 /**
  * What `recordVerdict` did: `recorded` (the one verdict of this case now),
  * `duplicate` (one was there already: a redelivery or a racing worker) or
- * `closed` (the run was cancelled or failed: nothing written).
+ * `closed` (the run was cancelled or failed: nothing written; also a case
+ * that is not one of a succeeded run's, whose every verdict is in).
  */
 export type VerdictRecording = 'recorded' | 'duplicate' | 'closed';
 

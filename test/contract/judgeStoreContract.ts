@@ -365,6 +365,10 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
         const other = await handle();
         const cases = Array.from({ length: 24 }, (_, index) => `c${index}`);
         await store.setCasesTotal(runId, cases.length, 0);
+        // every connection of both handles open first, so the calls really overlap
+        await Promise.all(
+          cases.flatMap(() => [store.verdictCount(runId), other.verdictCount(runId)]),
+        );
         const calls = cases.flatMap((caseId, index) =>
           [store, other, other, store].map((racer, attempt) =>
             racer.recordVerdict(

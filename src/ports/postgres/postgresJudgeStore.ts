@@ -100,6 +100,8 @@ export async function openPostgresJudgeStore(
     max: options.maxConnections ?? 8,
     options: serverOptions.join(' '),
     types,
+    // an unclosed store must not keep the process alive, as the run store's worker thread does not
+    allowExitOnIdle: true,
   });
   // an idle connection the server dropped: the pool discards it, the next query reconnects
   pool.on('error', () => {});

@@ -152,7 +152,16 @@ const lostCodes = new Set([
   '57P03',
 ]);
 
-/** Whether a failure is the connection's (the server went away), not the statement's. */
+/**
+ * Whether a failure is the connection's (the server went away), not the statement's.
+ *
+ * @internal the PostgreSQL adapters' own helper.
+ * @example
+ * ```ts
+ * connectionLost({ message: 'terminating connection due to administrator command', code: '57P01', constraint: undefined }); // true
+ * connectionLost({ message: 'duplicate key value', code: '23505', constraint: 'runs_pkey' }); // false
+ * ```
+ */
 export function connectionLost(failure: PgFailure): boolean {
   return (
     (failure.code !== undefined &&
