@@ -34,6 +34,28 @@ export {
   providerFromConfig,
 } from '../actors/judges.js';
 export type {
+  SubmitEvaluationOptions,
+  SubmittedEvaluation,
+} from '../actors/judging/evaluationRuns.js';
+export {
+  cancelEvaluationRun,
+  followEvaluationRun,
+  storedVerdicts,
+  submitEvaluationRun,
+} from '../actors/judging/evaluationRuns.js';
+export type { CaseOutcome, JudgeCaseOptions } from '../actors/judging/judgeCase.js';
+export { judgeCaseIntoStore, verdictCacheEntryOf } from '../actors/judging/judgeCase.js';
+export { judgeIntoStore } from '../actors/judging/judgeIntoStore.js';
+export type {
+  JudgeWorkerEvent,
+  JudgeWorkerOptions,
+  JudgeWorkerTally,
+} from '../actors/judging/judgeWorker.js';
+export { runJudgeWorker } from '../actors/judging/judgeWorker.js';
+export type { ModelPauses } from '../actors/judging/modelPauses.js';
+export { createModelPauses, pauseKeyOf, pausingProvider } from '../actors/judging/modelPauses.js';
+export { judgeOfEvaluationRun } from '../actors/judging/storedJudge.js';
+export type {
   JudgeAgentProfile,
   JudgeConfig,
   JudgeProfile,
@@ -75,6 +97,7 @@ export {
   judgePayloadJsonSchema,
   judgePayloadSchema,
   judgeSettings,
+  judgeSummaryAccumulator,
   PROMPT_TEMPLATE_VERSION,
   parseCaseLine,
   parseJudgePayload,
@@ -91,6 +114,26 @@ export type {
 } from '../machines/judge.js';
 export { judgeMachine } from '../machines/judge.js';
 export type { AgentGenerateOptions, AgentTool, JudgeAgent } from '../ports/judgeAgent.js';
+export type {
+  JudgeQueue,
+  JudgeSubmitReceipt,
+  ModelPause,
+  QueuedCase,
+  QueuedCaseDelivery,
+} from '../ports/judgeQueue.js';
+export { defaultJudgeAckWaitMs, defaultJudgeMaxInFlight } from '../ports/judgeQueue.js';
+export type {
+  EvaluationRunRecord,
+  EvaluationRunStatus,
+  JudgeStore,
+  NewEvaluationRun,
+  NewVerdict,
+  StoredVerdict,
+  VerdictCacheEntry,
+  VerdictRecording,
+} from '../ports/judgeStore.js';
+export { caseKeyOf, EvaluationRunNotFoundError } from '../ports/judgeStore.js';
+export { openJudgeStore } from '../ports/judgeStoreUri.js';
 export type {
   ModelProvider,
   ModelRequest,

@@ -9,15 +9,15 @@ import type { JudgeContext } from '../domain/judge/context.js';
  */
 
 /** One case of one evaluation run. */
-export interface JudgeJob {
+export interface QueuedCase {
   /** The evaluation run in the judge store. */
   readonly evaluationRunId: string;
   readonly context: JudgeContext;
 }
 
 /** One delivery of a case to a worker. */
-export interface JudgeJobDelivery {
-  readonly job: JudgeJob;
+export interface QueuedCaseDelivery {
+  readonly job: QueuedCase;
   /** 1 on the first delivery, more on each redelivery. */
   readonly deliveryCount: number;
   /** Keep the case in progress: call it more often than the queue's ack wait. */
@@ -44,9 +44,9 @@ export interface ModelPause {
 /** A queue of judge jobs with at-least-once delivery, and the fleet's signals. */
 export interface JudgeQueue {
   /** Queue one case; a case of the same run and key queued before is dropped as a duplicate. */
-  submit(job: JudgeJob, caseKey: string): Promise<JudgeSubmitReceipt>;
+  submit(job: QueuedCase, caseKey: string): Promise<JudgeSubmitReceipt>;
   /** Up to `max` deliveries, as they come, within about `waitMs`. */
-  take(max: number, waitMs: number): AsyncIterable<JudgeJobDelivery>;
+  take(max: number, waitMs: number): AsyncIterable<QueuedCaseDelivery>;
   /** Drop every queued case of a run (it was cancelled). */
   purge(evaluationRunId: string): Promise<void>;
   /** Tell every worker that a run was cancelled: they cancel its judgements in flight. */

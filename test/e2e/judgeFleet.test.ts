@@ -255,20 +255,22 @@ describe('arena judge on a fleet of workers (NATS JetStream + PostgreSQL)', () =
     let pausedAt = 0;
     const server = await chatServer((request, index) => {
       arrivals.push({ at: Date.now(), caseId: caseOf(request) });
-      if (index < 3) {
+      // one 429, so one worker meets it: the others learn of the pause only through NATS
+      if (index === 0) {
         pausedAt = Date.now();
         return { status: 429, headers: { 'retry-after': '2' } };
       }
-      return verdictFor(request, 30);
+      return verdictFor(request, 150);
     });
-    const fixture = judgeFixture(server, 18, { maxAttempts: 3 });
+    // enough work for the whole pause: without a shared pause the other workers would go on calling
+    const fixture = judgeFixture(server, 60, { maxAttempts: 3 });
     const store = await postgres.createDatabase('judge_429');
     const crew = fleet(store, fixture.folder, 3, 2);
     const run = await runArena([...judgeArgs(fixture, store, '--wait', '--max-in-flight', '6')], {
       cwd: fixture.folder,
     });
     expect(run.code, run.stderr).toBe(0);
-    // after the last 429 (allowing half a second for the news to reach every worker) nobody called until retry-after ended
+    // after the 429 (allowing half a second for the news to reach every worker) nobody called until retry-after ended
     const duringPause = arrivals.filter(
       (arrival) => arrival.at > pausedAt + 500 && arrival.at < pausedAt + 1900,
     );
@@ -278,7 +280,7 @@ describe('arena judge on a fleet of workers (NATS JetStream + PostgreSQL)', () =
       perCase.set(arrival.caseId, (perCase.get(arrival.caseId) ?? 0) + 1);
     expect(Math.max(...perCase.values())).toBeLessThanOrEqual(3);
     const { verdicts } = await storedVerdicts(store, runIdOf(run.stderr));
-    expect(verdicts).toHaveLength(18);
+    expect(verdicts).toHaveLength(60);
     expect(verdicts.every((verdict) => verdict.result.attemptCount <= 3)).toBe(true);
     expect(verdicts.every((verdict) => verdict.result.status !== 'error')).toBe(true);
     await stopWorkers(crew);

@@ -67,8 +67,13 @@ export async function submitEvaluationRun(
         .submit({ evaluationRunId, context: line.context }, caseKeyOf(line.context))
         .then(
           ({ duplicate }) => {
-            if (duplicate) duplicates++;
-            else options.onQueued?.(++queued);
+            if (duplicate) {
+              duplicates++;
+              return;
+            }
+            // counted before the callback: an optional call skips its arguments when absent
+            queued++;
+            options.onQueued?.(queued);
           },
           (error: unknown) => {
             failure ??= error;

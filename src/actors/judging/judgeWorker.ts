@@ -1,5 +1,5 @@
 import { JudgeCancelledError } from '../../domain/judge/errors.js';
-import type { JudgeJobDelivery, JudgeQueue } from '../../ports/judgeQueue.js';
+import type { JudgeQueue, QueuedCaseDelivery } from '../../ports/judgeQueue.js';
 import {
   EvaluationRunNotFoundError,
   type EvaluationRunRecord,
@@ -95,7 +95,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   });
   const active = new Set<Promise<void>>();
 
-  const handle = async (delivery: JudgeJobDelivery): Promise<void> => {
+  const handle = async (delivery: QueuedCaseDelivery): Promise<void> => {
     const { evaluationRunId, context } = delivery.job;
     const run = await runs.get(evaluationRunId);
     if (run === null || run.status !== 'running') {
@@ -161,7 +161,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     }
   };
 
-  const track = (delivery: JudgeJobDelivery): void => {
+  const track = (delivery: QueuedCaseDelivery): void => {
     const work: Promise<void> = handle(delivery)
       .catch((error: unknown) => {
         // the store is away: the case comes back after the ack wait

@@ -49,6 +49,7 @@ export {
   failedGates,
   type JudgeGates,
   type JudgeSummary,
+  judgeSummaryAccumulator,
   summarizeJudgeResults,
 } from './summary.js';
 export {

@@ -15,10 +15,10 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   defaultJudgeAckWaitMs,
   defaultJudgeMaxInFlight,
-  type JudgeJob,
-  type JudgeJobDelivery,
   type JudgeQueue,
   type ModelPause,
+  type QueuedCase,
+  type QueuedCaseDelivery,
 } from '../judgeQueue.js';
 import { RunQueueError } from '../runQueue.js';
 
@@ -109,7 +109,7 @@ export async function openJetStreamJudgeQueue(
     });
     const encoder = new TextEncoder();
     const queue: JudgeQueue = {
-      async submit(job: JudgeJob, caseKey: string) {
+      async submit(job: QueuedCase, caseKey: string) {
         const ack = await js.publish(
           `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
           encoder.encode(JSON.stringify(job)),
@@ -161,12 +161,12 @@ async function* deliveries(
   consumer: Consumer,
   max: number,
   expires: number,
-): AsyncGenerator<JudgeJobDelivery> {
+): AsyncGenerator<QueuedCaseDelivery> {
   const messages = await consumer.fetch({ max_messages: max, expires });
   try {
     for await (const message of messages) {
       yield {
-        job: message.json<JudgeJob>(),
+        job: message.json<QueuedCase>(),
         deliveryCount: message.info.deliveryCount,
         working: () => message.working(),
         ack: async () => {
