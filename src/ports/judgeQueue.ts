@@ -58,8 +58,22 @@ export interface JudgeQueue {
   close(): Promise<void>;
 }
 
-/** How long a judge delivery stays unacked before it is delivered again, unless told otherwise. */
+/**
+ * How long a judge delivery stays unacked before it is delivered again, unless told otherwise.
+ *
+ * @example
+ * ```ts
+ * defaultJudgeAckWaitMs; // 30000: ARENA_JUDGE_ACK_WAIT_MS overrides it for arena worker
+ * ```
+ */
 export const defaultJudgeAckWaitMs = 30_000;
 
-/** The fleet-wide cap on judgements in flight when the consumer is first created. */
+/**
+ * The fleet-wide cap on judgements in flight when the consumer is first created.
+ *
+ * @example
+ * ```ts
+ * defaultJudgeMaxInFlight; // 128: arena judge --max-in-flight N changes it for the fleet
+ * ```
+ */
 export const defaultJudgeMaxInFlight = 128;

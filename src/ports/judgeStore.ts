@@ -145,7 +145,14 @@ export function caseKeyOf(
   return JSON.stringify([context.evaluationRunId, context.caseId, context.subjectId]);
 }
 
-/** No evaluation run of that id in the store. */
+/**
+ * No evaluation run of that id in the store.
+ *
+ * @example
+ * ```ts
+ * await store.getEvaluationRun('nope'); // throws EvaluationRunNotFoundError: no evaluation run 'nope' in sqlite:verdicts.db
+ * ```
+ */
 export class EvaluationRunNotFoundError extends ArenaError {
   constructor(evaluationRunId: string, where: string) {
     super('EVALUATION_RUN_NOT_FOUND', `no evaluation run '${evaluationRunId}' in ${where}`);

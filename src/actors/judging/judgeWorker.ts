@@ -27,6 +27,7 @@ export type JudgeWorkerEvent =
   | { readonly type: 'failed'; readonly evaluationRunId: string; readonly error: unknown }
   | { readonly type: 'queueError'; readonly error: unknown };
 
+/** What `runJudgeWorker` works with: the store, the queue, its concurrency and its stop signal. */
 export interface JudgeWorkerOptions {
   readonly store: JudgeStore;
   readonly queue: JudgeQueue;
