@@ -6,7 +6,8 @@
  * `arena judge --nats --store --wait` (submit, judge, read back, summary) as
  * a ratio to the ideal (cases x latency / cap) and to a one-process `arena
  * judge --concurrency 128` of the same cases. Then the submitting process's
- * peak memory at 20k and 100k cases (it streams: flat). Targets: <= 1.3x the
+ * memory at 20k and 100k cases (it streams: flat): the most live heap after a GC
+ * every 250 ms (what it retains), beside its peak RSS. Targets: <= 1.3x the
  * ideal with 4 workers; submitter memory at 100k within 10% of 20k.
  * Needs nats-server and PostgreSQL (as the tests install them) and a built dist/.
  * `JUDGE_FLEET_CASES` sets the batch (default 20000).
@@ -81,7 +82,7 @@ async function timed(
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', path.join(here, '_maxRss.mjs'), cli, ...args],
+    ['--expose-gc', '--import', path.join(here, '_memory.mjs'), cli, ...args],
     {
       cwd,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -94,8 +95,14 @@ async function timed(
   });
   const [code] = (await once(child, 'close')) as [number | null];
   const wallMs = performance.now() - started;
-  const rss = /max-rss-kb (\d+)/.exec(stderr);
-  return { wallMs, maxRssKb: rss ? Number(rss[1]) : Number.NaN, code, stderr };
+  const memory = /max-rss-kb (\d+) max-live-heap (\d+)/.exec(stderr);
+  return {
+    wallMs,
+    maxRssKb: memory ? Number(memory[1]) : Number.NaN,
+    liveHeap: memory ? Number(memory[2]) : Number.NaN,
+    code,
+    stderr,
+  };
 }
 
 const nats = await startNatsServer();

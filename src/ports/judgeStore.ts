@@ -49,7 +49,7 @@ export type NewEvaluationRun = Pick<
 
 /** Where a verdict's result is kept in the cache, and under which identity. */
 export interface VerdictCacheEntry {
-  /** sha256 (hex) over the prompt's sha256 and the judge's identity (see `verdictCacheKey`). */
+  /** sha256 (hex) over the prompt's sha256 and the judge's identity (see `verdictCacheEntryOf`). */
   readonly key: string;
   readonly promptSha256: string;
   readonly model: string | null;

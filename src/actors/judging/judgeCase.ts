@@ -51,6 +51,12 @@ export interface JudgeCaseOptions {
   readonly worker: string | null;
   /** Aborting cancels the judgement: it rejects with `JudgeCancelledError` and records nothing. */
   readonly signal?: AbortSignal;
+  /**
+   * The case may have a verdict already (a redelivery): look before judging.
+   * Default true; a first delivery skips the look (a racing duplicate still
+   * records nothing: the store keeps one verdict per case).
+   */
+  readonly mayHaveVerdict?: boolean;
 }
 
 /**
@@ -73,7 +79,10 @@ export async function judgeCaseIntoStore(
   const { store, evaluationRunId, judge } = options;
   const caseKey = caseKeyOf(context);
   const judgeName = judge.settings.name;
-  if (await store.hasVerdict(evaluationRunId, caseKey, judgeName)) {
+  if (
+    options.mayHaveVerdict !== false &&
+    (await store.hasVerdict(evaluationRunId, caseKey, judgeName))
+  ) {
     return { recording: 'duplicate', fromCache: false, result: null };
   }
   const cacheEntry = options.cache ? verdictCacheEntryOf(judge, context) : undefined;

@@ -124,6 +124,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         cache: run.cache,
         worker: options.name,
         signal: controller.signal,
+        // only a redelivered case can have its verdict already
+        mayHaveVerdict: delivery.deliveryCount > 1,
       });
       await delivery.ack();
       if (outcome.recording === 'recorded') tally[outcome.fromCache ? 'cached' : 'recorded']++;
@@ -177,7 +179,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   try {
     while (!options.signal.aborted) {
       const free = options.concurrency - active.size;
-      if (free <= 0) {
+      // pull in batches (a quarter of the slots at least) rather than one pull per freed slot
+      if (free <= 0 || (free < batchOf(options.concurrency) && active.size > 0)) {
         await Promise.race(active);
         continue;
       }
@@ -203,6 +206,9 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   }
   return tally;
 }
+
+/** The fewest free slots a worker pulls for while judgements are in flight. */
+const batchOf = (concurrency: number): number => Math.max(1, Math.floor(concurrency / 4));
 
 /** Evaluation runs as a worker last read them, read again after `statusTtlMs`. */
 class RunCache {

@@ -136,7 +136,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
     });
     const judged = await judging?.done;
     say(
-      `arena worker ${name}: stopped (${tally.ended} ended, ${tally.handedBack} handed back, ${tally.deferred} deferred, ${tally.dropped} dropped${judged ? `; judged ${judged.recorded}, from the cache ${judged.cached}, duplicates ${judged.duplicate}, handed back ${judged.handedBack}` : ''})`,
+      `arena worker ${name}: stopped (${tally.ended} ended, ${tally.handedBack} handed back, ${tally.deferred} deferred, ${tally.dropped} dropped${judged && Object.values(judged).some((count) => count > 0) ? `; judged ${judged.recorded}, from the cache ${judged.cached}, duplicates ${judged.duplicate}, handed back ${judged.handedBack}` : ''})`,
     );
     return ExitCode.ok;
   } finally {
