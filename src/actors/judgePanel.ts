@@ -57,8 +57,8 @@ export interface JudgePanelOptions {
  */
 export function createJudgePanel(options: JudgePanelOptions): JudgePanel {
   const { members } = options;
-  const rule = checkPanelRule(options.rule, members.length);
   const byName = membersByName(members);
+  const rule = checkPanelRule(options.rule, members.length);
   const first = members[0]!;
   const caps = members.map((member) => member.settings.maxCostUsd);
   const settings = judgeSettings({

@@ -3,8 +3,8 @@ import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import { judgeFromConfig } from '../../actors/judgeFromConfig.js';
-import { judgeMany } from '../../actors/judgeMany.js';
 import type { Judge } from '../../actors/judges.js';
+import { judgeTrials } from '../../actors/judgeTrials.js';
 import { loadJudgeConfig } from '../../config/judgeConfig.js';
 import { type MalformedCaseLine, parseCaseLine } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
@@ -18,6 +18,7 @@ import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
+import { agreementReport, checkAgreementGate, parseTrials } from './judgePanelReport.js';
 
 interface JudgeCommandOptions {
   logLevel: LogLevel;
@@ -27,6 +28,7 @@ interface JudgeCommandOptions {
   concurrency: string;
   judge?: string;
   runId?: string;
+  trials?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export function registerJudgeCommand(program: Command): void {
       '--run-id <id>',
       'evaluation run id for cases without one (default: derived from the cases file)',
     )
+    .option('--trials <n>', 'judge each case n times and report how stable the verdicts are', '1')
     .action((casesPath: string, _options: unknown, command: Command) =>
       runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
@@ -71,6 +74,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new CliError(`--concurrency must be a positive integer, got '${options.concurrency}'`);
   }
+  const trials = parseTrials(options.trials);
   const { config, baseDir } = loadJudgeConfig(options.config);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const judge = await judgeFromConfig(config, {
@@ -78,11 +82,12 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     logger,
     ...(options.judge ? { name: options.judge } : {}),
   });
+  checkAgreementGate(config, judge, trials);
   const { cases, malformed } = await readCases(casesPath, options.runId);
   for (const problem of malformed) {
     process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
   }
-  const results = await judgeAll(cases, judge, concurrency, options.out);
+  const results = await judgeAll(cases, judge, concurrency, options.out, trials);
   const summary = summarizeJudgeResults(results);
   const gates = failedGates(summary, {
     ...(config.gates.min_pass_rate !== undefined
@@ -93,9 +98,11 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
       : {}),
     ...(config.gates.max_errors !== undefined ? { maxErrors: config.gates.max_errors } : {}),
   });
+  const agreement = agreementReport(results, { trials, minAgreement: config.gates.min_agreement });
+  gates.push(...agreement.failedGates);
   const report = options.json
-    ? `${JSON.stringify({ judge: judge.settings.name, summary, malformedLines: malformed.length, failedGates: gates })}\n`
-    : formatSummary(judge.settings.name, summary, malformed.length, gates);
+    ? `${JSON.stringify({ judge: judge.settings.name, summary, malformedLines: malformed.length, failedGates: gates, ...agreement.json })}\n`
+    : formatSummary(judge.settings.name, summary, malformed.length, gates, agreement.lines);
   (options.out ? process.stdout : process.stderr).write(report);
   if (malformed.length > 0) process.exitCode = ExitCode.badInput;
   else if (gates.length > 0) process.exitCode = ExitCode.failed;
@@ -135,11 +142,16 @@ function judgeAll(
   judge: Judge,
   concurrency: number,
   outPath: string | undefined,
+  trials: number,
 ): Promise<JudgeResult[]> {
   const out: WriteStream | NodeJS.WriteStream = outPath
     ? createWriteStream(outPath)
     : process.stdout;
-  const bar = createProgressBar({ total: cases.length, label: 'judging', stream: process.stderr });
+  const bar = createProgressBar({
+    total: cases.length * trials,
+    label: 'judging',
+    stream: process.stderr,
+  });
   const results: JudgeResult[] = [];
   let errors = 0;
   return new Promise<JudgeResult[]>((resolve, reject) => {
@@ -157,7 +169,7 @@ function judgeAll(
       if (out === process.stdout) done();
       else (out as WriteStream).end(done);
     };
-    subscription = judgeMany(cases, judge, { concurrency }).subscribe({
+    subscription = judgeTrials(cases, judge, { concurrency, trials }).subscribe({
       next: (result) => {
         results.push(result);
         if (result.status === 'error') errors++;
@@ -175,6 +187,7 @@ function formatSummary(
   summary: JudgeSummary,
   malformed: number,
   gates: string[],
+  extra: readonly string[],
 ): string {
   const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
     .map((status) => `${status} ${summary.byStatus[status]}`)
@@ -184,6 +197,7 @@ function formatSummary(
   const lines = [
     `judged ${summary.total} cases with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
     `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    ...extra,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;
