@@ -17,6 +17,8 @@ export { loadJudgeAgent } from '../actors/judgeAgentModule.js';
 export { judgeFromConfig } from '../actors/judgeFromConfig.js';
 export type { JudgeManyOptions, JudgeResultCache } from '../actors/judgeMany.js';
 export { judgeCacheKey, judgeMany } from '../actors/judgeMany.js';
+export type { JudgePanel, JudgePanelOptions } from '../actors/judgePanel.js';
+export { createJudgePanel, isJudgePanel, panelFromConfig } from '../actors/judgePanel.js';
 export type {
   AgentJudgeOptions,
   FromConfigOptions,
@@ -33,9 +35,12 @@ export {
   modelJudgeFromConfig,
   providerFromConfig,
 } from '../actors/judges.js';
+export type { JudgeTrialsOptions } from '../actors/judgeTrials.js';
+export { judgeTrials } from '../actors/judgeTrials.js';
 export type {
   JudgeAgentProfile,
   JudgeConfig,
+  JudgePanelProfile,
   JudgeProfile,
   LoadedJudgeConfig,
   ModelProfile,
@@ -44,6 +49,7 @@ export {
   judgeConfigSchema,
   loadJudgeConfig,
   parseJudgeConfig,
+  selectedPanelName,
   selectJudgeName,
 } from '../config/judgeConfig.js';
 export type {
@@ -60,13 +66,24 @@ export type {
   JudgeSummary,
   MalformedCaseLine,
   ModelPrice,
+  PanelJudgeResult,
+  PanelRecord,
+  PanelRule,
+  PanelRuleName,
+  PanelVerdict,
+  PanelVote,
+  RatingAgreement,
   SubjectObservation,
   TokenUsage,
   ToolPolicy,
+  TrialJudgeResult,
+  TrialStability,
 } from '../domain/judge/index.js';
 export {
   checkAgentJudgePolicy,
   failedGates,
+  fleissKappa,
+  isPanelResult,
   JudgeCancelledError,
   JudgeConfigurationError,
   JudgeResponseError,
@@ -75,11 +92,19 @@ export {
   judgePayloadJsonSchema,
   judgePayloadSchema,
   judgeSettings,
+  PanelQuorumError,
+  PanelTieError,
   PROMPT_TEMPLATE_VERSION,
+  pairwiseAgreement,
+  panelAgreement,
+  panelMemberSummaries,
+  panelVerdict,
   parseCaseLine,
   parseJudgePayload,
+  ratingAgreement,
   summarizeJudgeResults,
   toolIsSafe,
+  trialStability,
 } from '../domain/judge/index.js';
 export type {
   JudgeClock,
@@ -90,6 +115,14 @@ export type {
   ProviderCallInput,
 } from '../machines/judge.js';
 export { judgeMachine } from '../machines/judge.js';
+export type {
+  JudgePanelMachineContext,
+  JudgePanelMachineEvent,
+  JudgePanelMachineInput,
+  PanelIdentity,
+  PanelMemberInput,
+} from '../machines/judgePanel.js';
+export { judgePanelMachine } from '../machines/judgePanel.js';
 export type { AgentGenerateOptions, AgentTool, JudgeAgent } from '../ports/judgeAgent.js';
 export type {
   ModelProvider,

@@ -1,3 +1,9 @@
+export {
+  fleissKappa,
+  pairwiseAgreement,
+  type RatingAgreement,
+  ratingAgreement,
+} from './agreement.js';
 export { type AnsweredAttempt, errorTypeOf, readAnsweredAttempt } from './attempt.js';
 export {
   type CaseLineOutcome,
@@ -11,7 +17,24 @@ export {
   JudgeConfigurationError,
   JudgeResponseError,
   JudgeTimeoutError,
+  PanelQuorumError,
+  PanelTieError,
 } from './errors.js';
+export {
+  checkPanelRule,
+  defaultMinVotes,
+  isPanelResult,
+  type PanelJudgeResult,
+  type PanelRecord,
+  type PanelRule,
+  type PanelRuleName,
+  type PanelVerdict,
+  type PanelVote,
+  panelAgreement,
+  panelMemberSummaries,
+  panelRecord,
+  panelVerdict,
+} from './panel.js';
 export {
   JUDGE_RESPONSE_FORMAT_NAME,
   type JudgePayload,
@@ -57,6 +80,7 @@ export {
   type ToolPolicy,
   toolIsSafe,
 } from './toolPolicy.js';
+export { type TrialJudgeResult, type TrialStability, trialStability } from './trials.js';
 export {
   addUsage,
   costFromPrice,
