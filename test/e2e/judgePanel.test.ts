@@ -125,6 +125,7 @@ describe('arena judge --trials', () => {
       out,
     ]);
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain('judged 12 judgements (4 cases × 3 trials) with strict:');
     expect(run.stdout).toContain(
       "stability over 3 trials: Fleiss' kappa 1 over 4 cases (categories failed, passed, skipped); the same verdict in every trial: 4 of 4 cases",
     );
@@ -216,5 +217,22 @@ describe('arena judge --trials', () => {
     expect(alone.stderr).toContain(
       'gates.min_agreement needs a panel judge or --trials 2 or more: judge strict alone has no agreement to measure',
     );
+  });
+});
+
+describe('README judge panels', () => {
+  it('shows the real output of the panel example and of --trials', async () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    for (const [config, extra] of [
+      ['panel.yaml', []],
+      ['replay.yaml', ['--trials', '3']],
+    ] as const) {
+      const out = path.join(scratch(), 'results.jsonl');
+      const args = ['judge', example('cases.jsonl'), '--config', example(config), ...extra];
+      const run = await runArena([...args, '--out', out]);
+      expect(run.code).toBe(0);
+      const shown = `$ npx arena judge examples/judge/cases.jsonl --config examples/judge/${config}${extra.length > 0 ? ` ${extra.join(' ')}` : ''} --out results.jsonl`;
+      expect(readme).toContain(`${shown}\n${run.stdout}`);
+    }
   });
 });

@@ -18,7 +18,12 @@ import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
-import { agreementReport, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import {
+  type AgreementReport,
+  agreementReport,
+  checkAgreementGate,
+  parseTrials,
+} from './judgePanelReport.js';
 
 interface JudgeCommandOptions {
   logLevel: LogLevel;
@@ -102,7 +107,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   gates.push(...agreement.failedGates);
   const report = options.json
     ? `${JSON.stringify({ judge: judge.settings.name, summary, malformedLines: malformed.length, failedGates: gates, ...agreement.json })}\n`
-    : formatSummary(judge.settings.name, summary, malformed.length, gates, agreement.lines);
+    : formatSummary(judge.settings.name, summary, malformed.length, gates, agreement);
   (options.out ? process.stdout : process.stderr).write(report);
   if (malformed.length > 0) process.exitCode = ExitCode.badInput;
   else if (gates.length > 0) process.exitCode = ExitCode.failed;
@@ -187,7 +192,7 @@ function formatSummary(
   summary: JudgeSummary,
   malformed: number,
   gates: string[],
-  extra: readonly string[],
+  extra: AgreementReport,
 ): string {
   const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
     .map((status) => `${status} ${summary.byStatus[status]}`)
@@ -195,9 +200,9 @@ function formatSummary(
   const ratio = (value: number | null): string =>
     value === null ? 'n/a' : String(Number(value.toFixed(4)));
   const lines = [
-    `judged ${summary.total} cases with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
+    `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
     `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
-    ...extra,
+    ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;

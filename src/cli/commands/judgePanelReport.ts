@@ -10,6 +10,8 @@ import { CliError, ExitCode } from '../errors.js';
 
 /** What `arena judge` adds for a panel or `--trials`: lines before the gates, JSON fields, failed gates. */
 export interface AgreementReport {
+  /** What was judged, when not simply `N cases`: `12 judgements (4 cases × 3 trials)`. */
+  readonly judged?: string;
   readonly lines: readonly string[];
   readonly json: Readonly<Record<string, unknown>>;
   readonly failedGates: readonly string[];
@@ -103,6 +105,8 @@ export function agreementReport(
     );
     json.trials = stability;
     gate('stability over trials', stability);
+    const judged = `${results.length} judgements (${stability.cases} cases × ${stability.trials} trials)`;
+    return { judged, lines, json, failedGates };
   }
   return { lines, json, failedGates };
 }
