@@ -55,7 +55,7 @@ export interface JudgePanelMachineContext {
   readonly result: PanelJudgeResult | null;
 }
 
-/** The one event the panel takes from outside: `cancel` (the output is then `null`). */
+/** The panel's events: `cancel` from outside (the output is then `null`), and each member's done or error. */
 export type JudgePanelMachineEvent =
   | { type: 'cancel' }
   | DoneActorEvent<JudgeResult, `member.${string}`>

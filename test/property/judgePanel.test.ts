@@ -166,33 +166,49 @@ function panelOf(members: readonly Member[], rule: PanelRule) {
   });
 }
 
-describe('a judge panel under any completion order of its members', () => {
+describe('a judge panel under any completion order of its members and any timeouts', () => {
   it("gives the rule applied to the members' verdicts, and keeps every member's result in member order", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), panelArbitrary, async (scheduler, { outcomes, rule }) => {
-        const timers = new SimulatedClock();
-        const members = outcomes.map((outcome, index) =>
-          member(`m${index}`, outcome, scheduler, timers),
-        );
-        let result: PanelJudgeResult | null = null;
-        panelOf(members, rule)
-          .evaluate(subject())
-          .then((value) => {
-            result = value;
+      fc.asyncProperty(
+        fc.scheduler(),
+        panelArbitrary,
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        async (scheduler, { outcomes, rule }, hangs) => {
+          const timers = new SimulatedClock();
+          // A member that never answers times out: its one attempt fails, so it is an error.
+          const script = outcomes.map((outcome, index) => (hangs[index] ? 'hang' : outcome));
+          const concluded = script.map(
+            (step): Outcome => (step === 'hang' ? { kind: 'error' } : step),
+          );
+          const members = script.map((step, index) => member(`m${index}`, step, scheduler, timers));
+          let result: PanelJudgeResult | null = null;
+          panelOf(members, rule)
+            .evaluate(subject())
+            .then((value) => {
+              result = value;
+            });
+          await runToQuiet(scheduler);
+          while (result === null) {
+            timers.increment(1000);
+            await runToQuiet(scheduler);
+          }
+          const final = result as PanelJudgeResult;
+          expect({ status: final.status, errorType: final.errorType }).toEqual(
+            expectedVerdict(rule, concluded),
+          );
+          expect(final.panel.members.map((entry) => entry.judge)).toEqual(
+            outcomes.map((_, index) => `m${index}`),
+          );
+          expect(final.panel.members.map((entry) => entry.status)).toEqual(
+            concluded.map((outcome) => outcome.kind),
+          );
+          script.forEach((step, index) => {
+            if (step === 'hang') {
+              expect(final.panel.members[index]!.errorType).toBe('JudgeTimeoutError');
+            }
           });
-        await runToQuiet(scheduler);
-        const final = result as PanelJudgeResult | null;
-        expect(final).not.toBeNull();
-        expect({ status: final!.status, errorType: final!.errorType }).toEqual(
-          expectedVerdict(rule, outcomes),
-        );
-        expect(final!.panel.members.map((entry) => entry.judge)).toEqual(
-          outcomes.map((_, index) => `m${index}`),
-        );
-        expect(final!.panel.members.map((entry) => entry.status)).toEqual(
-          outcomes.map((outcome) => outcome.kind),
-        );
-      }),
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -166,7 +166,8 @@ export interface PanelJudgeResult extends JudgeResult {
  * ```
  */
 export function isPanelResult(result: JudgeResult): result is PanelJudgeResult {
-  return typeof (result as Partial<PanelJudgeResult>).panel === 'object';
+  const panel = (result as Partial<PanelJudgeResult>).panel;
+  return typeof panel === 'object' && panel !== null;
 }
 
 /**
