@@ -80,6 +80,7 @@ export type {
   TrialStability,
 } from '../domain/judge/index.js';
 export {
+  AgreementTableError,
   checkAgentJudgePolicy,
   failedGates,
   fleissKappa,

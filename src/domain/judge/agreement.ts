@@ -1,4 +1,4 @@
-import { JudgeConfigurationError } from './errors.js';
+import { AgreementTableError } from './errors.js';
 
 /**
  * Fleiss' kappa (Fleiss 1971) of a table of ratings: one row per subject, one
@@ -7,7 +7,7 @@ import { JudgeConfigurationError } from './errors.js';
  * κ = (P̄ − P̄e) / (1 − P̄e): 1 is perfect agreement, 0 what chance gives.
  * `null` when P̄e = 1 (every rating in one category): kappa is 0 / 0 there.
  *
- * @throws JudgeConfigurationError when the table is empty, ragged, or a row has
+ * @throws AgreementTableError when the table is empty, ragged, or a row has
  * fewer than two ratings or a count that is not a non-negative integer.
  * @example
  * ```ts
@@ -98,24 +98,24 @@ function subjectAgreement(row: readonly number[], raters: number): number {
 function checkedRaters(counts: readonly (readonly number[])[]): number {
   const first = counts[0];
   if (first === undefined || first.length === 0) {
-    throw new JudgeConfigurationError('fleissKappa needs at least one subject and one category');
+    throw new AgreementTableError('needs at least one subject and one category');
   }
   const raters = first.reduce((sum, count) => sum + count, 0);
   counts.forEach((row, index) => {
     if (row.length !== first.length) {
-      throw new JudgeConfigurationError(
-        `fleissKappa: row ${index} has ${row.length} categories, expected ${first.length}`,
+      throw new AgreementTableError(
+        `row ${index} has ${row.length} categories, expected ${first.length}`,
       );
     }
     if (!row.every((count) => Number.isInteger(count) && count >= 0)) {
-      throw new JudgeConfigurationError(
-        `fleissKappa: row ${index} holds a count that is not a non-negative integer`,
+      throw new AgreementTableError(
+        `row ${index} holds a count that is not a non-negative integer`,
       );
     }
     const total = row.reduce((sum, count) => sum + count, 0);
     if (total !== raters || total < 2) {
-      throw new JudgeConfigurationError(
-        `fleissKappa: row ${index} has ${total} ratings, expected the same number (at least 2) in every row`,
+      throw new AgreementTableError(
+        `row ${index} has ${total} ratings, expected the same number (at least 2) in every row`,
       );
     }
   });

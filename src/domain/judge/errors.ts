@@ -93,3 +93,19 @@ export class PanelQuorumError extends ArenaError {
     );
   }
 }
+
+/**
+ * A table of ratings Fleiss' kappa cannot be computed from: empty, ragged, a
+ * subject with fewer than two ratings or a different number of them, or a
+ * count that is not a non-negative integer.
+ *
+ * @example
+ * ```ts
+ * new AgreementTableError('row 1 has 3 ratings').code; // 'AGREEMENT_TABLE'
+ * ```
+ */
+export class AgreementTableError extends ArenaError {
+  constructor(message: string) {
+    super('AGREEMENT_TABLE', `fleissKappa: ${message}`);
+  }
+}

@@ -13,6 +13,7 @@ export {
 } from './cases.js';
 export type { JudgeContext, SubjectObservation } from './context.js';
 export {
+  AgreementTableError,
   JudgeCancelledError,
   JudgeConfigurationError,
   JudgeResponseError,

@@ -4,7 +4,7 @@ import {
   pairwiseAgreement,
   ratingAgreement,
 } from '../../../src/domain/judge/agreement.js';
-import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
+import { AgreementTableError } from '../../../src/domain/judge/errors.js';
 import type { JudgeResult } from '../../../src/domain/judge/result.js';
 import { trialStability } from '../../../src/domain/judge/trials.js';
 
@@ -76,7 +76,7 @@ describe('fleissKappa', () => {
     [[[1, 0]], 'row 0 has 1 ratings'],
     [[[1.5, 0.5]], 'not a non-negative integer'],
   ])('rejects a malformed table %j', (table, message) => {
-    expect(() => fleissKappa(table)).toThrow(JudgeConfigurationError);
+    expect(() => fleissKappa(table)).toThrow(AgreementTableError);
     expect(() => fleissKappa(table)).toThrow(message);
   });
 });
