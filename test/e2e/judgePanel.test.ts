@@ -191,6 +191,28 @@ describe('arena judge --trials', () => {
     }
   });
 
+  it('judges a panel in trials: the members agree as before, and the panel is stable', async () => {
+    const run = await runArena([
+      'judge',
+      example('cases.jsonl'),
+      '--config',
+      example('panel.yaml'),
+      '--trials',
+      '2',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(
+      lines(run.stdout)
+        .map((result) => result.trial)
+        .sort(),
+    ).toEqual([1, 1, 1, 1, 2, 2, 2, 2]);
+    const report = JSON.parse(run.stderr);
+    expect(report.panel.agreement).toMatchObject({ subjects: 8, leftOut: 0 });
+    expect(report.panel.agreement.kappa).toBeCloseTo(5 / 11, 10);
+    expect(report.trials).toMatchObject({ kappa: 1, trials: 2, cases: 4, sameVerdict: 4 });
+  });
+
   it('exits 2 for a bad --trials and for min_agreement with nothing to measure', async () => {
     const badTrials = await runArena([
       'judge',

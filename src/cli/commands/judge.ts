@@ -63,7 +63,7 @@ export function registerJudgeCommand(program: Command): void {
     .option('--out <file>', 'write results as JSON lines to this file')
     .option('--json', 'print the summary as one JSON object')
     .option('--concurrency <n>', 'judgements in flight at once', '8')
-    .option('--judge <name>', "judge profile to use (default: the config's judge)")
+    .option('--judge <name>', "judge profile or panel to use (default: the config's judge)")
     .option(
       '--run-id <id>',
       'evaluation run id for cases without one (default: derived from the cases file)',
