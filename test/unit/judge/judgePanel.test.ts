@@ -75,6 +75,27 @@ describe('judge panel', () => {
     expect(result.usage?.inputTokens).toBe(20);
   });
 
+  it("keeps each member's own self-evaluation check: a rejected member does not vote", async () => {
+    const own = createModelJudge({
+      ...baseSettings,
+      name: 'own',
+      provider: scriptedProvider([{ content: PASSED }], 'target-model'),
+    });
+    const panel = createJudgePanel({
+      name: 'pair',
+      members: [own, judge('other', [FAILED])],
+      rule: { rule: 'majority', minVotes: 1, threshold: null },
+    });
+    const result = await panel.evaluate(subject());
+    expect(result.panel.members.map((member) => [member.status, member.errorType])).toEqual([
+      ['error', 'SelfEvaluationRejected'],
+      ['failed', null],
+    ]);
+    expect(result.status).toBe('failed');
+    expect(result.panel.vote).toEqual({ votes: 1, passed: 0, failed: 1, skipped: 0, errors: 1 });
+    expect(result.panel.agreement).toBeNull();
+  });
+
   it('fails with the root cause when a member rejects, and stops the other members', async () => {
     let otherAborted = false;
     const machine = judgePanelMachine.provide({
