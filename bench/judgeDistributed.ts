@@ -78,7 +78,13 @@ async function startServer(): Promise<{ baseURL: string; child: ChildProcess }> 
 async function timed(
   args: readonly string[],
   cwd: string,
-): Promise<{ wallMs: number; maxRssKb: number; code: number | null; stderr: string }> {
+): Promise<{
+  wallMs: number;
+  maxRssKb: number;
+  liveHeap: number;
+  code: number | null;
+  stderr: string;
+}> {
   const started = performance.now();
   const child = spawn(
     process.execPath,

@@ -1,6 +1,7 @@
-import { type JudgeConfig, selectJudgeName } from '../config/judgeConfig.js';
+import { type JudgeConfig, selectedPanelName, selectJudgeName } from '../config/judgeConfig.js';
 import { JudgeConfigurationError } from '../domain/judge/errors.js';
 import { loadJudgeAgent } from './judgeAgentModule.js';
+import { panelFromConfig } from './judgePanel.js';
 import {
   agentJudgeFromConfig,
   type FromConfigOptions,
@@ -13,7 +14,8 @@ import {
  * or its only judge): a model judge for a profile with `model`, an agent judge
  * for a profile with `agent`, whose agent is made from `agents.<agent>.module`
  * relative to `baseDir` (see `loadJudgeAgent`). Every agent-judge check applies:
- * unknown or unsafe tools, persisting agents, tool rounds.
+ * unknown or unsafe tools, persisting agents, tool rounds. A name of `panels`
+ * gives a panel (see `panelFromConfig`), each member built this way.
  *
  * @throws JudgeConfigurationError naming the YAML path of what is wrong, e.g.
  * `judges.review (agent reviewer): unknown tools: shell`.
@@ -28,6 +30,11 @@ export async function judgeFromConfig(
   config: JudgeConfig,
   options: FromConfigOptions & { name?: string } = {},
 ): Promise<Judge> {
+  const panel = selectedPanelName(config, options.name);
+  if (panel !== undefined) {
+    const member = (name: string) => judgeFromConfig(config, { ...options, name });
+    return panelFromConfig(config, panel, member, options);
+  }
   const name = selectJudgeName(config, options.name);
   const agentName = config.judges[name]?.agent;
   if (agentName === undefined) return modelJudgeFromConfig(config, { ...options, name });

@@ -89,7 +89,22 @@ const judgeAgentProfileSchema = z.strictObject({
 });
 
 /**
- * The judge config file: models, prices, judges, agents, the rubric and the gates.
+ * A panel: several judges of `judges` judging each case independently, and the
+ * rule that turns their verdicts into the panel's.
+ */
+const panelSchema = z.strictObject({
+  /** Judge profiles of `judges`, each with its own attempts, timeouts, budgets and self-evaluation check. */
+  members: z.array(nonEmpty).min(2, { error: expecting('a list of at least two judges') }),
+  rule: z.enum(['majority', 'unanimous', 'mean_score']),
+  /** The fewest votes a verdict needs (members that err or skip do not vote); default a majority of the members. */
+  min_votes: z.number().int().min(1).optional(),
+  /** `mean_score` only: the panel passes when the voters' mean score reaches it. */
+  threshold: z.number().finite().optional(),
+  judge_version: nonEmpty.default('1'),
+});
+
+/**
+ * The judge config file: models, prices, judges, panels, agents, the rubric and the gates.
  *
  * @example
  * ```ts
@@ -98,7 +113,7 @@ const judgeAgentProfileSchema = z.strictObject({
  */
 export const judgeConfigSchema = z
   .strictObject({
-    /** The judge `arena judge` uses; default: the only judge. */
+    /** The judge or panel `arena judge` uses; default: the only judge. */
     judge: nonEmpty.optional(),
     rubric: z.strictObject({ version: nonEmpty, text: nonEmpty }),
     models: z.record(z.string(), modelProfileSchema).default({}),
@@ -106,11 +121,15 @@ export const judgeConfigSchema = z
     prices: z.record(z.string(), priceSchema).default({}),
     judges: z.record(z.string(), judgeProfileSchema),
     agents: z.record(z.string(), judgeAgentProfileSchema).default({}),
+    /** Panels of judges, by name; `judge: <panel>` selects one. */
+    panels: z.record(z.string(), panelSchema).default({}),
     gates: z
       .strictObject({
         min_pass_rate: z.number().min(0).max(1).optional(),
         min_mean_score: z.number().finite().optional(),
         max_errors: z.number().int().nonnegative().optional(),
+        /** The least Fleiss' kappa of a panel's members (and of `--trials`) that passes. */
+        min_agreement: z.number().min(-1).max(1).optional(),
       })
       .default({}),
   })
@@ -124,14 +143,75 @@ export const judgeConfigSchema = z
         });
       }
     }
-    if (config.judge !== undefined && !(config.judge in config.judges)) {
+    for (const [name, panel] of Object.entries(config.panels)) {
+      for (const issue of panelIssues(name, panel, config.judges)) issues.addIssue(issue);
+    }
+    if (
+      config.judge !== undefined &&
+      !(config.judge in config.judges) &&
+      !(config.judge in config.panels)
+    ) {
       issues.addIssue({
         code: 'custom',
         path: ['judge'],
-        message: `unknown judge '${config.judge}'`,
+        message: `unknown judge or panel '${config.judge}'`,
       });
     }
   });
+
+/** What is wrong with one panel, each issue at its YAML path under `panels.<name>`. */
+function panelIssues(
+  name: string,
+  panel: z.output<typeof panelSchema>,
+  judges: Readonly<Record<string, unknown>>,
+): { code: 'custom'; path: (string | number)[]; message: string }[] {
+  const at = (...rest: (string | number)[]) => ['panels', name, ...rest];
+  const found: { code: 'custom'; path: (string | number)[]; message: string }[] = [];
+  if (name in judges) {
+    found.push({
+      code: 'custom',
+      path: at(),
+      message: `a panel cannot share its name with judge '${name}'`,
+    });
+  }
+  panel.members.forEach((member, index) => {
+    if (!(member in judges)) {
+      found.push({
+        code: 'custom',
+        path: at('members', index),
+        message: `unknown judge '${member}' (known: ${Object.keys(judges).join(', ') || 'none'})`,
+      });
+    } else if (panel.members.indexOf(member) !== index) {
+      found.push({
+        code: 'custom',
+        path: at('members', index),
+        message: `judge '${member}' is already a member: each member votes once`,
+      });
+    }
+  });
+  if (panel.min_votes !== undefined && panel.min_votes > panel.members.length) {
+    found.push({
+      code: 'custom',
+      path: at('min_votes'),
+      message: `expected at most the ${panel.members.length} members, got ${panel.min_votes}`,
+    });
+  }
+  if (panel.rule === 'mean_score' && panel.threshold === undefined) {
+    found.push({
+      code: 'custom',
+      path: at('threshold'),
+      message: 'required: the mean_score rule passes a case when the mean score reaches it',
+    });
+  }
+  if (panel.rule !== 'mean_score' && panel.threshold !== undefined) {
+    found.push({
+      code: 'custom',
+      path: at('threshold'),
+      message: `only the mean_score rule takes a threshold, not ${panel.rule}`,
+    });
+  }
+  return found;
+}
 
 /** A parsed judge config file (see `judgeConfigSchema`). */
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;
@@ -141,6 +221,9 @@ export type ModelProfile = z.output<typeof modelProfileSchema>;
 
 /** One judge of a judge config's `judges`: a model, a rubric and gates. */
 export type JudgeProfile = z.output<typeof judgeProfileSchema>;
+
+/** One panel of a judge config's `panels`. */
+export type JudgePanelProfile = z.output<typeof panelSchema>;
 
 /** One agent judge of a judge config's `agents`. */
 export type JudgeAgentProfile = z.output<typeof judgeAgentProfileSchema>;
@@ -211,6 +294,11 @@ export function loadJudgeConfig(file: string): LoadedJudgeConfig {
 export function selectJudgeName(config: JudgeConfig, name?: string): string {
   const chosen = name ?? config.judge;
   if (chosen !== undefined) {
+    if (chosen in (config.panels ?? {})) {
+      throw new JudgeConfigurationError(
+        `${chosen} is a panel, not a judge profile: build it with judgeFromConfig`,
+      );
+    }
     if (!(chosen in config.judges))
       throw new JudgeConfigurationError(`unknown judge profile: ${chosen}`);
     return chosen;
@@ -222,4 +310,19 @@ export function selectJudgeName(config: JudgeConfig, name?: string): string {
     );
   }
   return names[0]!;
+}
+
+/**
+ * Whether the judge `arena judge` would use (the named one, else
+ * `config.judge`) is a panel of `panels`.
+ *
+ * @example
+ * ```ts
+ * selectedPanelName(loadJudgeConfig('examples/judge/panel.yaml').config); // 'trio'
+ * selectedPanelName(loadJudgeConfig('examples/judge/replay.yaml').config); // undefined
+ * ```
+ */
+export function selectedPanelName(config: JudgeConfig, name?: string): string | undefined {
+  const chosen = name ?? config.judge;
+  return chosen !== undefined && chosen in (config.panels ?? {}) ? chosen : undefined;
 }

@@ -1,19 +1,20 @@
 import type { AnyStateMachine } from 'xstate';
 import { evaluationTerminationMachine } from '../machines/evaluationTermination.js';
 import { judgeMachine } from '../machines/judge.js';
+import { judgePanelMachine } from '../machines/judgePanel.js';
 import { metaTurnMachine } from '../machines/metaTurn.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
 import { UnknownMachineError } from './errors.js';
 
 /** The names `arena diagram` takes, one per machine. */
-export type MachineName = 'controller' | 'meta-turn' | 'evaluation-termination' | 'judge';
+export type MachineName = 'controller' | 'meta-turn' | 'evaluation-termination' | 'judge' | 'panel';
 
 /**
  * Each drawable machine by its name, in the order the docs show them.
  *
  * @example
  * ```ts
- * [...machinesByName.keys()]; // ['controller', 'meta-turn', 'evaluation-termination', 'judge']
+ * [...machinesByName.keys()]; // ['controller', 'meta-turn', 'evaluation-termination', 'judge', 'panel']
  * ```
  */
 export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map<
@@ -24,6 +25,7 @@ export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map
   ['meta-turn', metaTurnMachine],
   ['evaluation-termination', evaluationTerminationMachine],
   ['judge', judgeMachine],
+  ['panel', judgePanelMachine],
 ]);
 
 /**
@@ -35,7 +37,7 @@ export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map
  * machineNamed('judge').id; // 'judge'
  * machineNamed('ctrl');
  * // UnknownMachineError: unknown machine 'ctrl': expected one of controller, meta-turn,
- * //   evaluation-termination, judge
+ * //   evaluation-termination, judge, panel
  * ```
  */
 export function machineNamed(name: string): AnyStateMachine {

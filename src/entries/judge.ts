@@ -17,6 +17,8 @@ export { loadJudgeAgent } from '../actors/judgeAgentModule.js';
 export { judgeFromConfig } from '../actors/judgeFromConfig.js';
 export type { JudgeManyOptions, JudgeResultCache } from '../actors/judgeMany.js';
 export { judgeCacheKey, judgeMany } from '../actors/judgeMany.js';
+export type { JudgePanel, JudgePanelOptions } from '../actors/judgePanel.js';
+export { createJudgePanel, isJudgePanel, panelFromConfig } from '../actors/judgePanel.js';
 export type {
   AgentJudgeOptions,
   FromConfigOptions,
@@ -33,6 +35,8 @@ export {
   modelJudgeFromConfig,
   providerFromConfig,
 } from '../actors/judges.js';
+export type { JudgeTrialsOptions } from '../actors/judgeTrials.js';
+export { judgeTrials } from '../actors/judgeTrials.js';
 export type {
   SubmitEvaluationOptions,
   SubmittedEvaluation,
@@ -58,6 +62,7 @@ export { judgeOfEvaluationRun } from '../actors/judging/storedJudge.js';
 export type {
   JudgeAgentProfile,
   JudgeConfig,
+  JudgePanelProfile,
   JudgeProfile,
   LoadedJudgeConfig,
   ModelProfile,
@@ -66,6 +71,7 @@ export {
   judgeConfigSchema,
   loadJudgeConfig,
   parseJudgeConfig,
+  selectedPanelName,
   selectJudgeName,
 } from '../config/judgeConfig.js';
 export type {
@@ -82,13 +88,25 @@ export type {
   JudgeSummary,
   MalformedCaseLine,
   ModelPrice,
+  PanelJudgeResult,
+  PanelRecord,
+  PanelRule,
+  PanelRuleName,
+  PanelVerdict,
+  PanelVote,
+  RatingAgreement,
   SubjectObservation,
   TokenUsage,
   ToolPolicy,
+  TrialJudgeResult,
+  TrialStability,
 } from '../domain/judge/index.js';
 export {
+  AgreementTableError,
   checkAgentJudgePolicy,
   failedGates,
+  fleissKappa,
+  isPanelResult,
   JudgeCancelledError,
   JudgeConfigurationError,
   JudgeResponseError,
@@ -98,11 +116,19 @@ export {
   judgePayloadSchema,
   judgeSettings,
   judgeSummaryAccumulator,
+  PanelQuorumError,
+  PanelTieError,
   PROMPT_TEMPLATE_VERSION,
+  pairwiseAgreement,
+  panelAgreement,
+  panelMemberSummaries,
+  panelVerdict,
   parseCaseLine,
   parseJudgePayload,
+  ratingAgreement,
   summarizeJudgeResults,
   toolIsSafe,
+  trialStability,
 } from '../domain/judge/index.js';
 export type {
   JudgeClock,
@@ -113,6 +139,14 @@ export type {
   ProviderCallInput,
 } from '../machines/judge.js';
 export { judgeMachine } from '../machines/judge.js';
+export type {
+  JudgePanelMachineContext,
+  JudgePanelMachineEvent,
+  JudgePanelMachineInput,
+  PanelIdentity,
+  PanelMemberInput,
+} from '../machines/judgePanel.js';
+export { judgePanelMachine } from '../machines/judgePanel.js';
 export type { AgentGenerateOptions, AgentTool, JudgeAgent } from '../ports/judgeAgent.js';
 export type {
   JudgeQueue,

@@ -53,7 +53,7 @@ describe('arena diagram', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      "arena: unknown machine 'ctrl': expected one of controller, meta-turn, evaluation-termination, judge\n",
+      "arena: unknown machine 'ctrl': expected one of controller, meta-turn, evaluation-termination, judge, panel\n",
     );
   });
 
@@ -72,7 +72,7 @@ describe('arena diagram', () => {
 });
 
 describe('the diagram page in headless Chromium', () => {
-  it('draws all four machines as SVG offline, without console errors', async () => {
+  it('draws every machine as SVG offline, without console errors', async () => {
     const file = path.join(folder, 'machines.html');
     const machines = [...machinesByName.values()];
     writeFileSync(

@@ -3,8 +3,8 @@ import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import { judgeFromConfig } from '../../actors/judgeFromConfig.js';
-import { judgeMany } from '../../actors/judgeMany.js';
 import type { Judge } from '../../actors/judges.js';
+import { judgeTrials } from '../../actors/judgeTrials.js';
 import { type JudgeConfig, loadJudgeConfig } from '../../config/judgeConfig.js';
 import { type MalformedCaseLine, parseCaseLine } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
@@ -18,6 +18,12 @@ import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
+import {
+  type AgreementReport,
+  agreementReport,
+  checkAgreementGate,
+  parseTrials,
+} from './judgePanelReport.js';
 
 export interface JudgeCommandOptions {
   logLevel: LogLevel;
@@ -32,6 +38,7 @@ export interface JudgeCommandOptions {
   wait?: boolean;
   cache: boolean;
   maxInFlight?: string;
+  trials?: string;
 }
 
 /**
@@ -61,7 +68,7 @@ export function registerJudgeCommand(program: Command): void {
     .option('--out <file>', 'write results as JSON lines to this file')
     .option('--json', 'print the summary as one JSON object')
     .option('--concurrency <n>', 'judgements in flight at once', '8')
-    .option('--judge <name>', "judge profile to use (default: the config's judge)")
+    .option('--judge <name>', "judge profile or panel to use (default: the config's judge)")
     .option(
       '--run-id <id>',
       'evaluation run id for cases without one (default: derived from the cases file)',
@@ -80,6 +87,7 @@ export function registerJudgeCommand(program: Command): void {
       '--max-in-flight <n>',
       'with --nats: set the fleet-wide cap on judgements in flight across all workers (kept as set when omitted; 128 at first)',
     )
+    .option('--trials <n>', 'judge each case n times and report how stable the verdicts are', '1')
     .action((casesPath: string, _options: unknown, command: Command) =>
       runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
@@ -93,6 +101,15 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   const maxInFlight = options.maxInFlight === undefined ? undefined : Number(options.maxInFlight);
   if (maxInFlight !== undefined && (!Number.isSafeInteger(maxInFlight) || maxInFlight < 1)) {
     throw new CliError(`--max-in-flight must be a positive integer, got '${options.maxInFlight}'`);
+  }
+  const trials = parseTrials(options.trials);
+  if (
+    (options.nats !== undefined || options.store !== undefined || options.wait === true) &&
+    trials > 1
+  ) {
+    throw new CliError(
+      '--trials judges in one process: it does not go with --store, --nats or --wait',
+    );
   }
   if (options.nats !== undefined || options.wait === true || maxInFlight !== undefined) {
     const { judgeOnFleet } = await import('./judgeFleet.js');
@@ -115,27 +132,34 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     logger,
     ...(options.judge ? { name: options.judge } : {}),
   });
+  checkAgreementGate(config, judge, trials);
   const { cases, malformed } = await readCases(casesPath, options.runId);
   for (const problem of malformed) {
     process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
   }
-  const results = await judgeAll(cases, judge, concurrency, options.out);
+  const results = await judgeAll(cases, judge, concurrency, options.out, trials);
+  const agreement = agreementReport(results, { trials, minAgreement: config.gates.min_agreement });
   reportJudgeRun(
     judge.settings.name,
     summarizeJudgeResults(results),
     malformed.length,
     config,
     options,
+    agreement,
   );
 }
 
-/** Print the summary and gates, and set the exit code: 2 for malformed lines, 1 for a failed gate. */
+/**
+ * Print the summary and gates (a panel's or the trials' agreement among
+ * them), and set the exit code: 2 for malformed lines, 1 for a failed gate.
+ */
 export function reportJudgeRun(
   judgeName: string,
   summary: JudgeSummary,
   malformedLines: number,
   config: JudgeConfig,
   options: Pick<JudgeCommandOptions, 'json' | 'out'>,
+  agreement: AgreementReport = { lines: [], json: {}, failedGates: [] },
   extra: Record<string, unknown> = {},
 ): void {
   const gates = failedGates(summary, {
@@ -147,9 +171,10 @@ export function reportJudgeRun(
       : {}),
     ...(config.gates.max_errors !== undefined ? { maxErrors: config.gates.max_errors } : {}),
   });
+  gates.push(...agreement.failedGates);
   const report = options.json
-    ? `${JSON.stringify({ judge: judgeName, ...extra, summary, malformedLines, failedGates: gates })}\n`
-    : formatSummary(judgeName, summary, malformedLines, gates);
+    ? `${JSON.stringify({ judge: judgeName, ...extra, summary, malformedLines, failedGates: gates, ...agreement.json })}\n`
+    : formatSummary(judgeName, summary, malformedLines, gates, agreement);
   (options.out ? process.stdout : process.stderr).write(report);
   if (malformedLines > 0) process.exitCode = ExitCode.badInput;
   else if (gates.length > 0) process.exitCode = ExitCode.failed;
@@ -189,11 +214,16 @@ function judgeAll(
   judge: Judge,
   concurrency: number,
   outPath: string | undefined,
+  trials: number,
 ): Promise<JudgeResult[]> {
   const out: WriteStream | NodeJS.WriteStream = outPath
     ? createWriteStream(outPath)
     : process.stdout;
-  const bar = createProgressBar({ total: cases.length, label: 'judging', stream: process.stderr });
+  const bar = createProgressBar({
+    total: cases.length * trials,
+    label: 'judging',
+    stream: process.stderr,
+  });
   const results: JudgeResult[] = [];
   let errors = 0;
   return new Promise<JudgeResult[]>((resolve, reject) => {
@@ -211,7 +241,7 @@ function judgeAll(
       if (out === process.stdout) done();
       else (out as WriteStream).end(done);
     };
-    subscription = judgeMany(cases, judge, { concurrency }).subscribe({
+    subscription = judgeTrials(cases, judge, { concurrency, trials }).subscribe({
       next: (result) => {
         results.push(result);
         if (result.status === 'error') errors++;
@@ -229,6 +259,7 @@ export function formatSummary(
   summary: JudgeSummary,
   malformed: number,
   gates: string[],
+  extra: AgreementReport,
 ): string {
   const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
     .map((status) => `${status} ${summary.byStatus[status]}`)
@@ -236,8 +267,9 @@ export function formatSummary(
   const ratio = (value: number | null): string =>
     value === null ? 'n/a' : String(Number(value.toFixed(4)));
   const lines = [
-    `judged ${summary.total} cases with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
+    `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
     `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;

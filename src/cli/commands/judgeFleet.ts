@@ -11,6 +11,7 @@ import {
 import { judgeIntoStore } from '../../actors/judging/judgeIntoStore.js';
 import { type JudgeConfig, loadJudgeConfig, selectJudgeName } from '../../config/judgeConfig.js';
 import { type CaseLineOutcome, parseCaseLine } from '../../domain/judge/cases.js';
+import type { JudgeResult } from '../../domain/judge/result.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { JudgeQueue } from '../../ports/judgeQueue.js';
@@ -22,6 +23,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
 import { type JudgeCommandOptions, readCases, reportJudgeRun } from './judge.js';
+import { agreementReport } from './judgePanelReport.js';
 import { natsUrlOf, openJudgeQueue } from './runQueueOpen.js';
 
 /**
@@ -213,9 +215,13 @@ async function finishStoredRun(
     ? createWriteStream(options.out)
     : process.stdout;
   const summary = judgeSummaryAccumulator();
+  // a panel's agreement is over all its results: kept only when there is one to measure
+  const kept: JudgeResult[] | null =
+    run.judgeName in (config.panels ?? {}) || config.gates.min_agreement !== undefined ? [] : null;
   let fromCache = 0;
   for await (const verdict of storedVerdicts(store, run.evaluationRunId)) {
     summary.add(verdict.result);
+    kept?.push(verdict.result);
     if (verdict.fromCache) fromCache++;
     if (!out.write(`${JSON.stringify(verdict.result)}\n`)) {
       await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -229,7 +235,11 @@ async function finishStoredRun(
   }
   if (!options.json)
     say(`evaluation run ${run.evaluationRunId}: ${fromCache} verdicts from the cache`);
-  reportJudgeRun(run.judgeName, summary.summary(), run.malformedLines, config, options, {
+  const agreement = agreementReport(kept ?? [], {
+    trials: 1,
+    minAgreement: config.gates.min_agreement,
+  });
+  reportJudgeRun(run.judgeName, summary.summary(), run.malformedLines, config, options, agreement, {
     evaluationRunId: run.evaluationRunId,
     fromCache,
   });

@@ -59,3 +59,53 @@ export class JudgeCancelledError extends ArenaError {
     super('JUDGE_CANCELLED', `judgement of case ${caseId} was cancelled`);
   }
 }
+
+/**
+ * A majority panel's votes were split evenly between passed and failed: the
+ * panel gives an `error` result whose `errorType` is `PanelTieError`.
+ *
+ * @example
+ * ```ts
+ * new PanelTieError(1, 1).message; // 'the panel is tied: 1 passed, 1 failed'
+ * ```
+ */
+export class PanelTieError extends ArenaError {
+  constructor(passed: number, failed: number) {
+    super('PANEL_TIE', `the panel is tied: ${passed} passed, ${failed} failed`);
+  }
+}
+
+/**
+ * Fewer panel members voted than the panel's `min_votes` (members that erred
+ * or skipped do not vote): the panel gives an `error` result whose
+ * `errorType` is `PanelQuorumError`.
+ *
+ * @example
+ * ```ts
+ * new PanelQuorumError(1, 2).message; // 'the panel has 1 vote, fewer than min_votes 2'
+ * ```
+ */
+export class PanelQuorumError extends ArenaError {
+  constructor(votes: number, minVotes: number) {
+    super(
+      'PANEL_QUORUM',
+      `the panel has ${votes} vote${votes === 1 ? '' : 's'}, fewer than min_votes ${minVotes}`,
+    );
+  }
+}
+
+/**
+ * A table of ratings Fleiss' kappa cannot be computed from: empty, ragged, a
+ * subject with fewer than two ratings or a different number of them, or a
+ * count that is not a non-negative integer.
+ *
+ * @example
+ * ```ts
+ * new AgreementTableError('row 1 has 3 ratings').code; // 'AGREEMENT_TABLE'
+ * ```
+ */
+export class AgreementTableError extends ArenaError {
+  constructor(message: string) {
+    super('AGREEMENT_TABLE', `fleissKappa: ${message}`);
+  }
+}

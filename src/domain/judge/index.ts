@@ -1,3 +1,9 @@
+export {
+  fleissKappa,
+  pairwiseAgreement,
+  type RatingAgreement,
+  ratingAgreement,
+} from './agreement.js';
 export { type AnsweredAttempt, errorTypeOf, readAnsweredAttempt } from './attempt.js';
 export {
   type CaseLineOutcome,
@@ -7,11 +13,29 @@ export {
 } from './cases.js';
 export type { JudgeContext, SubjectObservation } from './context.js';
 export {
+  AgreementTableError,
   JudgeCancelledError,
   JudgeConfigurationError,
   JudgeResponseError,
   JudgeTimeoutError,
+  PanelQuorumError,
+  PanelTieError,
 } from './errors.js';
+export {
+  checkPanelRule,
+  defaultMinVotes,
+  isPanelResult,
+  type PanelJudgeResult,
+  type PanelRecord,
+  type PanelRule,
+  type PanelRuleName,
+  type PanelVerdict,
+  type PanelVote,
+  panelAgreement,
+  panelMemberSummaries,
+  panelRecord,
+  panelVerdict,
+} from './panel.js';
 export {
   JUDGE_RESPONSE_FORMAT_NAME,
   type JudgePayload,
@@ -58,6 +82,7 @@ export {
   type ToolPolicy,
   toolIsSafe,
 } from './toolPolicy.js';
+export { type TrialJudgeResult, type TrialStability, trialStability } from './trials.js';
 export {
   addUsage,
   costFromPrice,
