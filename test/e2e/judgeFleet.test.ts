@@ -218,7 +218,8 @@ describe('arena judge on a fleet of workers (NATS JetStream + PostgreSQL)', () =
           await stopWorkers(crew);
         },
       ),
-      { numRuns: 3 },
+      // JUDGE_FLEET_KILL_RUNS draws more schedules for a fault table (3 in the test suite)
+      { numRuns: Number(process.env.JUDGE_FLEET_KILL_RUNS ?? 3) },
     );
     console.info(`judge fleet kill trials: ${JSON.stringify(tally)}`);
   }, 300_000);
