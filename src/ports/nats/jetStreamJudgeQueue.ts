@@ -21,6 +21,7 @@ import {
   type QueuedCaseDelivery,
 } from '../judgeQueue.js';
 import { RunQueueError } from '../runQueue.js';
+import { minPullMs, pullHeartbeatMs } from './jetStreamRunQueue.js';
 
 /** Where the judge queue lives on the server, and how it delivers. */
 export interface JetStreamJudgeQueueOptions {
@@ -49,9 +50,8 @@ export interface JetStreamJudgeQueueOptions {
 const nanos = (ms: number) => Math.round(ms * 1_000_000);
 const durable = 'arena-judges';
 
-/** A run id as one subject token: ids may hold `.`, which NATS reads as a separator. */
-const subjectToken = (evaluationRunId: string): string =>
-  Buffer.from(evaluationRunId, 'utf8').toString('hex');
+/** A run id or a pause key as one subject token: they may hold `.`, which NATS reads as a separator. */
+const subjectToken = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
 
 /**
  * The judge queue on a NATS JetStream server: a work-queue stream of cases
@@ -101,12 +101,25 @@ export async function openJetStreamJudgeQueue(
         for (const listener of listeners.cancel) listener(evaluationRunId);
       },
     });
-    nc.subscribe(`${prefix}.pause`, {
-      callback: (_error, message) => {
+    // the pauses seen so far, told to a listener that comes after them
+    const latestPauses = new Map<string, ModelPause>();
+    // pauses live in a stream keeping the last per model: a worker that starts during a pause learns of it
+    const pauseStream = `${stream}_PAUSES`;
+    await ensurePauseStream(jsm, pauseStream, `${prefix}.pause.*`);
+    const feed =
+      options.consume === undefined
+        ? null
+        : await (
+            await js.consumers.get(pauseStream, { deliver_policy: DeliverPolicy.LastPerSubject })
+          ).consume();
+    void (async () => {
+      if (feed === null) return;
+      for await (const message of feed) {
         const pause = message.json<ModelPause>();
+        latestPauses.set(pause.key, pause);
         for (const listener of listeners.pause) listener(pause);
-      },
-    });
+      }
+    })().catch(() => undefined);
     const encoder = new TextEncoder();
     const queue: JudgeQueue = {
       async submit(job: QueuedCase, caseKey: string) {
@@ -120,7 +133,7 @@ export async function openJetStreamJudgeQueue(
       take(max, waitMs) {
         if (consumer === null)
           throw new RunQueueError('this judge queue was opened to submit only');
-        return deliveries(consumer, max, Math.max(1000, waitMs));
+        return deliveries(consumer, max, Math.max(minPullMs, waitMs));
       },
       async purge(evaluationRunId) {
         await jsm.streams.purge(stream, {
@@ -135,13 +148,18 @@ export async function openJetStreamJudgeQueue(
         return () => listeners.cancel.delete(listener);
       },
       announcePause(pause) {
-        nc.publish(`${prefix}.pause`, JSON.stringify(pause));
+        // best effort: a lost announcement costs one more 429, never a wrong verdict
+        js.publish(`${prefix}.pause.${subjectToken(pause.key)}`, JSON.stringify(pause)).catch(
+          () => undefined,
+        );
       },
       onPause(listener) {
         listeners.pause.add(listener);
+        for (const pause of latestPauses.values()) listener(pause);
         return () => listeners.pause.delete(listener);
       },
       async close() {
+        feed?.stop();
         if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
       },
     };
@@ -162,7 +180,11 @@ async function* deliveries(
   max: number,
   expires: number,
 ): AsyncGenerator<QueuedCaseDelivery> {
-  const messages = await consumer.fetch({ max_messages: max, expires });
+  const messages = await consumer.fetch({
+    max_messages: max,
+    expires,
+    idle_heartbeat: pullHeartbeatMs,
+  });
   try {
     for await (const message of messages) {
       yield {
@@ -204,6 +226,32 @@ async function ensureStream(
     });
   } catch (error) {
     // another process created it at the same moment
+    if (!(error instanceof JetStreamApiError)) throw error;
+    await jsm.streams.info(name);
+  }
+}
+
+async function ensurePauseStream(
+  jsm: JetStreamManager,
+  name: string,
+  subject: string,
+): Promise<void> {
+  try {
+    await jsm.streams.info(name);
+    return;
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+  }
+  try {
+    await jsm.streams.add({
+      name,
+      subjects: [subject],
+      max_msgs_per_subject: 1,
+      // a pause outlives no retry-after worth waiting for
+      max_age: nanos(60 * 60_000),
+      storage: StorageType.File,
+    });
+  } catch (error) {
     if (!(error instanceof JetStreamApiError)) throw error;
     await jsm.streams.info(name);
   }

@@ -127,8 +127,7 @@ function jetStreamQueue(
     },
     async next({ waitMs }) {
       if (consumer === null) throw new RunQueueError('this run queue was opened to submit only');
-      // JetStream's shortest pull expiry is 1 s
-      const message = await nextOrNull(consumer, Math.max(1000, waitMs));
+      const message = await nextOrNull(consumer, Math.max(minPullMs, waitMs));
       if (message === null) return null;
       const { runId } = message.json<{ runId: string }>();
       const delivery: RunDelivery = {
@@ -150,6 +149,14 @@ function jetStreamQueue(
 }
 
 /**
+ * Pulls last at least 2 s with a server heartbeat every 0.5 s: the client
+ * gives a pull up after two missed heartbeats, so a 1 s pull (heartbeat
+ * clamped to 0.5 s) would race its own expiry and drop what it carried.
+ */
+export const minPullMs = 2000;
+export const pullHeartbeatMs = 500;
+
+/**
  * One pull of one message. A pull whose server heartbeats arrive late (a
  * loaded machine stalls the event loop past two of them) ends in
  * "heartbeats missed": that is a pull that got nothing, not a broken queue;
@@ -158,7 +165,13 @@ function jetStreamQueue(
  */
 async function nextOrNull(consumer: Consumer, expires: number): Promise<JsMsg | null> {
   try {
-    return await consumer.next({ expires });
+    const messages = await consumer.fetch({
+      max_messages: 1,
+      expires,
+      idle_heartbeat: pullHeartbeatMs,
+    });
+    for await (const message of messages) return message;
+    return null;
   } catch (error) {
     if (error instanceof JetStreamError && error.message === 'heartbeats missed') return null;
     throw error;

@@ -46,7 +46,8 @@ describe('the JetStream run queue', () => {
       again = await queue.next({ waitMs: 1000 });
     }
     expect(again?.runId).toBe('run-b');
-    expect(again?.deliveryCount).toBe(2);
+    // at least once: a redelivery that reached a pull given up on a loaded machine comes once more
+    expect(again?.deliveryCount).toBeGreaterThanOrEqual(2);
     await again?.ack();
     await queue.close();
   });
