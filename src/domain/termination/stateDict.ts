@@ -18,6 +18,9 @@ import type { AgentTerminationState, TerminationReason, TerminationState } from 
  */
 export const TERMINATION_STATE_VERSION = 1;
 
+/** A record digest (22 characters) or a legacy full sha256 (43), base64url. */
+const DIGEST = /^[A-Za-z0-9_-]{22}(?:[A-Za-z0-9_-]{21})?$/;
+
 const reasons: readonly TerminationReason[] = [
   'success',
   'plateau',
@@ -29,7 +32,11 @@ const reasons: readonly TerminationReason[] = [
 /** One agent in a state dict (snake_case, like the seed's). */
 export interface AgentStateDict {
   last_evaluation: number | null;
-  /** Evaluation id -> sha256 (base64url) of the canonical outcome, ids sorted. */
+  /**
+   * Evaluation id -> its digest, ids sorted: a record digest (22 base64url
+   * characters of a sha256), or in states written before those, the full
+   * sha256 (43) of the canonical outcome.
+   */
   seen: Record<string, string>;
   valid_evaluations: number;
   plateau_window: number[];
@@ -162,7 +169,7 @@ function restoreAgent(
   let seen: DigestTrie = null;
   let seenCount = 0;
   for (const [id, digest] of Object.entries(raw.seen)) {
-    if (typeof digest !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(digest)) {
+    if (typeof digest !== 'string' || !DIGEST.test(digest)) {
       throw new TerminationStateError(
         `${where}.seen[${JSON.stringify(id)}] must be a base64url sha256 digest, got ${describeValue(digest)}`,
       );
