@@ -84,7 +84,7 @@ describe('record digests', () => {
     );
   });
 
-  it('are 22 base64url characters of their own, not a slice of a longer string', () => {
+  it('are the record mark and 22 base64url characters', () => {
     const digest = digestOf({
       id: 'e0',
       episode: 0,
@@ -92,7 +92,34 @@ describe('record digests', () => {
       checkpointHash: null,
       metrics: { objective: 0.5 },
     });
-    expect(digest).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(digest).toMatch(/^~[A-Za-z0-9_-]{22}$/);
+  });
+});
+
+describe('a state dict with a bad record digest', () => {
+  it('names the record digest it expected', () => {
+    const config = parseTerminationConfig({
+      agents: {
+        SAC: {
+          plateau: {
+            metric: 'objective',
+            direction: 'maximize',
+            min_delta: 0,
+            patience: 2,
+            min_evaluations: 1,
+            window: 1,
+          },
+        },
+      },
+    });
+    const state = applyCheckpoint(createTerminationState(config), [
+      { agentName: 'SAC', evaluationId: 'SAC-0', evaluationEpisode: 0, metrics: { objective: 1 } },
+    ]).state;
+    const dict = toStateDict(state);
+    dict.agents.SAC!.seen['SAC-0'] = '~short';
+    expect(() => fromStateDict(config, dict)).toThrow(
+      'agents.SAC.seen["SAC-0"] must be a record digest (~ and 22 base64url characters), got "~short"',
+    );
   });
 });
 

@@ -8,7 +8,7 @@ import {
   InvalidOutcomeError,
   OutOfOrderEvaluationError,
 } from './errors.js';
-import { RECORD_DIGEST_LENGTH, recordDigest } from './recordDigest.js';
+import { RECORD_DIGEST_MARK, recordDigest } from './recordDigest.js';
 
 /** One agent's result of one deterministic evaluation rollout. */
 export interface EvaluationOutcome {
@@ -52,7 +52,7 @@ export type OutcomePlan =
  *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
  * });
  * // { kind: 'record', evaluationId: 'e0', idHash: 52088178, episode: 0,
- * //   digest: 'GL1ENLm9aO0m09uFK_q7ou', successValue: 0.9, plateauValue: null, valid: true }
+ * //   digest: '~ZFYOebwR56JuUy0JP7FTQB', successValue: 0.9, plateauValue: null, valid: true }
  * ```
  */
 export function planOutcome(
@@ -80,7 +80,7 @@ export function planOutcome(
   if (previous !== undefined) {
     // A digest restored from a state written before record digests is the full sha256 of the text.
     const same =
-      previous.length === RECORD_DIGEST_LENGTH
+      previous[0] === RECORD_DIGEST_MARK
         ? previous === digest
         : previous ===
           outcomeDigest(

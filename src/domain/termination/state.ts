@@ -10,7 +10,7 @@ export type FlowControl = 'CONTINUE' | 'RESTART' | 'STOP_PHASE';
 /**
  * One agent's progress, plain JSON. Memory is bounded by the rules: a window
  * of the last `plateau.window` valid plateau metric values, counters, and one
- * record digest (132 bits of a sha256) per seen evaluation id (in a persistent
+ * 128-bit record digest per seen evaluation id (in a persistent
  * trie), never the outcomes themselves.
  */
 export interface AgentTerminationState {
