@@ -205,7 +205,7 @@ function applyPlan(
   if (plan.kind === 'missingIdentity') {
     return agent.successStreak === 0 ? agent : { ...agent, successStreak: 0 };
   }
-  const seen = trieSetHashed(agent.seen, plan.evaluationId, plan.idHash, plan.digest);
+  const seen = trieSetHashed(plan.seen, plan.evaluationId, plan.idHash, plan.digest);
   const seenCount = agent.seenCount + 1;
   if (!plan.valid) {
     return {
@@ -252,13 +252,17 @@ function applyPlan(
   };
 }
 
-/** The window with `value` added and the oldest value dropped once full, allocated at its final size. */
+/**
+ * The window with `value` added and the oldest value dropped once full: one
+ * copy at its final size that keeps the array's unboxed doubles (a
+ * `new Array(n)` starts as small integers and is copied again on the first
+ * double; a pushed-to copy carries slack).
+ */
 function slide(window: readonly number[], value: number, size: number): number[] {
-  const start = window.length >= size ? window.length - size + 1 : 0;
-  const length = window.length - start + 1;
-  const next = new Array<number>(length);
-  for (let index = 0; index < length - 1; index++) next[index] = window[start + index]!;
-  next[length - 1] = value;
+  if (window.length < size) return window.concat(value);
+  const next = window.slice(window.length - size);
+  for (let index = 0; index < size - 1; index++) next[index] = next[index + 1]!;
+  next[size - 1] = value;
   return next;
 }
 

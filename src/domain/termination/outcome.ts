@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { CanonicalJsonError, canonicalJson } from '../shared/canonicalJson.js';
 import type { AgentTerminationRules } from './config.js';
 import type { DigestTrie } from './digestTrie.js';
-import { trieGetHashed, trieHash } from './digestTrie.js';
+import { currentTrie, trieGetHashed, trieHash } from './digestTrie.js';
 import {
   ConflictingDuplicateError,
   InvalidOutcomeError,
@@ -32,6 +32,8 @@ export type OutcomePlan =
       readonly evaluationId: string;
       /** The id's {@link trieHash}, computed once for the lookup and the insert. */
       readonly idHash: number;
+      /** The agent's seen ids in the current trie scheme, to insert into. */
+      readonly seen: DigestTrie;
       readonly episode: number;
       /** The {@link recordDigest} the id is remembered by. */
       readonly digest: string;
@@ -51,7 +53,7 @@ export type OutcomePlan =
  * planOutcome('SAC', rules, initialAgentState, {
  *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
  * });
- * // { kind: 'record', evaluationId: 'e0', idHash: 52088178, episode: 0,
+ * // { kind: 'record', evaluationId: 'e0', idHash: 631414780, seen: null, episode: 0,
  * //   digest: '~ZFYOebwR56JuUy0JP7FTQB', successValue: 0.9, plateauValue: null, valid: true }
  * ```
  */
@@ -76,7 +78,8 @@ export function planOutcome(
   const episode = outcome.evaluationEpisode;
   const digest = digestOf(agentName, evaluationId, episode, checkpointId, checkpointHash, metrics);
   const idHash = trieHash(evaluationId);
-  const previous = trieGetHashed(agent.seen, evaluationId, idHash);
+  const seen = currentTrie(agent.seen);
+  const previous = trieGetHashed(seen, evaluationId, idHash);
   if (previous !== undefined) {
     // A digest restored from a state written before record digests is the full sha256 of the text.
     const same =
@@ -116,6 +119,7 @@ export function planOutcome(
     kind: 'record',
     evaluationId,
     idHash,
+    seen,
     episode,
     digest,
     successValue,
