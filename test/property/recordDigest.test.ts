@@ -54,11 +54,11 @@ const metricValue = fc.oneof(
   fc.constant({ b: 1, a: [1, -0] }),
 );
 const fieldsArbitrary: fc.Arbitrary<Fields> = fc.record({
-  id: fc.constantFrom('e0', 'e1', 'e"0', 'é'),
+  id: fc.constantFrom('e0', 'e1', 'e"0', 'é', '€0', 'e€'),
   episode: fc.constantFrom(0, 1, -0, Number.NaN, '0', undefined),
   checkpointId: fc.constantFrom(null, 'c', 'null'),
   checkpointHash: fc.constantFrom(null, 'h'),
-  metrics: fc.dictionary(fc.constantFrom('objective', 'reward', 'a', 'b'), metricValue, {
+  metrics: fc.dictionary(fc.constantFrom('objective', 'reward', 'a', 'b', 'é€'), metricValue, {
     maxKeys: 3,
   }),
 });

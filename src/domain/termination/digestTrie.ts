@@ -5,19 +5,18 @@
  *
  * A node is either a bucket (`[key, value, key, value, ...]`, never empty, so
  * its first item is a string) or a branch of slots (each a node or `null`)
- * indexed by bits of the key's hash: 5 bits (32 slots) on the
- * three top levels, 3 bits (8 slots) below, so the deep, long-lived nodes an
- * insert copies stay small (less garbage for the collector to promote) and
- * sparse subtrees do not pay for 32 empty slots. Every copy is made at its
- * exact size: a pushed-to copy carries up to half its length again as slack.
+ * indexed by 3 bits of the key's hash a level (8 slots), so every node an
+ * insert copies is small (32-slot top levels made a third more garbage) and
+ * sparse subtrees pay for few empty slots. Every copy is made at its exact
+ * size: a pushed-to copy carries up to half its length again as slack.
  *
- * The top three levels are placed by the key without its last 3 characters,
+ * The top five levels are placed by the key without its last 3 characters,
  * the deeper ones by the whole key (see {@link trieHash}): consecutive ids
  * share their top path, so an insert copies nodes the last inserts just
  * copied (hot in cache, dead young) instead of a random path through a large
  * trie; a run of 1M checkpoints went twice as fast. That locality is also why
  * buckets no longer store each key's hash (8 bytes an entry): the keys they
- * compare are recent, in cache. The root branch carries the scheme as a 33rd
+ * compare are recent, in cache. The root branch carries the scheme as a 9th
  * item; a trie placed by the former hash (restored from an older snapshot,
  * buckets `[hash, key, value, ...]`) is rebuilt once by {@link currentTrie}.
  *
@@ -34,20 +33,19 @@ export type DigestTrieNode = (number | string)[] | (DigestTrieNode | null)[];
 type Bucket = string[];
 type Branch = (DigestTrieNode | null)[];
 
-const WIDE_LEVELS = 3;
-const WIDE_BITS = 5;
-const NARROW_BITS = 3;
-/** The hash has 30 bits (a small integer in V8): 3 × 5 + 5 × 3 bits, levels 0 to 7. */
-const LAST_LEVEL = 7;
+/** Every level is 8 slots: each insert copies one node per level, and a narrow node is a small copy. */
+const BITS = 3;
+/** The hash has 30 bits (a small integer in V8): 10 × 3 bits, levels 0 to 9. */
+const LAST_LEVEL = 9;
 /**
  * Entries a bucket holds before it splits into a branch (memory vs copy
  * cost): 16 keeps a million sequential ids at 103 bytes each (8: 118), and
  * with the placement's locality the larger copies die young.
  */
 const BUCKET_CAPACITY = 16;
-/** The placement scheme, stored after the root branch's 32 slots. */
+/** The placement scheme, stored after the root branch's 8 slots. */
 const SCHEME = 2;
-const ROOT_SLOTS = 1 << WIDE_BITS;
+const ROOT_SLOTS = 1 << BITS;
 /** Trailing characters the top levels leave out: those that change from one id to the next. */
 const TAIL = 3;
 
@@ -191,8 +189,15 @@ function insert(
 ): DigestTrieNode {
   if (node === null) return [key, value];
   if (isBucket(node)) {
+    const last = key.length - 1;
+    const lastUnit = key.charCodeAt(last);
     for (let index = 0; index < node.length; index += 2) {
-      if (node[index] === key) {
+      const stored = node[index] as string;
+      if (
+        stored.length === key.length &&
+        (last < 0 || stored.charCodeAt(last) === lastUnit) &&
+        stored === key
+      ) {
         const copy = node.slice();
         copy[index + 1] = value;
         return copy;
@@ -220,7 +225,7 @@ function appended(bucket: Bucket, key: string, value: string): Bucket {
 }
 
 function split(bucket: Bucket, level: number): Branch {
-  const branch: Branch = new Array<DigestTrieNode | null>(1 << bitsAt(level)).fill(null);
+  const branch: Branch = new Array<DigestTrieNode | null>(1 << BITS).fill(null);
   if (level === 0) branch.push(SCHEME as unknown as null);
   for (let index = 0; index < bucket.length; index += 2) {
     const key = bucket[index]!;
@@ -237,21 +242,13 @@ function isBucket(node: DigestTrieNode): node is Bucket {
   return typeof node[0] === 'string';
 }
 
-function bitsAt(level: number): number {
-  return level < WIDE_LEVELS ? WIDE_BITS : NARROW_BITS;
-}
-
 function slotOf(hash: number, level: number): number {
-  const shift =
-    level < WIDE_LEVELS
-      ? level * WIDE_BITS
-      : WIDE_LEVELS * WIDE_BITS + (level - WIDE_LEVELS) * NARROW_BITS;
-  return (hash >>> shift) & ((1 << bitsAt(level)) - 1);
+  return (hash >>> (level * BITS)) & ((1 << BITS) - 1);
 }
 
 /**
  * The hash that places `key` in the trie: 15 bits of FNV-1a over the key
- * without its last 3 UTF-16 code units for the top three levels, 15 bits of
+ * without its last 3 UTF-16 code units for the top five levels, 15 bits of
  * FNV-1a over the whole key for the deeper ones.
  * The deep bits hash every character, so ids that differ anywhere spread out.
  *

@@ -54,7 +54,7 @@ export type OutcomePlan =
  *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
  * });
  * // { kind: 'record', evaluationId: 'e0', idHash: 631414780, seen: null, episode: 0,
- * //   digest: '~ZFYOebwR56JuUy0JP7FTQB', successValue: 0.9, plateauValue: null, valid: true }
+ * //   digest: '~wUE0WFgt0HGOQehRODGAaD', successValue: 0.9, plateauValue: null, valid: true }
  * ```
  */
 export function planOutcome(

@@ -11,6 +11,8 @@ const TAG_STRING = 2;
 const TAG_NUMBER = 3;
 const TAG_TEXT = 4;
 const TAG_OBJECT = 5;
+/** Added to a string tag when every code unit is below 256 and is written as one byte. */
+const NARROW = 8;
 /** Bumped if the encoding ever changes, so two encodings can never be confused. */
 const ENCODING_VERSION = 1;
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -21,6 +23,7 @@ const tagged = { nonFinite: 'tag' } as const;
 let bytes = new Uint8Array(1024);
 let view = new DataView(bytes.buffer);
 let length = 0;
+const scratchKeys: string[] = [];
 
 /**
  * The digest a recorded outcome is remembered by, for duplicate detection: a
@@ -33,7 +36,8 @@ let length = 0;
  * as length and UTF-16 code units, a finite number as its IEEE-754 bits (−0
  * as 0, as `JSON.stringify` writes it), and anything else (a non-finite
  * number, a nested value) as its canonical JSON text, which never equals a
- * number's; every part is tagged and self-delimiting. So a conflicting
+ * number's; every part is tagged and self-delimiting (a string whose code
+ * units all fit a byte is written a byte each, under its own tag). So a conflicting
  * re-send passes as identical only if two different encodings hash alike:
  * for data that is not built to collide, 2^-128 per re-send (a billion
  * conflicting re-sends a second for a billion years stay below 10^-20). The
@@ -47,7 +51,7 @@ let length = 0;
  * @throws CanonicalJsonError when a value is not JSON data (as `outcomeDigest`).
  * @example
  * ```ts
- * recordDigest('e0', 0, null, null, { objective: 0.9 }); // '~ZFYOebwR56JuUy0JP7FTQB'
+ * recordDigest('e0', 0, null, null, { objective: 0.9 }); // '~wUE0WFgt0HGOQehRODGAaD'
  * recordDigest('e0', 0, null, null, { objective: -0 }) === recordDigest('e0', 0, null, null, { objective: 0 }); // true
  * ```
  */
@@ -77,7 +81,7 @@ function hash128(): string {
   const size = length;
   const padded = (size + 15) & ~15;
   reserve(padded - size);
-  bytes.fill(0, size, padded);
+  for (let at = size; at < padded; at++) bytes[at] = 0;
   let h1 = 0x9747b28c;
   let h2 = 0x9747b28c;
   let h3 = 0x9747b28c;
@@ -167,13 +171,15 @@ function digit(word: number, shift: number): number {
 /** The members `canonicalJson` writes (undefined ones dropped), sorted, as numbers where all are finite numbers. */
 function writeMetrics(metrics: object): void {
   const record = metrics as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let count = 0;
+  // The own enumerable keys `Object.keys` gives, into one reused array: no allocation per outcome.
+  const keys = scratchKeys;
+  keys.length = 0;
   let numeric = true;
-  for (let index = 0; index < keys.length; index++) {
-    const value = record[keys[index]!];
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const value = record[key];
     if (value === undefined) continue;
-    count++;
+    keys.push(key);
     if (typeof value !== 'number' || !Number.isFinite(value)) numeric = false;
   }
   if (!numeric) {
@@ -182,13 +188,11 @@ function writeMetrics(metrics: object): void {
   }
   sortKeys(keys);
   writeByte(TAG_OBJECT);
-  writeUint32(count);
+  writeUint32(keys.length);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
-    const value = record[key];
-    if (value === undefined) continue;
     writeString(key);
-    writeNumber(value as number);
+    writeNumber(record[key] as number);
   }
 }
 
@@ -241,14 +245,27 @@ function writeText(text: string): void {
 function writeTagged(tag: number, value: string): void {
   const size = value.length;
   reserve(5 + 2 * size);
-  bytes[length] = tag;
-  view.setUint32(length + 1, size, true);
-  const out = view;
+  const out = bytes;
   let at = length + 5;
+  let narrow = true;
+  // One byte a code unit while they fit (ids and metric names are ASCII), else two from the start.
   for (let index = 0; index < size; index++) {
-    out.setUint16(at, value.charCodeAt(index), true);
-    at += 2;
+    const unit = value.charCodeAt(index);
+    if (unit > 0xff) {
+      narrow = false;
+      break;
+    }
+    out[at++] = unit;
   }
+  if (!narrow) {
+    at = length + 5;
+    for (let index = 0; index < size; index++) {
+      view.setUint16(at, value.charCodeAt(index), true);
+      at += 2;
+    }
+  }
+  out[length] = narrow ? tag + NARROW : tag;
+  view.setUint32(length + 1, size, true);
   length = at;
 }
 
