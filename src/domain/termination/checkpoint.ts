@@ -132,7 +132,7 @@ function groupByAgent(
 ): {
   byAgent: (Readonly<Record<string, unknown>> | undefined)[];
   found: number;
-  unknownAgents: string[];
+  unknownAgents: readonly string[];
 } {
   if (!Array.isArray(outcomes)) {
     throw new InvalidOutcomeError('checkpoint outcomes must be a list of outcomes');
@@ -140,7 +140,7 @@ function groupByAgent(
   const names = config.agentNames;
   const byAgent = new Array<Readonly<Record<string, unknown>> | undefined>(names.length);
   let found = 0;
-  const unknownAgents: string[] = [];
+  let unknownAgents: string[] | null = null;
   for (let index = 0; index < outcomes.length; index++) {
     const outcome: unknown = outcomes[index];
     if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) {
@@ -152,6 +152,7 @@ function groupByAgent(
         ? names.indexOf(agentName)
         : -1;
     if (at < 0) {
+      if (unknownAgents === null) unknownAgents = [];
       unknownAgents.push(String(agentName));
       continue;
     }
@@ -163,13 +164,16 @@ function groupByAgent(
     byAgent[at] = outcome as Record<string, unknown>;
     found++;
   }
-  return { byAgent, found, unknownAgents };
+  return { byAgent, found, unknownAgents: unknownAgents ?? NO_AGENTS };
 }
+
+/** The usual `unknownAgents`: one shared, frozen empty list instead of one per checkpoint. */
+const NO_AGENTS: readonly string[] = Object.freeze([]);
 
 function applyIncomplete(
   state: TerminationState,
   byAgent: readonly unknown[],
-  unknownAgents: string[],
+  unknownAgents: readonly string[],
 ): { state: TerminationState; decision: CheckpointDecision } {
   const { config } = state;
   const agents = { ...state.agents };

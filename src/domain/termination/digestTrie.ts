@@ -6,7 +6,7 @@
  * A node is either a bucket (`[key, value, key, value, ...]`, never empty, so
  * its first item is a string) or a branch of slots (each a node or `null`)
  * indexed by 3 bits of the key's hash a level (8 slots), so every node an
- * insert copies is small (32-slot top levels made a third more garbage) and
+ * insert copies is small (32-slot top levels made half again as much garbage) and
  * sparse subtrees pay for few empty slots. Every copy is made at its exact
  * size: a pushed-to copy carries up to half its length again as slack.
  *

@@ -23,7 +23,6 @@ const tagged = { nonFinite: 'tag' } as const;
 let bytes = new Uint8Array(1024);
 let view = new DataView(bytes.buffer);
 let length = 0;
-const scratchKeys: string[] = [];
 
 /**
  * The digest a recorded outcome is remembered by, for duplicate detection: a
@@ -171,17 +170,17 @@ function digit(word: number, shift: number): number {
 /** The members `canonicalJson` writes (undefined ones dropped), sorted, as numbers where all are finite numbers. */
 function writeMetrics(metrics: object): void {
   const record = metrics as Record<string, unknown>;
-  // The own enumerable keys `Object.keys` gives, into one reused array: no allocation per outcome.
-  const keys = scratchKeys;
-  keys.length = 0;
+  // Object.keys, then drop what canonicalJson drops (for-in allocated more, measured).
+  const keys = Object.keys(record);
+  let count = 0;
   let numeric = true;
-  for (const key in record) {
-    if (!Object.hasOwn(record, key)) continue;
-    const value = record[key];
+  for (let index = 0; index < keys.length; index++) {
+    const value = record[keys[index]!];
     if (value === undefined) continue;
-    keys.push(key);
+    keys[count++] = keys[index]!;
     if (typeof value !== 'number' || !Number.isFinite(value)) numeric = false;
   }
+  if (count !== keys.length) keys.length = count;
   if (!numeric) {
     writeText(canonicalJson(record, tagged));
     return;
