@@ -169,6 +169,8 @@ function runAgainstShortRuns(checkpoints: number, chunk: number) {
   let short = 0n;
   let tenth = 0n;
   for (let first = 0; first < checkpoints; first += chunk) {
+    // A minor GC between the two, so neither pays for the other's young objects.
+    scavenge();
     const started = process.hrtime.bigint();
     for (let episode = first; episode < first + chunk; episode++) {
       state = applyCheckpoint(state, checkpointAt(config.agentNames, episode, values.next())).state;
@@ -176,6 +178,7 @@ function runAgainstShortRuns(checkpoints: number, chunk: number) {
     const elapsed = process.hrtime.bigint() - started;
     long += elapsed;
     if (first < checkpoints / 10) tenth += elapsed;
+    scavenge();
     short += BigInt(Math.round(runPure(1, chunk).seconds * 1e9));
   }
   if (state.terminationReason !== null) throw new Error('bench rules ended the run');
@@ -185,6 +188,12 @@ function runAgainstShortRuns(checkpoints: number, chunk: number) {
     short: (count * chunk) / (Number(short) / 1e9),
     atTenth: checkpoints / 10 / (Number(tenth) / 1e9),
   };
+}
+
+function scavenge(): void {
+  const gc = (globalThis as { gc?: (options?: { type: 'minor' }) => void }).gc;
+  if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)');
+  gc({ type: 'minor' });
 }
 
 function collect(): number {
