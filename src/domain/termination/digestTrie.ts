@@ -23,7 +23,7 @@
  * Why not a library or a Map: the state must stay plain JSON and every older
  * state must stay valid (states are shared, never mutated), so a `Map` would
  * need a full copy per checkpoint (O(n): `new Map(previous).set(id, digest)`
- * measured ~960 µs per insert over the first 20k ids, this trie ~1 µs), and
+ * measured ~960 µs per insert over the first 20k ids, this trie 0.2-0.4 µs), and
  * no persistent map is among the dependencies (Immutable.js and the like are
  * not in node_modules, and their maps are class instances, not JSON).
  */
