@@ -35,7 +35,12 @@ interface MetricCode {
   readonly toCode: (value: unknown) => number;
 }
 
-const codeArbitrary = fc.integer({ min: 0, max: 2 * GRID_STEPS + 1 });
+/**
+ * Uniform codes, without fast-check's bias towards the ends of the integer
+ * range: the special values already hold the range's ends, and the bias costs
+ * an extra draw per value (search share 0.70 -> 0.75 without it).
+ */
+const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: 2 * GRID_STEPS + 1 }));
 
 function metricCode(config: TerminationConfig, range: MetricRange): MetricCode {
   const specials = specialValues(config, range);
