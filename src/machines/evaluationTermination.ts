@@ -166,6 +166,10 @@ export const evaluationTerminationMachine = setup({
     output: {} as EvaluationTerminationOutput,
   },
   guards: {
+    checkpointContinues: ({ context, event }) => {
+      const { applied } = checkpointResult(context.termination, event);
+      return applied !== null && applied.decision.reason === null;
+    },
     checkpointIsRejected: ({ context, event }) =>
       checkpointResult(context.termination, event).error !== null,
     checkpointSucceeds: ({ context, event }) => checkpointEndsWith(context, event, 'success'),
@@ -229,14 +233,15 @@ export const evaluationTerminationMachine = setup({
   states: {
     active: {
       on: {
+        // The common case first: one guard per checkpoint instead of three.
         'evaluation.checkpoint': [
+          { guard: 'checkpointContinues', actions: checkpointActions },
           {
             guard: 'checkpointIsRejected',
             actions: ['emitCheckpointRejected', 'emitCheckpointFlow'],
           },
           { guard: 'checkpointSucceeds', target: 'success', actions: checkpointActions },
           { guard: 'checkpointPlateaus', target: 'plateau', actions: checkpointActions },
-          { actions: checkpointActions },
         ],
         'episode.ended': [
           {

@@ -1,5 +1,5 @@
 import type { TerminationConfig } from './config.js';
-import { trieSet } from './digestTrie.js';
+import { trieSetHashed } from './digestTrie.js';
 import { DuplicateAgentOutcomeError, InvalidOutcomeError } from './errors.js';
 import type { EvaluationOutcome, OutcomePlan } from './outcome.js';
 import { planOutcome } from './outcome.js';
@@ -11,7 +11,6 @@ import {
   smoothedMetric,
 } from './rules.js';
 import type { AgentTerminationState, TerminationReason, TerminationState } from './state.js';
-import { withTerminationReason } from './state.js';
 
 /**
  * What happened to one agent at a checkpoint: `accepted` (a valid outcome was
@@ -93,29 +92,31 @@ export function applyCheckpoint(
     };
   }
   const { config } = state;
-  const { byAgent, unknownAgents } = groupByAgent(config, outcomes);
-  if (byAgent.size !== config.agentNames.length) {
-    return applyIncomplete(state, byAgent, unknownAgents);
+  const { byAgent, found, unknownAgents } = groupByAgent(config, outcomes);
+  const names = config.agentNames;
+  if (found !== names.length) return applyIncomplete(state, byAgent, unknownAgents);
+  const plans = new Array<OutcomePlan>(names.length);
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
+    plans[index] = planOutcome(name, config.agents[name]!, state.agents[name]!, byAgent[index]!);
   }
-  const plans: OutcomePlan[] = [];
-  for (const name of config.agentNames) {
-    const rules = config.agents[name]!;
-    plans.push(planOutcome(name, rules, state.agents[name]!, byAgent.get(name)!));
-  }
-  const agents = { ...state.agents };
-  const reports: AgentCheckpointReport[] = [];
-  config.agentNames.forEach((name, index) => {
+  const agents: Record<string, AgentTerminationState> = { ...state.agents };
+  const reports = new Array<AgentCheckpointReport>(names.length);
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
     const plan = plans[index]!;
     const next = applyPlan(config, name, state.agents[name]!, plan);
     agents[name] = next;
-    reports.push(reportFor(config, name, next, plan));
-  });
-  let next: TerminationState = { ...state, agents };
-  if (allSuccessful(config, agents)) next = withTerminationReason(next, 'success');
-  else if (allPlateaued(config, agents)) next = withTerminationReason(next, 'plateau');
-  const reason = next.terminationReason;
+    reports[index] = reportFor(config, name, next, plan);
+  }
+  // Success is checked before plateau, like the seed.
+  const reason = allSuccessful(config, agents)
+    ? 'success'
+    : allPlateaued(config, agents)
+      ? 'plateau'
+      : null;
   return {
-    state: next,
+    state: { config, agents, terminationReason: reason },
     decision: {
       control: reason === null ? 'CONTINUE' : 'STOP_PHASE',
       reason,
@@ -124,44 +125,61 @@ export function applyCheckpoint(
   };
 }
 
+/** Outcomes by the index of their agent in `config.agentNames`; `found` counts the agents present. */
 function groupByAgent(
   config: TerminationConfig,
   outcomes: readonly unknown[],
-): { byAgent: Map<string, Readonly<Record<string, unknown>>>; unknownAgents: string[] } {
+): {
+  byAgent: (Readonly<Record<string, unknown>> | undefined)[];
+  found: number;
+  unknownAgents: readonly string[];
+} {
   if (!Array.isArray(outcomes)) {
     throw new InvalidOutcomeError('checkpoint outcomes must be a list of outcomes');
   }
-  const byAgent = new Map<string, Readonly<Record<string, unknown>>>();
-  const unknownAgents: string[] = [];
-  outcomes.forEach((outcome: unknown, index) => {
+  const names = config.agentNames;
+  const byAgent = new Array<Readonly<Record<string, unknown>> | undefined>(names.length);
+  let found = 0;
+  let unknownAgents: string[] | null = null;
+  for (let index = 0; index < outcomes.length; index++) {
+    const outcome: unknown = outcomes[index];
     if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) {
       throw new InvalidOutcomeError(`outcomes[${index}] must be a mapping`);
     }
     const agentName = (outcome as Record<string, unknown>).agentName;
-    if (typeof agentName !== 'string' || !Object.hasOwn(config.agents, agentName)) {
+    const at =
+      typeof agentName === 'string' && Object.hasOwn(config.agents, agentName)
+        ? names.indexOf(agentName)
+        : -1;
+    if (at < 0) {
+      if (unknownAgents === null) unknownAgents = [];
       unknownAgents.push(String(agentName));
-      return;
+      continue;
     }
-    if (byAgent.has(agentName)) {
+    if (byAgent[at] !== undefined) {
       throw new DuplicateAgentOutcomeError(
         `agent ${JSON.stringify(agentName)}: more than one evaluation outcome in one checkpoint`,
       );
     }
-    byAgent.set(agentName, outcome as Record<string, unknown>);
-  });
-  return { byAgent, unknownAgents };
+    byAgent[at] = outcome as Record<string, unknown>;
+    found++;
+  }
+  return { byAgent, found, unknownAgents: unknownAgents ?? NO_AGENTS };
 }
+
+/** The usual `unknownAgents`: one shared, frozen empty list instead of one per checkpoint. */
+const NO_AGENTS: readonly string[] = Object.freeze([]);
 
 function applyIncomplete(
   state: TerminationState,
-  byAgent: Map<string, unknown>,
-  unknownAgents: string[],
+  byAgent: readonly unknown[],
+  unknownAgents: readonly string[],
 ): { state: TerminationState; decision: CheckpointDecision } {
   const { config } = state;
   const agents = { ...state.agents };
   const reports: AgentCheckpointReport[] = [];
-  for (const name of config.agentNames) {
-    const present = byAgent.has(name);
+  for (const [index, name] of config.agentNames.entries()) {
+    const present = byAgent[index] !== undefined;
     let agent = state.agents[name]!;
     if (!present && agent.successStreak !== 0) agent = { ...agent, successStreak: 0 };
     agents[name] = agent;
@@ -172,7 +190,7 @@ function applyIncomplete(
     );
   }
   return {
-    state: { ...state, agents },
+    state: { config, agents, terminationReason: state.terminationReason },
     decision: {
       control: 'CONTINUE',
       reason: null,
@@ -191,7 +209,7 @@ function applyPlan(
   if (plan.kind === 'missingIdentity') {
     return agent.successStreak === 0 ? agent : { ...agent, successStreak: 0 };
   }
-  const seen = trieSet(agent.seen, plan.evaluationId, plan.digest);
+  const seen = trieSetHashed(plan.seen, plan.evaluationId, plan.idHash, plan.digest);
   const seenCount = agent.seenCount + 1;
   if (!plan.valid) {
     return {
@@ -238,10 +256,17 @@ function applyPlan(
   };
 }
 
+/**
+ * The window with `value` added and the oldest value dropped once full: one
+ * copy at its final size that keeps the array's unboxed doubles (a
+ * `new Array(n)` starts as small integers and is copied again on the first
+ * double; a pushed-to copy carries slack).
+ */
 function slide(window: readonly number[], value: number, size: number): number[] {
-  const start = window.length >= size ? window.length - size + 1 : 0;
-  const next = window.slice(start);
-  next.push(value);
+  if (window.length < size) return window.concat(value);
+  const next = window.slice(window.length - size);
+  for (let index = 0; index < size - 1; index++) next[index] = next[index + 1]!;
+  next[size - 1] = value;
   return next;
 }
 

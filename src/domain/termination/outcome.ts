@@ -2,12 +2,13 @@ import { hash } from 'node:crypto';
 import { CanonicalJsonError, canonicalJson } from '../shared/canonicalJson.js';
 import type { AgentTerminationRules } from './config.js';
 import type { DigestTrie } from './digestTrie.js';
-import { trieGet } from './digestTrie.js';
+import { currentTrie, trieGetHashed, trieHash } from './digestTrie.js';
 import {
   ConflictingDuplicateError,
   InvalidOutcomeError,
   OutOfOrderEvaluationError,
 } from './errors.js';
+import { RECORD_DIGEST_MARK, recordDigest } from './recordDigest.js';
 
 /** One agent's result of one deterministic evaluation rollout. */
 export interface EvaluationOutcome {
@@ -29,7 +30,12 @@ export type OutcomePlan =
   | {
       readonly kind: 'record';
       readonly evaluationId: string;
+      /** The id's {@link trieHash}, computed once for the lookup and the insert. */
+      readonly idHash: number;
+      /** The agent's seen ids in the current trie scheme, to insert into. */
+      readonly seen: DigestTrie;
       readonly episode: number;
+      /** The {@link recordDigest} the id is remembered by. */
       readonly digest: string;
       /** The configured metrics' values when all are finite numbers, else `null` (invalid). */
       readonly successValue: number | null;
@@ -47,9 +53,8 @@ export type OutcomePlan =
  * planOutcome('SAC', rules, initialAgentState, {
  *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
  * });
- * // { kind: 'record', evaluationId: 'e0', episode: 0,
- * //   digest: 'DlvDzOPxweLGr5pZnLiSryk97eW_y9KID3eB7Xw9aCY', successValue: 0.9,
- * //   plateauValue: null, valid: true }
+ * // { kind: 'record', evaluationId: 'e0', idHash: 631414780, seen: null, episode: 0,
+ * //   digest: '~wUE0WFgt0HGOQehRODGAaD', successValue: 0.9, plateauValue: null, valid: true }
  * ```
  */
 export function planOutcome(
@@ -58,24 +63,40 @@ export function planOutcome(
   agent: { readonly seen: DigestTrie; readonly lastEvaluation: number | null },
   outcome: Readonly<Record<string, unknown>>,
 ): OutcomePlan {
-  const label = `agent ${JSON.stringify(agentName)}`;
   const evaluationId = outcome.evaluationId;
   if (typeof evaluationId !== 'string' || evaluationId.length === 0) {
     return { kind: 'missingIdentity' };
   }
   const metrics = outcome.metrics;
   if (typeof metrics !== 'object' || metrics === null || Array.isArray(metrics)) {
-    throw new InvalidOutcomeError(`${label}: metrics must be a mapping of metric name to number`);
+    throw new InvalidOutcomeError(
+      `${labelOf(agentName)}: metrics must be a mapping of metric name to number`,
+    );
   }
-  const checkpointId = optionalString(outcome.checkpointId, `${label}: checkpointId`);
-  const checkpointHash = optionalString(outcome.checkpointHash, `${label}: checkpointHash`);
+  const checkpointId = optionalString(outcome.checkpointId, agentName, 'checkpointId');
+  const checkpointHash = optionalString(outcome.checkpointHash, agentName, 'checkpointHash');
   const episode = outcome.evaluationEpisode;
-  const digest = outcomeDigest(label, evaluationId, episode, checkpointId, checkpointHash, metrics);
-  const previous = trieGet(agent.seen, evaluationId);
+  const digest = digestOf(agentName, evaluationId, episode, checkpointId, checkpointHash, metrics);
+  const idHash = trieHash(evaluationId);
+  const seen = currentTrie(agent.seen);
+  const previous = trieGetHashed(seen, evaluationId, idHash);
   if (previous !== undefined) {
-    if (previous !== digest) {
+    // A digest restored from a state written before record digests is the full sha256 of the text.
+    const same =
+      previous[0] === RECORD_DIGEST_MARK
+        ? previous === digest
+        : previous ===
+          outcomeDigest(
+            labelOf(agentName),
+            evaluationId,
+            episode,
+            checkpointId,
+            checkpointHash,
+            metrics,
+          );
+    if (!same) {
       throw new ConflictingDuplicateError(
-        `${label}: evaluation ${JSON.stringify(evaluationId)} was already recorded with different data`,
+        `${labelOf(agentName)}: evaluation ${JSON.stringify(evaluationId)} was already recorded with different data`,
       );
     }
     return { kind: 'duplicate', evaluationId, episode };
@@ -85,7 +106,7 @@ export function planOutcome(
   if (!isEpisode || (expected !== null && episode !== expected)) {
     const wanted = expected === null ? 'a non-negative integer' : String(expected);
     throw new OutOfOrderEvaluationError(
-      `${label}: out-of-order evaluation episode ${describeEpisode(episode)} for evaluation ${JSON.stringify(evaluationId)}; expected ${wanted}`,
+      `${labelOf(agentName)}: out-of-order evaluation episode ${describeEpisode(episode)} for evaluation ${JSON.stringify(evaluationId)}; expected ${wanted}`,
     );
   }
   const record = metrics as Record<string, unknown>;
@@ -94,19 +115,57 @@ export function planOutcome(
   const valid =
     (rules.success === null || successValue !== null) &&
     (rules.plateau === null || plateauValue !== null);
-  return { kind: 'record', evaluationId, episode, digest, successValue, plateauValue, valid };
+  return {
+    kind: 'record',
+    evaluationId,
+    idHash,
+    seen,
+    episode,
+    digest,
+    successValue,
+    plateauValue,
+    valid,
+  };
 }
 
-function optionalString(value: unknown, field: string): string | null {
+/** Built only when a message needs it: one string per outcome is measurable at a million outcomes. */
+function labelOf(agentName: string): string {
+  return `agent ${JSON.stringify(agentName)}`;
+}
+
+function digestOf(
+  agentName: string,
+  evaluationId: string,
+  episode: unknown,
+  checkpointId: string | null,
+  checkpointHash: string | null,
+  metrics: object,
+): string {
+  try {
+    return recordDigest(evaluationId, episode, checkpointId, checkpointHash, metrics);
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) {
+      throw new InvalidOutcomeError(
+        `${labelOf(agentName)}: outcome is not JSON data: ${error.message}`,
+      );
+    }
+    throw error;
+  }
+}
+
+function optionalString(value: unknown, agentName: string, field: string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') {
-    throw new InvalidOutcomeError(`${field} must be a string or null, got ${typeof value}`);
+    throw new InvalidOutcomeError(
+      `${labelOf(agentName)}: ${field} must be a string or null, got ${typeof value}`,
+    );
   }
   return value;
 }
 
 /**
- * sha256 (base64url, 43 characters: a third less memory than hex) of the canonical JSON of the seed's canonical outcome
+ * sha256 (base64url, 43 characters) of the canonical JSON of the seed's canonical outcome: the
+ * digest states written before {@link recordDigest} hold, still compared against on a re-send
  * `{ checkpoint_hash, checkpoint_id, evaluation_episode, evaluation_id, metrics }`
  * with non-finite numbers tagged. The fixed keys are written in sorted order by
  * hand (the same text `canonicalJson` gives) so only `metrics` pays for sorting.

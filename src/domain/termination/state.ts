@@ -10,13 +10,13 @@ export type FlowControl = 'CONTINUE' | 'RESTART' | 'STOP_PHASE';
 /**
  * One agent's progress, plain JSON. Memory is bounded by the rules: a window
  * of the last `plateau.window` valid plateau metric values, counters, and one
- * sha256 digest per seen evaluation id (in a persistent trie), never the
- * outcomes themselves.
+ * 128-bit record digest per seen evaluation id (in a persistent
+ * trie), never the outcomes themselves.
  */
 export interface AgentTerminationState {
   /** The last recorded evaluation episode; the next must be exactly one more. */
   readonly lastEvaluation: number | null;
-  /** Evaluation id -> sha256 of the canonical outcome, for duplicate detection. */
+  /** Evaluation id -> record digest of the canonical outcome, for duplicate detection. */
   readonly seen: DigestTrie;
   /** How many evaluation ids `seen` holds. */
   readonly seenCount: number;

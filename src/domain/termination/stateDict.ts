@@ -5,6 +5,7 @@ import { describeValue } from './describeValue.js';
 import type { DigestTrie } from './digestTrie.js';
 import { trieEntries, trieSet } from './digestTrie.js';
 import { TerminationStateError } from './errors.js';
+import { RECORD_DIGEST_MARK } from './recordDigest.js';
 import { smoothedMetric } from './rules.js';
 import type { AgentTerminationState, TerminationReason, TerminationState } from './state.js';
 
@@ -18,6 +19,11 @@ import type { AgentTerminationState, TerminationReason, TerminationState } from 
  */
 export const TERMINATION_STATE_VERSION = 1;
 
+/** A record digest: the mark, then 22 base64url characters. */
+const RECORD_DIGEST = /^~[A-Za-z0-9_-]{22}$/;
+/** What states written before record digests hold: a full base64url sha256. */
+const LEGACY_DIGEST = /^[A-Za-z0-9_-]{43}$/;
+
 const reasons: readonly TerminationReason[] = [
   'success',
   'plateau',
@@ -29,7 +35,11 @@ const reasons: readonly TerminationReason[] = [
 /** One agent in a state dict (snake_case, like the seed's). */
 export interface AgentStateDict {
   last_evaluation: number | null;
-  /** Evaluation id -> sha256 (base64url) of the canonical outcome, ids sorted. */
+  /**
+   * Evaluation id -> its digest, ids sorted: a record digest (`~` and 22
+   * base64url characters, 128 bits), or in states written before those, the
+   * full base64url sha256 (43 characters) of the canonical outcome.
+   */
   seen: Record<string, string>;
   valid_evaluations: number;
   plateau_window: number[];
@@ -162,7 +172,14 @@ function restoreAgent(
   let seen: DigestTrie = null;
   let seenCount = 0;
   for (const [id, digest] of Object.entries(raw.seen)) {
-    if (typeof digest !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(digest)) {
+    if (typeof digest === 'string' && digest.startsWith(RECORD_DIGEST_MARK)) {
+      if (!RECORD_DIGEST.test(digest)) {
+        throw new TerminationStateError(
+          `${where}.seen[${JSON.stringify(id)}] must be a record digest (${RECORD_DIGEST_MARK} and 22 base64url characters), got ${describeValue(digest)}`,
+        );
+      }
+    } else if (typeof digest !== 'string' || !LEGACY_DIGEST.test(digest)) {
+      // Without the record mark, the only digest it can be is a legacy one.
       throw new TerminationStateError(
         `${where}.seen[${JSON.stringify(id)}] must be a base64url sha256 digest, got ${describeValue(digest)}`,
       );
