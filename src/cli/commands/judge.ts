@@ -76,6 +76,8 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   const judge = await judgeFromConfig(config, {
     baseDir,
     logger,
+    // One connection per judgement in flight, kept alive: no more are ever opened.
+    maxConnections: concurrency,
     ...(options.judge ? { name: options.judge } : {}),
   });
   const { cases, malformed } = await readCases(casesPath, options.runId);
@@ -142,16 +144,25 @@ function judgeAll(
   const bar = createProgressBar({ total: cases.length, label: 'judging', stream: process.stderr });
   const results: JudgeResult[] = [];
   let errors = 0;
+  // Lines of the results finished in one event-loop turn, written together: one write, not one each.
+  let pendingLines = '';
+  const writePending = (): void => {
+    if (pendingLines === '') return;
+    out.write(pendingLines);
+    pendingLines = '';
+  };
   return new Promise<JudgeResult[]>((resolve, reject) => {
     let subscription: Subscription | undefined;
     const onInterrupt = (): void => {
       subscription?.unsubscribe();
+      writePending();
       bar.finish();
       reject(new CliError('interrupted: judgements in flight were cancelled', ExitCode.cancelled));
     };
     process.once('SIGINT', onInterrupt);
     const finish = (error?: unknown): void => {
       process.removeListener('SIGINT', onInterrupt);
+      writePending();
       bar.finish();
       const done = (): void => (error === undefined ? resolve(results) : reject(error));
       if (out === process.stdout) done();
@@ -161,7 +172,8 @@ function judgeAll(
       next: (result) => {
         results.push(result);
         if (result.status === 'error') errors++;
-        out.write(`${JSON.stringify(result)}\n`);
+        if (pendingLines === '') setImmediate(writePending);
+        pendingLines += `${JSON.stringify(result)}\n`;
         bar.update(results.length, errors > 0 ? `${errors} errors` : '');
       },
       error: (error: unknown) => finish(error),
