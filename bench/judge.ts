@@ -17,7 +17,7 @@
  * The server runs in its own process (test/support/chatServer.ts), as a real
  * model server would, so its CPU is charged to neither side. The machine is
  * shared and loaded, so each figure is the best of `JUDGE_BENCH_ROUNDS`
- * (default 3) windows, arena and bare SDK windows interleaved so both see the
+ * (default 3) windows (`JUDGE_BENCH_IN_FLIGHT=128` runs that row alone), arena and bare SDK windows interleaved so both see the
  * same load, with a GC before each in-process window. CPU is
  * `process.cpuUsage()` (user + system), GC helper threads included.
  *
@@ -48,6 +48,8 @@ const ROWS = [
   [128, 2000],
   [256, 2000],
 ] as const;
+/** `JUDGE_BENCH_IN_FLIGHT=128,256`: only those rows. */
+const ONLY = process.env.JUDGE_BENCH_IN_FLIGHT?.split(',').map(Number);
 const TARGETS = { span: 1.5, wall: 2.0, cpu: 1.2 } as const;
 /** Connections: one per request in flight, and a couple to spare. */
 const connectionTarget = (inFlight: number): number => inFlight + 2;
@@ -325,7 +327,7 @@ async function main(): Promise<void> {
     'in flight  cases  ideal ms |  span/ideal       wall/ideal       connections | CPU µs/judgement: arena  bare SDK  ratio',
   );
   try {
-    for (const [inFlight, count] of ROWS) {
+    for (const [inFlight, count] of ROWS.filter(([inFlight]) => ONLY?.includes(inFlight) ?? true)) {
       const ideal = (count * LATENCY_MS) / inFlight;
       const casesPath = writeInputs(folder, server.baseURL, count);
       const cli: Measured[] = [];

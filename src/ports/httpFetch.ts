@@ -201,7 +201,7 @@ function exchange(
       });
       decoded.on('end', () => {
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        finish(() => resolve(new Response(bytes, init)));
+        finish(() => resolve(bufferedResponse(bytes, init)));
       });
     });
     request.end(payload ?? undefined);
@@ -232,6 +232,81 @@ function decodedBody(incoming: Readable, encoding: string): Readable {
     stream = stream.pipe(decoder);
   }
   return stream;
+}
+
+/** `Response` as a base class: its members are redefined below, which the DOM typings do not allow. */
+const ResponseBase = Response as unknown as new (body: null, init: ResponseInit) => object;
+
+/**
+ * A `Response` whose body is already in memory: `json()`, `text()` and
+ * `arrayBuffer()` read the bytes directly, with no stream in between (a
+ * stream per response is most of what a built `Response` costs); `body`
+ * makes one only when asked for. A body is read once, as with `fetch`.
+ */
+class BufferedResponse extends ResponseBase {
+  readonly #bytes: Buffer;
+  #used = false;
+  #stream: ReadableStream<Uint8Array> | null = null;
+
+  constructor(bytes: Buffer, init: ResponseInit) {
+    super(null, init);
+    this.#bytes = bytes;
+  }
+
+  get body(): ReadableStream<Uint8Array> {
+    this.#stream ??= new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        if (!this.#used) controller.enqueue(new Uint8Array(this.#take()));
+        controller.close();
+      },
+    });
+    return this.#stream;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  async text(): Promise<string> {
+    if (this.#stream !== null) return new Response(this.#stream).text();
+    return this.#take().toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#stream !== null) return new Response(this.#stream).arrayBuffer();
+    const bytes = this.#take();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async blob(): Promise<Blob> {
+    const type = (this as unknown as Response).headers.get('content-type') ?? '';
+    return new Blob([await this.arrayBuffer()], { type });
+  }
+
+  async formData(): Promise<FormData> {
+    const { headers } = this as unknown as Response;
+    return new Response(await this.arrayBuffer(), { headers }).formData();
+  }
+
+  clone(): Response {
+    if (this.#used) throw new TypeError('Response.clone: Body has already been consumed.');
+    const { status, statusText, headers } = this as unknown as Response;
+    return bufferedResponse(this.#bytes, { status, statusText, headers });
+  }
+
+  #take(): Buffer {
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return this.#bytes;
+  }
+}
+
+function bufferedResponse(bytes: Buffer, init: ResponseInit): Response {
+  return new BufferedResponse(bytes, init) as unknown as Response;
 }
 
 function connectionClosedError(): Error {
