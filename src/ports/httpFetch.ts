@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 import { boundedFetch, type FetchFunction } from './boundedFetch.js';
 import { ProviderResponseTooLargeError } from './modelProvider.js';
@@ -103,8 +104,9 @@ function headerRecord(init: RequestInit['headers']): HeaderRecord {
     record[key] = record[key] === undefined ? value : `${record[key]}, ${value}`;
   };
   if (init instanceof Headers) {
+    // Headers already lower-cases names and joins repeated ones.
     init.forEach((value, name) => {
-      add(name, value);
+      record[name] = value;
     });
   } else if (Array.isArray(init)) {
     for (const [name, value] of init) add(name!, value!);
@@ -151,7 +153,12 @@ function exchange(
       signal?.removeEventListener('abort', onAbort);
       outcome();
     };
-    const request = transport.request(url, { method, headers: outgoing, agent: options.agent });
+    const request = transport.request({
+      ...requestTarget(url),
+      method,
+      headers: outgoing,
+      agent: options.agent,
+    });
     const onAbort = (): void => {
       request.destroy();
       finish(() => reject(signal!.reason));
@@ -206,6 +213,18 @@ function exchange(
     });
     request.end(payload ?? undefined);
   });
+}
+
+/** Where a URL points, as `http.request` takes it; the few URLs a client calls are converted once. */
+const requestTargets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
+function requestTarget(url: URL): ReturnType<typeof urlToHttpOptions> {
+  let target = requestTargets.get(url.href);
+  if (target === undefined) {
+    if (requestTargets.size >= 256) requestTargets.clear();
+    target = urlToHttpOptions(url);
+    requestTargets.set(url.href, target);
+  }
+  return target;
 }
 
 /** The body as the server meant it: content codings undone, last applied first. */
