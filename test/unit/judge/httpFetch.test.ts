@@ -79,6 +79,26 @@ describe('httpFetch: the judge provider transport', () => {
     await expect(already).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('answers with a Response whose body reads once, clones before reading, and streams on demand', async () => {
+    server = await startChatServer(() => ({ rawBody: '{"ok":true}' }));
+    const fetch = httpFetch({ maxResponseBytes: MiB });
+    const response = await post(fetch, server.baseURL);
+    expect(response).toBeInstanceOf(Response);
+    const copy = response.clone();
+    expect(response.bodyUsed).toBe(false);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(TypeError);
+    expect(() => response.clone()).toThrow(TypeError);
+    expect(await copy.text()).toBe('{"ok":true}');
+    const streamed = await post(fetch, server.baseURL);
+    expect(await new Response(streamed.body).text()).toBe('{"ok":true}');
+    expect(streamed.bodyUsed).toBe(true);
+    expect(new Uint8Array(await (await post(fetch, server.baseURL)).arrayBuffer())).toEqual(
+      new TextEncoder().encode('{"ok":true}'),
+    );
+  });
+
   it('decodes gzip and deflate bodies', async () => {
     const text = JSON.stringify({ ok: true });
     server = await startChatServer((_, index) => ({
