@@ -8,6 +8,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   validate: async () => (await import('./validate.js')).registerValidateCommand,
   schema: async () => (await import('./schema.js')).registerSchemaCommand,
   termination: async () => (await import('./termination.js')).registerTerminationCommand,
+  // runs.js registers `runs` and `show`.
   runs: async () => (await import('./runs.js')).registerRunsCommands,
   judge: async () => (await import('./judge.js')).registerJudgeCommand,
   diagram: async () => (await import('./diagram.js')).registerDiagramCommand,
@@ -19,6 +20,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   worker: async () => (await import('./worker.js')).registerWorkerCommand,
   serve: async () => (await import('./serve.js')).registerServeCommand,
 };
+
+/** Top-level commands registered by another command's module. */
+const ALIASES: Readonly<Record<string, string>> = { show: 'runs' };
 
 /** Global options that take a value as the next argument (`--log-level debug`). */
 const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--log-level', '--max-input-bytes']);
@@ -38,7 +42,8 @@ const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--log-level', '--max-input-bytes'])
  * ```
  */
 export async function registerCommands(program: Command, argv?: readonly string[]): Promise<void> {
-  const named = argv === undefined ? undefined : commandNameOf(argv.slice(2));
+  const typed = argv === undefined ? undefined : commandNameOf(argv.slice(2));
+  const named = typed !== undefined && Object.hasOwn(ALIASES, typed) ? ALIASES[typed] : typed;
   const wanted =
     named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
   const registers = await Promise.all(wanted.map((name) => COMMANDS[name]!()));
