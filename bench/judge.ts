@@ -1,43 +1,59 @@
 /**
- * Judge throughput and overhead.
+ * Judge throughput and overhead, as a user feels it: `arena judge` on a cases
+ * file against a chat-completions server with a fixed 50 ms latency.
  *
- * 1. Against a real chat-completions server on 127.0.0.1 with a fixed 50 ms
- *    latency, judge N cases at concurrency 1, 8, 32 and 128 through the
- *    OpenAI adapter and `judgeMany`, and print wall time as a ratio to the
- *    ideal (N × 50 ms / concurrency). Target: ≤ 1.15 at concurrency 32.
- *    Concurrency 1 uses 100 cases (2,000 would take 100 s), the others 2,000.
- *    The server runs in its own process, as a real model server would, so its
- *    CPU time is not charged to the judging event loop.
- *    Beside each row: the same requests (messages, strict schema, signal,
- *    timeout) made with the bare `openai` SDK and `mergeMap`, no judge, so the
- *    environment's HTTP cost and arena's own cost can be told apart.
- * 2. With a zero-latency in-process provider, arena's own cost per judgement
- *    (machine, prompt hash, validation, result) in µs, against a baseline that
- *    calls the same provider and validates the payload with no machine.
+ * At 1, 8, 32, 128 and 256 in flight, for each row:
+ * - `arena judge` as a user runs it (`node dist/cli/main.js judge ...`, a new
+ *   process each time): the server-side span (first request's arrival to the
+ *   last answer's end, measured by the server) and the whole process's wall
+ *   time (spawn to exit, start-up included), each as a ratio to the ideal
+ *   (cases × 50 ms / in flight), and the TCP connections the server accepted
+ *   for that run ('connection' events).
+ * - CPU per judgement in this process: `judgeMany` through the OpenAI adapter
+ *   against the bare `openai` SDK making the same requests (messages, strict
+ *   schema, signal, timeout) with `mergeMap`, no judge. The ratio is arena's
+ *   cost over the SDK's.
  *
- * The machine is shared and loaded, so every figure is the best of several
- * windows (`JUDGE_BENCH_HTTP_ROUNDS`, default 3, and `JUDGE_BENCH_CPU_ROUNDS`,
- * default 10), arena and baseline windows interleaved so both see the same
- * load, with a GC before each window. CPU is `process.cpuUsage()` (user +
- * system) of this process, GC helper threads included (so it can exceed wall
- * time); the server's CPU is not in it.
+ * The server runs in its own process (test/support/chatServer.ts), as a real
+ * model server would, so its CPU is charged to neither side. The machine is
+ * shared and loaded, so each figure is the best of `JUDGE_BENCH_ROUNDS`
+ * (default 3) windows (`JUDGE_BENCH_IN_FLIGHT=128` runs that row alone), arena and bare SDK windows interleaved so both see the
+ * same load, with a GC before each in-process window. CPU is
+ * `process.cpuUsage()` (user + system), GC helper threads included.
+ *
+ * Build first (`npx tsc -p tsconfig.build.json`): the CLI rows run `dist/`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import OpenAI from 'openai';
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
 import { judgeMany } from '../src/actors/judgeMany.js';
 import { createModelJudge } from '../src/actors/judges.js';
 import type { JudgeContext } from '../src/domain/judge/context.js';
-import { judgePayloadJsonSchema, parseJudgePayload } from '../src/domain/judge/payload.js';
-import { judgeMessages, promptSha256 } from '../src/domain/judge/prompt.js';
-import type { JudgeResult } from '../src/domain/judge/result.js';
-import type { ModelProvider } from '../src/ports/modelProvider.js';
+import { judgePayloadJsonSchema } from '../src/domain/judge/payload.js';
+import { judgeMessages } from '../src/domain/judge/prompt.js';
 import { createOpenAIProvider } from '../src/ports/openaiProvider.js';
 import { startChatServer } from '../test/support/chatServer.js';
 
 const LATENCY_MS = 50;
+const ROUNDS = Math.max(1, Number(process.env.JUDGE_BENCH_ROUNDS ?? 3));
+/** In flight, and how many cases (about 2.5 s of ideal time at low concurrency, 2,000 above). */
+const ROWS = [
+  [1, 50],
+  [8, 400],
+  [32, 2000],
+  [128, 2000],
+  [256, 2000],
+] as const;
+/** `JUDGE_BENCH_IN_FLIGHT=128,256`: only those rows. */
+const ONLY = process.env.JUDGE_BENCH_IN_FLIGHT?.split(',').map(Number);
+const TARGETS = { span: 1.5, wall: 2.0, cpu: 1.2 } as const;
+/** Connections: one per request in flight, and a couple to spare. */
+const connectionTarget = (inFlight: number): number => inFlight + 2;
+
 const PASSED = JSON.stringify({
   status: 'passed',
   score: 1,
@@ -45,13 +61,16 @@ const PASSED = JSON.stringify({
   explanation: null,
   evidence: ['e'],
 });
+const RUBRIC = 'Score it.';
 const settings = {
   name: 'bench',
   judgeVersion: '1',
-  rubric: 'Score it.',
+  rubric: RUBRIC,
   rubricVersion: '1',
   timeoutMs: 30_000,
 };
+const root = path.resolve(import.meta.dirname, '..');
+const cliPath = path.join(root, 'dist', 'cli', 'main.js');
 
 function cases(count: number): JudgeContext[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -72,29 +91,43 @@ async function serve(): Promise<void> {
     usage: { prompt_tokens: 200, completion_tokens: 20, total_tokens: 220 },
   }));
   process.stdout.write(`${server.baseURL}\n`);
-  // One line per question: `?` reports the stats, `reset` also starts a new max-in-flight window.
+  // One line per question: `?` reports the stats, `reset` first starts a new window (max in flight, span).
   process.stdin.on('data', (chunk: Buffer) => {
-    if (chunk.toString('utf8').startsWith('reset')) server.resetMaxInFlight();
-    process.stdout.write(
-      `${JSON.stringify({ requests: server.requests.length, maxInFlight: server.maxInFlight(), connections: server.connections() })}\n`,
-    );
+    if (chunk.toString('utf8').startsWith('reset')) {
+      server.resetMaxInFlight();
+      server.resetSpan();
+    }
+    const stats: ServerStats = {
+      requests: server.requests.length,
+      maxInFlight: server.maxInFlight(),
+      connections: server.connections(),
+      spanMs: server.spanMs(),
+    };
+    // Only the counts are needed: the received requests need not be kept.
+    server.requests.length = 0;
+    requestsSoFar += stats.requests;
+    process.stdout.write(`${JSON.stringify({ ...stats, requests: requestsSoFar })}\n`);
   });
   process.stdin.on('end', () => void server.close());
 }
+let requestsSoFar = 0;
 
 /** What the server process reports when asked. */
 interface ServerStats {
   readonly requests: number;
   readonly maxInFlight: number;
   readonly connections: number;
+  readonly spanMs: number;
+}
+
+interface ServerProcess {
+  readonly baseURL: string;
+  readonly child: ChildProcess;
+  stats(options?: { reset?: boolean }): Promise<ServerStats>;
 }
 
 /** Start the server process and return its URL and a way to ask it for stats. */
-async function startServerProcess(): Promise<{
-  baseURL: string;
-  stats: (options?: { reset?: boolean }) => Promise<ServerStats>;
-  child: ChildProcess;
-}> {
+async function startServerProcess(): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -122,8 +155,36 @@ async function startServerProcess(): Promise<{
   };
 }
 
-/** One measured window: wall and CPU (user + system) of `run`, after a GC. */
-async function window(run: () => Promise<unknown>): Promise<{ wallMs: number; cpuUs: number }> {
+/** What one measured run gave. */
+interface Measured {
+  readonly wallMs: number;
+  readonly spanMs: number;
+  readonly cpuUs: number;
+  readonly connections: number;
+  readonly requests: number;
+  readonly maxInFlight: number;
+}
+
+/** Run `work` between two server windows: its wall, the server's span, connections and requests. */
+async function measured(
+  server: ServerProcess,
+  work: () => Promise<{ wallMs: number; cpuUs: number }>,
+): Promise<Measured> {
+  const before = await server.stats({ reset: true });
+  const { wallMs, cpuUs } = await work();
+  const after = await server.stats();
+  return {
+    wallMs,
+    cpuUs,
+    spanMs: after.spanMs,
+    connections: after.connections - before.connections,
+    requests: after.requests - before.requests,
+    maxInFlight: after.maxInFlight,
+  };
+}
+
+/** One in-process window: wall and CPU (user + system) of `run`, after a GC. */
+async function inProcess(run: () => Promise<unknown>): Promise<{ wallMs: number; cpuUs: number }> {
   globalThis.gc?.();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -133,20 +194,109 @@ async function window(run: () => Promise<unknown>): Promise<{ wallMs: number; cp
   return { wallMs, cpuUs: cpu.user + cpu.system };
 }
 
-const HTTP_ROUNDS = Math.max(1, Number(process.env.JUDGE_BENCH_HTTP_ROUNDS ?? 3));
-const CPU_ROUNDS = Math.max(1, Number(process.env.JUDGE_BENCH_CPU_ROUNDS ?? 10));
+/** The cases file and judge config `arena judge` reads, in a temporary folder. */
+function writeInputs(folder: string, baseURL: string, count: number): string {
+  const casesPath = path.join(folder, `cases-${count}.jsonl`);
+  if (!existsSync(casesPath)) {
+    const lines = cases(count).map((context) =>
+      JSON.stringify({
+        case_id: context.caseId,
+        subject_id: context.subjectId,
+        input: context.input,
+        candidate_output: context.candidateOutput,
+        observation: context.observation,
+      }),
+    );
+    writeFileSync(casesPath, `${lines.join('\n')}\n`);
+  }
+  writeFileSync(
+    path.join(folder, 'judge.yaml'),
+    [
+      'judge: bench',
+      'rubric: { version: "1", text: "Score it." }',
+      'models:',
+      `  mock: { provider: openai, model: bench-model, base_url: "${baseURL}" }`,
+      'judges:',
+      '  bench: { model: mock, judge_version: "1", timeout_seconds: 30, max_attempts: 2 }',
+      '',
+    ].join('\n'),
+  );
+  return casesPath;
+}
 
-async function throughput(): Promise<void> {
+/** `arena judge` as a user runs it: wall from spawn to exit, and the process's own CPU (start-up included). */
+async function runCli(
+  folder: string,
+  casesPath: string,
+  inFlight: number,
+  count: number,
+): Promise<{ wallMs: number; cpuUs: number }> {
+  const cpuFile = path.join(folder, 'cpu.json');
+  const outFile = path.join(folder, 'out.jsonl');
+  // Written at exit by the CLI process itself: its user + system CPU.
+  const cpuProbe = `data:text/javascript,${encodeURIComponent(
+    `import{writeFileSync}from"node:fs";process.on("exit",()=>{const c=process.cpuUsage();writeFileSync(${JSON.stringify(cpuFile)},String(c.user+c.system))})`,
+  )}`;
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      cpuProbe,
+      cliPath,
+      'judge',
+      casesPath,
+      '--config',
+      path.join(folder, 'judge.yaml'),
+      '--out',
+      outFile,
+      '--json',
+      '--concurrency',
+      String(inFlight),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const wallMs = performance.now() - started;
+  const summary = JSON.parse(stdout || '{}') as {
+    summary?: { total: number; byStatus: { passed: number } };
+  };
+  if (code !== 0 || summary.summary?.total !== count || summary.summary.byStatus.passed !== count) {
+    throw new Error(`arena judge failed (exit ${code}): ${stdout}${stderr}`);
+  }
+  return { wallMs, cpuUs: Number(readFileSync(cpuFile, 'utf8')) };
+}
+
+const verdict = (value: number, target: number): string =>
+  `${value <= target ? 'met' : 'MISSED'} (≤ ${target})`;
+
+async function main(): Promise<void> {
+  if (!existsSync(cliPath)) {
+    throw new Error(`${cliPath} is missing: build first (npx tsc -p tsconfig.build.json)`);
+  }
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')} on ${os.availableParallelism()} cores`,
+  );
   const server = await startServerProcess();
-  const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'bench-model' });
-  const judge = createModelJudge({ ...settings, provider });
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'arena-judge-bench-'));
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'bench', maxRetries: 0 });
   // The same request a judge sends (messages, strict schema, signal, timeout), without a judge.
   const rawCall = (context: JudgeContext): Promise<unknown> =>
     client.chat.completions.create(
       {
         model: 'bench-model',
-        messages: judgeMessages(settings.rubric, context).map((message) => ({ ...message })),
+        messages: judgeMessages(RUBRIC, context).map((message) => ({ ...message })),
         temperature: 0,
         response_format: {
           type: 'json_schema',
@@ -159,144 +309,65 @@ async function throughput(): Promise<void> {
       },
       { signal: new AbortController().signal, timeout: settings.timeoutMs, maxRetries: 0 },
     );
-  const arenaRun = (count: number, concurrency: number) =>
-    lastValueFrom(judgeMany(cases(count), judge, { concurrency }).pipe(toArray()));
-  const bareRun = (count: number, concurrency: number) =>
-    lastValueFrom(from(cases(count)).pipe(mergeMap(rawCall, concurrency), toArray()));
-  // Warm up both paths (JIT, keep-alive connections) before any window counts.
+  const arenaRun = (count: number, inFlight: number) => {
+    // A judge per window, as `arena judge` makes one per run (and its provider, pool included).
+    const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'bench-model' });
+    const judge = createModelJudge({ ...settings, provider });
+    return lastValueFrom(judgeMany(cases(count), judge, { concurrency: inFlight }).pipe(toArray()));
+  };
+  const bareRun = (count: number, inFlight: number) =>
+    lastValueFrom(from(cases(count)).pipe(mergeMap(rawCall, inFlight), toArray()));
+  // Warm up both in-process paths (JIT) before any window counts.
   await arenaRun(400, 32);
   await bareRun(400, 32);
   console.log(
-    `local chat server in its own process, ${LATENCY_MS} ms latency per call; best of ${HTTP_ROUNDS} interleaved windows`,
+    `chat server in its own process, ${LATENCY_MS} ms per call; each figure the best of ${ROUNDS} interleaved windows`,
   );
   console.log(
-    'concurrency  cases  ideal ms  arena ratio  CPU µs/judgement  errors  max in flight  | bare SDK ratio  CPU µs/call  | arena ratios per window',
+    'in flight  cases  ideal ms |  span/ideal       wall/ideal       connections | CPU µs/judgement: arena  bare SDK  ratio',
   );
-  for (const [concurrency, count] of [
-    [1, 100],
-    [8, 2000],
-    [32, 2000],
-    [128, 2000],
-  ] as const) {
-    const ideal = (count * LATENCY_MS) / concurrency;
-    const arena: { wallMs: number; cpuUs: number }[] = [];
-    const bare: { wallMs: number; cpuUs: number }[] = [];
-    let errors = 0;
-    let maxInFlight = 0;
-    let requestMismatch = false;
-    for (let round = 0; round < HTTP_ROUNDS; round++) {
-      const measureArena = async (): Promise<void> => {
-        const before = (await server.stats({ reset: true })).requests;
-        let results: JudgeResult[] = [];
-        arena.push(
-          await window(async () => {
-            results = await arenaRun(count, concurrency);
-          }),
-        );
-        errors += results.filter((result) => result.status === 'error').length;
-        const after = await server.stats();
-        requestMismatch ||= after.requests - before !== count;
-        maxInFlight = Math.max(maxInFlight, after.maxInFlight);
-      };
-      const measureBare = async (): Promise<void> => {
-        bare.push(await window(() => bareRun(count, concurrency)));
-      };
-      // Alternate which goes first, so neither always gets the quieter slot.
-      if (round % 2 === 0) {
-        await measureArena();
-        await measureBare();
-      } else {
-        await measureBare();
-        await measureArena();
+  try {
+    for (const [inFlight, count] of ROWS.filter(([inFlight]) => ONLY?.includes(inFlight) ?? true)) {
+      const ideal = (count * LATENCY_MS) / inFlight;
+      const casesPath = writeInputs(folder, server.baseURL, count);
+      const cli: Measured[] = [];
+      const arena: Measured[] = [];
+      const bare: Measured[] = [];
+      const steps = [
+        async () =>
+          cli.push(await measured(server, () => runCli(folder, casesPath, inFlight, count))),
+        async () =>
+          arena.push(await measured(server, () => inProcess(() => arenaRun(count, inFlight)))),
+        async () =>
+          bare.push(await measured(server, () => inProcess(() => bareRun(count, inFlight)))),
+      ];
+      for (let round = 0; round < ROUNDS; round++) {
+        // Rotate the order, so no path always gets the quieter slot.
+        for (let step = 0; step < steps.length; step++)
+          await steps[(round + step) % steps.length]!();
       }
+      for (const run of [...cli, ...arena, ...bare]) {
+        if (run.requests !== count) throw new Error(`${run.requests} requests for ${count} cases`);
+      }
+      const best = (runs: Measured[], key: keyof Measured): number =>
+        Math.min(...runs.map((run) => run[key]));
+      const span = best(cli, 'spanMs') / ideal;
+      const wall = best(cli, 'wallMs') / ideal;
+      const connections = best(cli, 'connections');
+      const arenaCpu = best(arena, 'cpuUs') / count;
+      const bareCpu = best(bare, 'cpuUs') / count;
+      console.log(
+        `${String(inFlight).padStart(9)}  ${String(count).padStart(5)}  ${ideal.toFixed(0).padStart(8)} | ${span.toFixed(2).padStart(5)} ${verdict(span, TARGETS.span).padEnd(11)} ${wall.toFixed(2).padStart(5)} ${verdict(wall, TARGETS.wall).padEnd(11)} ${String(connections).padStart(4)} ${verdict(connections, connectionTarget(inFlight)).padEnd(13)} | ${arenaCpu.toFixed(0).padStart(22)} ${bareCpu.toFixed(0).padStart(9)} ${(arenaCpu / bareCpu).toFixed(2).padStart(6)} ${verdict(arenaCpu / bareCpu, TARGETS.cpu)}`,
+      );
+      console.log(
+        `${''.padStart(9)}  per window: span ${cli.map((run) => (run.spanMs / ideal).toFixed(2)).join(' ')}; wall ${cli.map((run) => (run.wallMs / ideal).toFixed(2)).join(' ')}; connections ${cli.map((run) => run.connections).join(' ')} (in process: arena ${best(arena, 'connections')}, bare SDK ${best(bare, 'connections')}); max in flight ${best(cli, 'maxInFlight')}; CLI process CPU ${(best(cli, 'cpuUs') / count).toFixed(0)} µs/judgement, start-up included`,
+      );
     }
-    const bestRatio = (windows: { wallMs: number }[]): number =>
-      Math.min(...windows.map((measured) => measured.wallMs)) / ideal;
-    const bestCpu = (windows: { cpuUs: number }[]): number =>
-      Math.min(...windows.map((measured) => measured.cpuUs)) / count;
-    console.log(
-      `${String(concurrency).padStart(11)}  ${String(count).padStart(5)}  ${ideal.toFixed(0).padStart(8)}  ${bestRatio(arena).toFixed(3).padStart(11)}  ${bestCpu(arena).toFixed(0).padStart(16)}  ${String(errors).padStart(6)}  ${String(maxInFlight).padStart(13)}  | ${bestRatio(bare).toFixed(3).padStart(14)}  ${bestCpu(bare).toFixed(0).padStart(11)}  | ${arena.map((measured) => (measured.wallMs / ideal).toFixed(3)).join(' ')}${requestMismatch ? '  (request count mismatch!)' : ''}`,
-    );
+  } finally {
+    server.child.stdin!.end();
+    await once(server.child, 'exit');
+    rmSync(folder, { recursive: true, force: true });
   }
-  const stats = await server.stats();
-  console.log(
-    `server: ${stats.requests} requests over ${stats.connections} connections (keep-alive reuse)`,
-  );
-  server.child.stdin!.end();
-  await once(server.child, 'exit');
-}
-
-async function overhead(): Promise<void> {
-  const provider: ModelProvider = {
-    name: 'memory',
-    model: 'instant',
-    invoke: async () => ({ content: PASSED, usage: { inputTokens: 200, outputTokens: 20 } }),
-  };
-  const judge = createModelJudge({ ...settings, provider });
-  const windowSize = 2000;
-  const all = cases(windowSize);
-  const signal = new AbortController().signal;
-  const baseline = async (context: JudgeContext): Promise<void> => {
-    promptSha256(settings.rubric, context);
-    const response = await provider.invoke({
-      messages: judgeMessages(settings.rubric, context),
-      responseSchema: { name: 'x', strict: true, schema: {} },
-      temperature: 0,
-      timeoutMs: 1000,
-      metadata: {},
-      signal,
-    });
-    parseJudgePayload(response.content);
-  };
-  const paths = [
-    ['baseline (prompt hash + call + validate, no machine)', baseline],
-    ['judge.evaluate (one judgeMachine actor each)', (context) => judge.evaluate(context)],
-    [
-      'judgeMany of one case (adds the RxJS pipeline)',
-      (context) => lastValueFrom(judgeMany([context], judge, { concurrency: 1 })),
-    ],
-  ] as const satisfies readonly (readonly [string, (context: JudgeContext) => Promise<unknown>])[];
-  const sequential = (run: (context: JudgeContext) => Promise<unknown>) => async () => {
-    for (const context of all) await run(context);
-  };
-  for (const [, run] of paths) await sequential(run)();
-  const best = paths.map(() => ({
-    wallUs: Number.POSITIVE_INFINITY,
-    cpuUs: Number.POSITIVE_INFINITY,
-  }));
-  for (let round = 0; round < CPU_ROUNDS; round++) {
-    for (const [index, [, run]] of paths.entries()) {
-      const measured = await window(sequential(run));
-      const current = best[index]!;
-      best[index] = {
-        wallUs: Math.min(current.wallUs, (measured.wallMs * 1000) / windowSize),
-        cpuUs: Math.min(current.cpuUs, measured.cpuUs / windowSize),
-      };
-    }
-  }
-  const row = (label: string, value: { wallUs: number; cpuUs: number }): string =>
-    `${label.padEnd(54)}${value.wallUs.toFixed(1).padStart(8)} µs wall ${value.cpuUs.toFixed(1).padStart(8)} µs CPU`;
-  console.log(
-    `\nzero-latency in-process provider, ${windowSize} judgements one after another, best of ${CPU_ROUNDS} interleaved windows`,
-  );
-  for (const [index, [label]] of paths.entries()) console.log(row(label, best[index]!));
-  const [bare, judged] = best as [(typeof best)[0], (typeof best)[0]];
-  console.log(
-    `arena overhead per judgement: ${(judged.wallUs - bare.wallUs).toFixed(1)} µs wall, ${(judged.cpuUs - bare.cpuUs).toFixed(1)} µs CPU (${(judged.cpuUs / bare.cpuUs).toFixed(1)}x baseline CPU)`,
-  );
-}
-
-if (process.argv.includes('--serve')) {
-  await serve();
-} else {
-  console.log(
-    `load average ${os
-      .loadavg()
-      .map((value) => value.toFixed(2))
-      .join(' ')} on ${os.availableParallelism()} cores`,
-  );
-  await throughput();
-  await overhead();
   console.log(
     `load average at the end ${os
       .loadavg()
@@ -304,3 +375,6 @@ if (process.argv.includes('--serve')) {
       .join(' ')}`,
   );
 }
+
+if (process.argv.includes('--serve')) await serve();
+else await main();

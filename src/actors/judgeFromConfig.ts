@@ -1,6 +1,5 @@
 import { type JudgeConfig, selectedPanelName, selectJudgeName } from '../config/judgeConfig.js';
 import { JudgeConfigurationError } from '../domain/judge/errors.js';
-import { loadJudgeAgent } from './judgeAgentModule.js';
 import { panelFromConfig } from './judgePanel.js';
 import {
   agentJudgeFromConfig,
@@ -38,6 +37,8 @@ export async function judgeFromConfig(
   const name = selectJudgeName(config, options.name);
   const agentName = config.judges[name]?.agent;
   if (agentName === undefined) return modelJudgeFromConfig(config, { ...options, name });
+  // Loaded only for an agent judge: a model judge never needs the component machinery.
+  const { loadJudgeAgent } = await import('./judgeAgentModule.js');
   const agent = await loadJudgeAgent(config, agentName, {
     baseDir: options.baseDir ?? process.cwd(),
   });

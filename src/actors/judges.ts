@@ -296,6 +296,8 @@ export interface FromConfigOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly clock?: JudgeClock;
   readonly logger?: Logger;
+  /** The most connections a model provider keeps open (e.g. the judgements in flight); default no limit. */
+  readonly maxConnections?: number;
   /** Build a provider yourself (tests); default: the adapters of the config. */
   readonly providerFactory?: (profileName: string, config: JudgeConfig) => ModelProvider;
   /** Wrap the provider of model profile `profileName` (e.g. to share 429 pauses across a fleet). */
@@ -356,7 +358,7 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 1000;
 export function providerFromConfig(
   profileName: string,
   config: JudgeConfig,
-  options: Pick<FromConfigOptions, 'baseDir' | 'env'> = {},
+  options: Pick<FromConfigOptions, 'baseDir' | 'env' | 'maxConnections'> = {},
 ): ModelProvider {
   const profile = config.models[profileName];
   if (!profile) throw new JudgeConfigurationError(`unknown model profile: ${profileName}`);
@@ -397,6 +399,7 @@ export function providerFromConfig(
       : null,
     maxOutputTokens: profile.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     ...(profile.max_response_bytes ? { maxResponseBytes: profile.max_response_bytes } : {}),
+    ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
   });
 }
 

@@ -6,8 +6,8 @@ import { createProgram } from './program.js';
 async function main(): Promise<void> {
   exitQuietlyWhenReaderLeaves(process.stdout);
   exitQuietlyWhenReaderLeaves(process.stderr);
-  const program = createProgram();
   try {
+    const program = await createProgram(process.argv);
     await program.parseAsync(process.argv);
   } catch (error) {
     process.exitCode = reportError(error);

@@ -14,9 +14,16 @@ export interface GlobalOptions {
 
 /**
  * Build the `arena` command tree. Kept separate from `main.ts` so tests can run
- * commands in-process.
+ * commands in-process. With `argv`, only the command it runs is loaded (see
+ * `registerCommands`): start-up pays for that command alone.
+ *
+ * @example
+ * ```ts
+ * const program = await createProgram(process.argv);
+ * await program.parseAsync(process.argv);
+ * ```
  */
-export function createProgram(): Command {
+export async function createProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('arena')
     .description('arena: XState lifecycles for agent experiments')
     .version('0.1.0')
@@ -37,7 +44,7 @@ export function createProgram(): Command {
     })
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: true });
-  registerCommands(program);
+  await registerCommands(program, argv);
   return program;
 }
 

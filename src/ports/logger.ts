@@ -1,5 +1,14 @@
+import { createRequire } from 'node:module';
 import { type Logger as PinoLogger, pino } from 'pino';
-import { build as prettyStream } from 'pino-pretty';
+import type { build as PrettyStream } from 'pino-pretty';
+
+/** pino-pretty is loaded only for a terminal: piped and JSON runs start without it. */
+function prettyStream(
+  ...options: Parameters<typeof PrettyStream>
+): ReturnType<typeof PrettyStream> {
+  const { build } = createRequire(import.meta.url)('pino-pretty') as { build: typeof PrettyStream };
+  return build(...options);
+}
 
 /** arena's logger: a pino logger. */
 export type Logger = PinoLogger;

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import type { ModelPrice } from '../domain/judge/usage.js';
 import { costFromPrice } from '../domain/judge/usage.js';
-import { boundedFetch } from './boundedFetch.js';
 import { describeConnectionFailure, displayBaseUrl } from './connectionFailure.js';
+import { httpFetch } from './httpFetch.js';
 import {
   type ModelProvider,
   ModelProviderError,
@@ -31,6 +31,12 @@ export interface OpenAIProviderOptions {
   readonly timeoutMs?: number;
   /** The largest response body read, per attempt; default `DEFAULT_MAX_RESPONSE_BYTES`. */
   readonly maxResponseBytes?: number;
+  /**
+   * The most connections kept open to the server: set it to the judgements in
+   * flight (`arena judge --concurrency`) so each has one, reused. Default: one
+   * per request in flight, no limit.
+   */
+  readonly maxConnections?: number;
 }
 
 /**
@@ -48,7 +54,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
  * LM Studio and llama.cpp's server. Deterministic and strict: temperature 0,
  * the SDK's retries off (the judge owns retries), a strict `json_schema`
  * response format, the judge's AbortSignal passed to the request, and a cap on
- * the response body (`ProviderResponseTooLargeError` over it).
+ * the response body (`ProviderResponseTooLargeError` over it). Requests go over
+ * keep-alive connections of its own (`httpFetch`), at most `maxConnections`.
  *
  * @example
  * ```ts
@@ -63,7 +70,10 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     apiKey: options.apiKey ?? 'not-needed',
     maxRetries: 0,
     timeout: options.timeoutMs ?? 600_000,
-    fetch: boundedFetch(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+    fetch: httpFetch({
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+    }),
   });
   const price = options.price ?? null;
   const serverName = displayBaseUrl(options.baseURL);

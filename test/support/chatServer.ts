@@ -44,6 +44,13 @@ export interface ChatServer {
   readonly connections: () => number;
   /** Bytes written by `streamBytes` replies so far (the client stopping reading stops them). */
   readonly streamedBytes: () => number;
+  /**
+   * Server-side span: ms from the first request's arrival to the last answer's
+   * end, since the start or the last `resetSpan()`; 0 before any answer.
+   */
+  readonly spanMs: () => number;
+  /** Start a new span window (e.g. one benchmark run). */
+  readonly resetSpan: () => void;
   close(): Promise<void>;
 }
 
@@ -67,7 +74,13 @@ export async function startChatServer(
   let maxInFlight = 0;
   let connections = 0;
   let streamedBytes = 0;
+  let firstArrivalMs: number | null = null;
+  let lastAnswerMs: number | null = null;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    firstArrivalMs ??= performance.now();
+    response.on('finish', () => {
+      lastAnswerMs = performance.now();
+    });
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -118,6 +131,14 @@ export async function startChatServer(
     },
     connections: () => connections,
     streamedBytes: () => streamedBytes,
+    spanMs: () =>
+      firstArrivalMs === null || lastAnswerMs === null
+        ? 0
+        : Math.max(0, lastAnswerMs - firstArrivalMs),
+    resetSpan: () => {
+      firstArrivalMs = null;
+      lastAnswerMs = null;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

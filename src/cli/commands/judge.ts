@@ -130,6 +130,8 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   const judge = await judgeFromConfig(config, {
     baseDir,
     logger,
+    // One connection per judgement in flight, kept alive: no more are ever opened.
+    maxConnections: concurrency,
     ...(options.judge ? { name: options.judge } : {}),
   });
   checkAgreementGate(config, judge, trials);
@@ -226,16 +228,25 @@ function judgeAll(
   });
   const results: JudgeResult[] = [];
   let errors = 0;
+  // Lines of the results finished in one event-loop turn, written together: one write, not one each.
+  let pendingLines = '';
+  const writePending = (): void => {
+    if (pendingLines === '') return;
+    out.write(pendingLines);
+    pendingLines = '';
+  };
   return new Promise<JudgeResult[]>((resolve, reject) => {
     let subscription: Subscription | undefined;
     const onInterrupt = (): void => {
       subscription?.unsubscribe();
+      writePending();
       bar.finish();
       reject(new CliError('interrupted: judgements in flight were cancelled', ExitCode.cancelled));
     };
     process.once('SIGINT', onInterrupt);
     const finish = (error?: unknown): void => {
       process.removeListener('SIGINT', onInterrupt);
+      writePending();
       bar.finish();
       const done = (): void => (error === undefined ? resolve(results) : reject(error));
       if (out === process.stdout) done();
@@ -245,7 +256,8 @@ function judgeAll(
       next: (result) => {
         results.push(result);
         if (result.status === 'error') errors++;
-        out.write(`${JSON.stringify(result)}\n`);
+        if (pendingLines === '') setImmediate(writePending);
+        pendingLines += `${JSON.stringify(result)}\n`;
         bar.update(results.length, errors > 0 ? `${errors} errors` : '');
       },
       error: (error: unknown) => finish(error),
