@@ -86,6 +86,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       judgeOfEvaluationRun(run, {
         pauses,
         logger,
+        maxConnections: options.concurrency,
         ...(options.env ? { env: options.env } : {}),
       }));
   // each run's judgements in flight, to cancel them when the run is cancelled

@@ -23,6 +23,8 @@ export async function judgeOfEvaluationRun(
     readonly pauses?: ModelPauses;
     readonly logger?: Logger;
     readonly env?: Readonly<Record<string, string | undefined>>;
+    /** The most connections its provider keeps open: the worker's judgements in flight. */
+    readonly maxConnections?: number;
   } = {},
 ): Promise<Judge> {
   const config = parseJudgeConfig(run.judgeConfig, `the judge config of ${run.evaluationRunId}`);
@@ -32,6 +34,7 @@ export async function judgeOfEvaluationRun(
     name: run.judgeName,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
     ...(pauses
       ? {
           wrapProvider: (provider, profileName) => {

@@ -126,6 +126,7 @@ export async function judgeIntoStoreHere(
   const judge = await judgeFromConfig(config, {
     baseDir,
     logger,
+    maxConnections: options.concurrency,
     ...(options.judge ? { name: options.judge } : {}),
   });
   const location = storeLocationOf(options.store, '--store');
