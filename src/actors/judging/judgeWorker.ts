@@ -96,6 +96,10 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     for (const controller of inFlight.get(evaluationRunId) ?? []) controller.abort();
   });
   const active = new Set<Promise<void>>();
+  const stopped = new Promise<void>((resolve) => {
+    if (options.signal.aborted) resolve();
+    options.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 
   const handle = async (delivery: QueuedCaseDelivery): Promise<void> => {
     const { evaluationRunId, context } = delivery.job;
@@ -173,32 +177,60 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         logger.warn({ err: error }, 'a case could not be judged into the store');
         delivery.nak(1000);
       })
-      .finally(() => active.delete(work));
+      .finally(() => {
+        active.delete(work);
+        const next = waiting.shift();
+        if (next !== undefined && !options.signal.aborted) track(next);
+        else if (next !== undefined) {
+          next.nak();
+          tally.handedBack++;
+        }
+      });
     active.add(work);
   };
+  // cases received while every slot is busy: started as slots free up (a pull's worth at most)
+  const waiting: QueuedCaseDelivery[] = [];
 
+  // cases asked of the server and not yet received: a pull holds its slots until it ends
+  let reserved = 0;
+  const pulls = new Set<Promise<void>>();
+  const pull = async (wanted: number): Promise<void> => {
+    let received = 0;
+    try {
+      for await (const delivery of options.queue.take(wanted, 1000)) {
+        received++;
+        reserved--;
+        if (options.signal.aborted) delivery.nak();
+        else if (active.size < options.concurrency) track(delivery);
+        else waiting.push(delivery);
+      }
+    } catch (error) {
+      if (options.signal.aborted) return;
+      emit({ type: 'queueError', error });
+      logger.warn({ err: error }, 'the judge queue did not answer');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      reserved -= wanted - received;
+    }
+  };
   try {
     while (!options.signal.aborted) {
-      const free = options.concurrency - active.size;
-      // pull in batches (a quarter of the slots at least) rather than one pull per freed slot
-      if (free <= 0 || (free < batchOf(options.concurrency) && active.size > 0)) {
-        await Promise.race(active);
+      // one batch beyond the slots is asked for ahead, so a freed slot never waits for a pull
+      const batch = batchOf(options.concurrency);
+      const free = options.concurrency + batch - active.size - waiting.length - reserved;
+      if (free < batch) {
+        await Promise.race([...active, ...pulls, stopped]);
         continue;
       }
-      try {
-        for await (const delivery of options.queue.take(free, 1000)) {
-          if (options.signal.aborted) {
-            delivery.nak();
-            continue;
-          }
-          track(delivery);
-        }
-      } catch (error) {
-        if (options.signal.aborted) break;
-        emit({ type: 'queueError', error });
-        logger.warn({ err: error }, 'the judge queue did not answer');
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      reserved += free;
+      const pulling: Promise<void> = pull(free).finally(() => pulls.delete(pulling));
+      pulls.add(pulling);
+    }
+    await Promise.allSettled([...pulls]);
+    // stopping: what never started goes back to the queue at once
+    for (const delivery of waiting.splice(0)) {
+      delivery.nak();
+      tally.handedBack++;
     }
     await Promise.allSettled([...active]);
   } finally {
