@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChatServer, ReceivedRequest, ScriptedReply } from './chatServer.js';
 import { repoRoot } from './cli.js';
-import { cli } from './queueFleet.js';
+import { cli, spawnWorker, type WorkerProcess } from './queueFleet.js';
 
 /** Judge jobs come back this soon after a worker died (tests only; the default is 30 s). */
 export const judgeFleetEnv = { ARENA_JUDGE_ACK_WAIT_MS: '2000' } as const;
@@ -71,11 +71,7 @@ export function verdictFor(request: ReceivedRequest, delayMs = 0): ScriptedReply
 }
 
 /** A running `arena worker` taking judge jobs. */
-export interface JudgeWorkerProcess {
-  readonly child: ChildProcess;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-}
+export type JudgeWorkerProcess = WorkerProcess;
 
 /** Start `arena worker` taking judge jobs (`--judge-concurrency`) from a NATS server into a store. */
 export function startJudgeWorker(options: {
@@ -85,11 +81,8 @@ export function startJudgeWorker(options: {
   cwd: string;
   judgeConcurrency?: number;
 }): JudgeWorkerProcess {
-  const child = spawn(
-    process.execPath,
+  return spawnWorker(
     [
-      cli,
-      'worker',
       '--nats',
       options.nats,
       '--store',
@@ -99,20 +92,8 @@ export function startJudgeWorker(options: {
       '--judge-concurrency',
       String(options.judgeConcurrency ?? 4),
     ],
-    {
-      cwd: options.cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ...judgeFleetEnv, NO_COLOR: '1' },
-    },
+    { cwd: options.cwd, env: judgeFleetEnv },
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, exited, stderr: () => stderr };
 }
 
 /** Stop workers by SIGTERM and wait for them. */

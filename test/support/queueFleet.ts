@@ -46,11 +46,8 @@ export function startWorker(options: {
   cwd: string;
   concurrency?: number;
 }): WorkerProcess {
-  const child = spawn(
-    process.execPath,
+  return spawnWorker(
     [
-      cli,
-      'worker',
       '--nats',
       options.nats,
       '--store',
@@ -60,12 +57,20 @@ export function startWorker(options: {
       '--concurrency',
       String(options.concurrency ?? 1),
     ],
-    {
-      cwd: options.cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ...fleetEnv, NO_COLOR: '1' },
-    },
+    { cwd: options.cwd, env: fleetEnv },
   );
+}
+
+/** Start `arena worker <args>` in `cwd` with extra environment; its stderr is kept. */
+export function spawnWorker(
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): WorkerProcess {
+  const child = spawn(process.execPath, [cli, 'worker', ...args], {
+    cwd: options.cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...options.env, NO_COLOR: '1' },
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');

@@ -11,7 +11,6 @@ import {
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   defaultJudgeAckWaitMs,
   defaultJudgeMaxInFlight,
@@ -22,6 +21,7 @@ import {
 } from '../judgeQueue.js';
 import { RunQueueError } from '../runQueue.js';
 import { minPullMs, pullHeartbeatMs } from './jetStreamRunQueue.js';
+import { connectForQueue, ensureStream, isApiError, messageOf, nanos } from './jetStreamSetup.js';
 
 /** Where the judge queue lives on the server, and how it delivers. */
 export interface JetStreamJudgeQueueOptions {
@@ -47,7 +47,6 @@ export interface JetStreamJudgeQueueOptions {
   readonly name?: string;
 }
 
-const nanos = (ms: number) => Math.round(ms * 1_000_000);
 const durable = 'arena-judges';
 
 /** A run id or a pause key as one subject token: they may hold `.`, which NATS reads as a separator. */
@@ -71,23 +70,16 @@ export async function openJetStreamJudgeQueue(
 ): Promise<JudgeQueue> {
   const stream = options.stream ?? 'ARENA_JUDGE';
   const prefix = options.prefix ?? 'arena.judge';
-  let nc: NatsConnection;
-  try {
-    nc = await connect({
-      servers: options.url,
-      name: options.name ?? 'arena judge',
-      reconnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-    });
-  } catch (error) {
-    throw new RunQueueError(`cannot reach the NATS server at ${options.url}: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
+  const nc = await connectForQueue(options.url, options.name ?? 'arena judge');
   try {
     const jsm = await jetstreamManager(nc);
-    await ensureStream(jsm, stream, `${prefix}.cases.>`, options.duplicateWindowMs ?? 10 * 60_000);
+    await ensureStream(jsm, {
+      name: stream,
+      subjects: [`${prefix}.cases.>`],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: nanos(options.duplicateWindowMs ?? 10 * 60_000),
+    });
     await ensureConsumer(jsm, stream, `${prefix}.cases.>`, options);
     const js = jetstream(nc);
     const consumer = options.consume === undefined ? null : await js.consumers.get(stream, durable);
@@ -105,7 +97,14 @@ export async function openJetStreamJudgeQueue(
     const latestPauses = new Map<string, ModelPause>();
     // pauses live in a stream keeping the last per model: a worker that starts during a pause learns of it
     const pauseStream = `${stream}_PAUSES`;
-    await ensurePauseStream(jsm, pauseStream, `${prefix}.pause.*`);
+    await ensureStream(jsm, {
+      name: pauseStream,
+      subjects: [`${prefix}.pause.*`],
+      max_msgs_per_subject: 1,
+      // a pause outlives no retry-after worth waiting for
+      max_age: nanos(60 * 60_000),
+      storage: StorageType.File,
+    });
     const feed =
       options.consume === undefined
         ? null
@@ -204,59 +203,6 @@ async function* deliveries(
   }
 }
 
-async function ensureStream(
-  jsm: JetStreamManager,
-  name: string,
-  subject: string,
-  duplicateWindowMs: number,
-): Promise<void> {
-  try {
-    await jsm.streams.info(name);
-    return;
-  } catch (error) {
-    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
-  }
-  try {
-    await jsm.streams.add({
-      name,
-      subjects: [subject],
-      retention: RetentionPolicy.Workqueue,
-      storage: StorageType.File,
-      duplicate_window: nanos(duplicateWindowMs),
-    });
-  } catch (error) {
-    // another process created it at the same moment
-    if (!(error instanceof JetStreamApiError)) throw error;
-    await jsm.streams.info(name);
-  }
-}
-
-async function ensurePauseStream(
-  jsm: JetStreamManager,
-  name: string,
-  subject: string,
-): Promise<void> {
-  try {
-    await jsm.streams.info(name);
-    return;
-  } catch (error) {
-    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
-  }
-  try {
-    await jsm.streams.add({
-      name,
-      subjects: [subject],
-      max_msgs_per_subject: 1,
-      // a pause outlives no retry-after worth waiting for
-      max_age: nanos(60 * 60_000),
-      storage: StorageType.File,
-    });
-  } catch (error) {
-    if (!(error instanceof JetStreamApiError)) throw error;
-    await jsm.streams.info(name);
-  }
-}
-
 async function ensureConsumer(
   jsm: JetStreamManager,
   stream: string,
@@ -296,12 +242,4 @@ async function ensureConsumer(
       await jsm.consumers.info(stream, durable);
     }
   }
-}
-
-function isApiError(error: unknown, code: number): boolean {
-  return error instanceof JetStreamApiError && error.code === code;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -14,8 +14,9 @@ import {
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { defaultAckWaitMs, type RunDelivery, type RunQueue, RunQueueError } from '../runQueue.js';
+import { connectForQueue, ensureStream, isApiError, messageOf, nanos } from './jetStreamSetup.js';
 
 /** Where the queue lives on the server, and how it delivers. */
 export interface JetStreamRunQueueOptions {
@@ -43,8 +44,6 @@ export interface JetStreamRunQueueOptions {
   readonly name?: string;
 }
 
-const nanos = (ms: number) => Math.round(ms * 1_000_000);
-
 /** The fleet-wide cap on runs in progress when the consumer is first created. */
 const defaultMaxInProgress = 1000;
 
@@ -67,24 +66,16 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
   const stream = options.stream ?? 'ARENA_RUNS';
   const subject = options.subject ?? 'arena.runs.queued';
   const durable = options.consumer ?? 'arena-workers';
-  let nc: NatsConnection;
-  try {
-    nc = await connect({
-      servers: options.url,
-      name: options.name ?? 'arena',
-      // a server restart is an outage to ride out, not the end of the worker
-      reconnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-    });
-  } catch (error) {
-    throw new RunQueueError(`cannot reach the NATS server at ${options.url}: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
+  const nc = await connectForQueue(options.url, options.name ?? 'arena');
   try {
     const jsm = await jetstreamManager(nc);
-    await ensureStream(jsm, stream, subject, options.duplicateWindowMs ?? 10 * 60_000);
+    await ensureStream(jsm, {
+      name: stream,
+      subjects: [subject],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: nanos(options.duplicateWindowMs ?? 10 * 60_000),
+    });
     const js = jetstream(nc);
     const { consume } = options;
     if (consume === undefined) return jetStreamQueue(nc, js, null, subject);
@@ -178,27 +169,6 @@ async function nextOrNull(consumer: Consumer, expires: number): Promise<JsMsg | 
   }
 }
 
-async function ensureStream(
-  jsm: JetStreamManager,
-  name: string,
-  subject: string,
-  duplicateWindowMs: number,
-): Promise<void> {
-  try {
-    await jsm.streams.info(name);
-    return;
-  } catch (error) {
-    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
-  }
-  await jsm.streams.add({
-    name,
-    subjects: [subject],
-    retention: RetentionPolicy.Workqueue,
-    storage: StorageType.File,
-    duplicate_window: nanos(duplicateWindowMs),
-  });
-}
-
 async function ensureConsumer(
   jsm: JetStreamManager,
   stream: string,
@@ -225,12 +195,4 @@ async function ensureConsumer(
     if (!(error instanceof JetStreamApiError)) throw error;
     await jsm.consumers.info(stream, config.durable_name);
   }
-}
-
-function isApiError(error: unknown, code: number): boolean {
-  return error instanceof JetStreamApiError && error.code === code;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

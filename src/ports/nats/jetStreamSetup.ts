@@ -1,0 +1,88 @@
+import {
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { RunQueueError } from '../runQueue.js';
+
+/** Milliseconds as the nanoseconds JetStream's configs count in. */
+export const nanos = (ms: number): number => Math.round(ms * 1_000_000);
+
+/**
+ * Connect to a NATS server for a queue: a server restart is an outage to ride
+ * out (reconnect for ever), an unreachable server at the start a `RunQueueError`.
+ *
+ * @example
+ * ```ts
+ * const nc = await connectForQueue('nats://127.0.0.1:4222', 'arena worker');
+ * ```
+ */
+export async function connectForQueue(url: string, name: string): Promise<NatsConnection> {
+  try {
+    return await connect({
+      servers: url,
+      name,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
+  } catch (error) {
+    throw new RunQueueError(`cannot reach the NATS server at ${url}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Create a stream unless it exists (as it is: its settings are the first
+ * creator's); two processes creating it at once both go on.
+ *
+ * @example
+ * ```ts
+ * await ensureStream(jsm, { name: 'ARENA_RUNS', subjects: ['arena.runs.queued'], retention: RetentionPolicy.Workqueue });
+ * ```
+ */
+export async function ensureStream(
+  jsm: JetStreamManager,
+  config: Partial<StreamConfig> & { readonly name: string },
+): Promise<void> {
+  try {
+    await jsm.streams.info(config.name);
+    return;
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+  }
+  try {
+    await jsm.streams.add(config);
+  } catch (error) {
+    // another process created it at the same moment
+    if (!(error instanceof JetStreamApiError)) throw error;
+    await jsm.streams.info(config.name);
+  }
+}
+
+/**
+ * Whether `error` is JetStream's answer with this code.
+ *
+ * @example
+ * ```ts
+ * isApiError(error, JetStreamApiCodes.ConsumerNotFound); // true when the consumer is not there
+ * ```
+ */
+export function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+/**
+ * An error's message, or the thrown value as text.
+ *
+ * @example
+ * ```ts
+ * messageOf(new Error('no route')); // 'no route'
+ * ```
+ */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
