@@ -35,20 +35,24 @@ interface MetricCode {
   readonly toCode: (value: unknown) => number;
 }
 
+/** The largest code: grid steps 0 to 1000, then the special values. */
+const MAX_CODE = 2 * GRID_STEPS + 1;
+
 /**
  * Uniform codes, without fast-check's bias towards the ends of the integer
  * range: the special values already hold the range's ends, and the bias costs
  * an extra draw per value (search share 0.70 -> 0.75 without it).
  */
-const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: 2 * GRID_STEPS + 1 }));
+const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: MAX_CODE }));
 
 function metricCode(config: TerminationConfig, range: MetricRange): MetricCode {
   const specials = specialValues(config, range);
-  const grid: number[] = [];
+  // Filled with NaN up front, computed on first use: a dense array stays fast to index.
+  const grid = new Float64Array(GRID_STEPS + 1).fill(Number.NaN);
   const toValue = (code: number): number => {
     if (code > GRID_STEPS) return specials[(code - GRID_STEPS - 1) % specials.length]!;
-    let value = grid[code];
-    if (value === undefined) {
+    let value = grid[code]!;
+    if (Number.isNaN(value)) {
       value = gridValue(range, code / GRID_STEPS);
       grid[code] = value;
     }
@@ -98,17 +102,37 @@ function evaluationCodes(config: TerminationConfig, ranges: readonly MetricRange
       });
     }
   }
-  const agents = Object.entries(metricsByAgent(config));
-  const decode = (codes: readonly number[]): MetricEvaluation => {
-    const evaluation: Record<string, Record<string, number>> = {};
-    let index = 0;
-    for (const [agentName, metrics] of agents) {
-      const agent: Record<string, number> = {};
-      for (const metric of metrics) {
-        agent[metric] = slots[index]!.code.toValue(codes[index]!);
-        index++;
+  const agents = Object.entries(metricsByAgent(config)).map(([agentName, metrics]) => ({
+    agentName,
+    metrics,
+    // An agent reading one metric gets one shared frozen entry per code: no allocation per draw.
+    entries:
+      metrics.length === 1
+        ? new Array<MetricEvaluation[string] | undefined>(MAX_CODE + 1).fill(undefined)
+        : null,
+  }));
+  const decodeAgent = (agent: (typeof agents)[number], codes: readonly number[], first: number) => {
+    if (agent.entries !== null) {
+      const code = codes[first]!;
+      let entry = agent.entries[code];
+      if (entry === undefined) {
+        entry = { [agent.metrics[0]!]: slots[first]!.code.toValue(code) };
+        agent.entries[code] = entry;
       }
-      evaluation[agentName] = agent;
+      return entry;
+    }
+    const entry: Record<string, number> = {};
+    for (let index = 0; index < agent.metrics.length; index++) {
+      entry[agent.metrics[index]!] = slots[first + index]!.code.toValue(codes[first + index]!);
+    }
+    return entry;
+  };
+  const decode = (codes: readonly number[]): MetricEvaluation => {
+    const evaluation: Record<string, MetricEvaluation[string]> = {};
+    let first = 0;
+    for (const agent of agents) {
+      evaluation[agent.agentName] = decodeAgent(agent, codes, first);
+      first += agent.metrics.length;
     }
     return evaluation;
   };
@@ -118,7 +142,41 @@ function evaluationCodes(config: TerminationConfig, ranges: readonly MetricRange
       return code.toCode(agent?.[metric]);
     });
   const codes = fc.tuple(...slots.map(() => codeArbitrary));
-  return { codes, decode, encode };
+  return { slots: slots.length, codes, decode, encode };
+}
+
+/**
+ * One evaluation, drawn as `fc.tuple` of uniform codes mapped by `decode`
+ * draws it (one `nextInt` per code, in order, so a seed gives the same
+ * values) but without that tuple's `Value` per code and arrays per draw: the
+ * search's largest cost outside the rules. It shrinks as the mapped tuple
+ * does a value it did not draw itself: through `encode`.
+ */
+class EvaluationArbitrary extends fc.Arbitrary<MetricEvaluation> {
+  private readonly mapped: fc.Arbitrary<MetricEvaluation>;
+  private readonly drawn: number[];
+
+  constructor(private readonly parts: ReturnType<typeof evaluationCodes>) {
+    super();
+    this.mapped = parts.codes.map(parts.decode, parts.encode);
+    this.drawn = new Array<number>(parts.slots).fill(0);
+  }
+
+  generate(random: fc.Random): fc.Value<MetricEvaluation> {
+    for (let index = 0; index < this.parts.slots; index++) {
+      this.drawn[index] = random.nextInt(0, MAX_CODE);
+    }
+    // No context: the mapped tuple shrinks it as it shrinks its own draws (their codes have none).
+    return new fc.Value(this.parts.decode(this.drawn), undefined);
+  }
+
+  canShrinkWithoutContext(value: unknown): value is MetricEvaluation {
+    return this.mapped.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: MetricEvaluation, context: unknown): fc.Stream<fc.Value<MetricEvaluation>> {
+    return this.mapped.shrink(value, context);
+  }
 }
 
 /**
@@ -136,8 +194,7 @@ export function evaluationArbitrary(
   config: TerminationConfig,
   ranges: readonly MetricRange[],
 ): fc.Arbitrary<MetricEvaluation> {
-  const { codes, decode, encode } = evaluationCodes(config, ranges);
-  return codes.map(decode, encode);
+  return new EvaluationArbitrary(evaluationCodes(config, ranges));
 }
 
 /**
@@ -156,14 +213,7 @@ export function sequenceArbitrary(
   ranges: readonly MetricRange[],
   length: { readonly minLength: number; readonly maxLength: number },
 ): fc.Arbitrary<MetricSequence> {
-  const { codes, decode, encode } = evaluationCodes(config, ranges);
-  return fc.array(codes, length).map(
-    (drawn: number[][]): MetricSequence => drawn.map(decode),
-    (value: unknown): number[][] => {
-      if (!Array.isArray(value)) throw new Error('not a metric sequence');
-      return value.map(encode);
-    },
-  );
+  return fc.array(new EvaluationArbitrary(evaluationCodes(config, ranges)), length);
 }
 
 /** How a targeted sequence moves through a metric's range. */
