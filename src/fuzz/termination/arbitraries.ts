@@ -33,6 +33,8 @@ interface MetricCode {
   readonly toValue: (code: number) => number;
   /** @throws when `value` is neither a special value nor on the grid (no code to shrink from). */
   readonly toCode: (value: unknown) => number;
+  /** `{ [metric]: value }` for one code, one shared object per code (read-only, never mutated). */
+  readonly entry: (code: number) => MetricEvaluation[string];
 }
 
 /** The largest code: grid steps 0 to 1000, then the special values. */
@@ -45,7 +47,28 @@ const MAX_CODE = 2 * GRID_STEPS + 1;
  */
 const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: MAX_CODE }));
 
+/**
+ * Codes per config and range, kept while both live: every search of one
+ * fuzz report draws from the same ranges, and filling a grid (a
+ * `toPrecision` per step) cost each search as much as 600 of its draws.
+ */
+const metricCodes = new WeakMap<TerminationConfig, WeakMap<MetricRange, MetricCode>>();
+
 function metricCode(config: TerminationConfig, range: MetricRange): MetricCode {
+  let byRange = metricCodes.get(config);
+  if (byRange === undefined) {
+    byRange = new WeakMap();
+    metricCodes.set(config, byRange);
+  }
+  let code = byRange.get(range);
+  if (code === undefined) {
+    code = buildMetricCode(config, range);
+    byRange.set(range, code);
+  }
+  return code;
+}
+
+function buildMetricCode(config: TerminationConfig, range: MetricRange): MetricCode {
   const specials = specialValues(config, range);
   // Filled with NaN up front, computed on first use: a dense array stays fast to index.
   const grid = new Float64Array(GRID_STEPS + 1).fill(Number.NaN);
@@ -66,7 +89,16 @@ function metricCode(config: TerminationConfig, range: MetricRange): MetricCode {
     if (step >= 0 && step <= GRID_STEPS && toValue(step) === value) return step;
     throw new Error(`${value} is not on the grid of ${range.metric}`);
   };
-  return { toValue, toCode };
+  const entries = new Array<MetricEvaluation[string] | undefined>(MAX_CODE + 1).fill(undefined);
+  const entry = (code: number): MetricEvaluation[string] => {
+    let found = entries[code];
+    if (found === undefined) {
+      found = { [range.metric]: toValue(code) };
+      entries[code] = found;
+    }
+    return found;
+  };
+  return { toValue, toCode, entry };
 }
 
 /**
@@ -105,22 +137,10 @@ function evaluationCodes(config: TerminationConfig, ranges: readonly MetricRange
   const agents = Object.entries(metricsByAgent(config)).map(([agentName, metrics]) => ({
     agentName,
     metrics,
-    // An agent reading one metric gets one shared frozen entry per code: no allocation per draw.
-    entries:
-      metrics.length === 1
-        ? new Array<MetricEvaluation[string] | undefined>(MAX_CODE + 1).fill(undefined)
-        : null,
   }));
   const decodeAgent = (agent: (typeof agents)[number], codes: readonly number[], first: number) => {
-    if (agent.entries !== null) {
-      const code = codes[first]!;
-      let entry = agent.entries[code];
-      if (entry === undefined) {
-        entry = { [agent.metrics[0]!]: slots[first]!.code.toValue(code) };
-        agent.entries[code] = entry;
-      }
-      return entry;
-    }
+    // An agent reading one metric gets the code's shared entry: no allocation per draw.
+    if (agent.metrics.length === 1) return slots[first]!.code.entry(codes[first]!);
     const entry: Record<string, number> = {};
     for (let index = 0; index < agent.metrics.length; index++) {
       entry[agent.metrics[index]!] = slots[first + index]!.code.toValue(codes[first + index]!);
