@@ -165,37 +165,56 @@ function evaluationCodes(config: TerminationConfig, ranges: readonly MetricRange
   return { slots: slots.length, codes, decode, encode };
 }
 
+/** A shrunk evaluation's codes and their tuple's context. */
+interface ShrunkCodes {
+  readonly codes: number[];
+  readonly tupleContext: unknown;
+}
+
 /**
  * One evaluation, drawn as `fc.tuple` of uniform codes mapped by `decode`
  * draws it (one `nextInt` per code, in order, so a seed gives the same
  * values) but without that tuple's `Value` per code and arrays per draw: the
  * search's largest cost outside the rules. It shrinks as the mapped tuple
- * does a value it did not draw itself: through `encode`.
+ * does: from the codes drawn (kept as the context, since `encode` cannot tell
+ * a grid step from an equal special value), else from `encode`.
  */
 class EvaluationArbitrary extends fc.Arbitrary<MetricEvaluation> {
-  private readonly mapped: fc.Arbitrary<MetricEvaluation>;
-  private readonly drawn: number[];
-
   constructor(private readonly parts: ReturnType<typeof evaluationCodes>) {
     super();
-    this.mapped = parts.codes.map(parts.decode, parts.encode);
-    this.drawn = new Array<number>(parts.slots).fill(0);
   }
 
   generate(random: fc.Random): fc.Value<MetricEvaluation> {
+    const drawn = new Array<number>(this.parts.slots);
     for (let index = 0; index < this.parts.slots; index++) {
-      this.drawn[index] = random.nextInt(0, MAX_CODE);
+      drawn[index] = random.nextInt(0, MAX_CODE);
     }
-    // No context: the mapped tuple shrinks it as it shrinks its own draws (their codes have none).
-    return new fc.Value(this.parts.decode(this.drawn), undefined);
+    return new fc.Value(this.parts.decode(drawn), drawn);
   }
 
   canShrinkWithoutContext(value: unknown): value is MetricEvaluation {
-    return this.mapped.canShrinkWithoutContext(value);
+    try {
+      return this.parts.codes.canShrinkWithoutContext(this.parts.encode(value));
+    } catch {
+      return false;
+    }
   }
 
   shrink(value: MetricEvaluation, context: unknown): fc.Stream<fc.Value<MetricEvaluation>> {
-    return this.mapped.shrink(value, context);
+    let codes: number[];
+    let tupleContext: unknown;
+    if (Array.isArray(context)) {
+      // Drawn here: the tuple gives its own draws no context either.
+      codes = context as number[];
+    } else if (context !== undefined) {
+      ({ codes, tupleContext } = context as ShrunkCodes);
+    } else {
+      codes = this.parts.encode(value);
+    }
+    return this.parts.codes.shrink(codes, tupleContext).map((shrunk) => {
+      const next: ShrunkCodes = { codes: shrunk.value, tupleContext: shrunk.context };
+      return new fc.Value(this.parts.decode(shrunk.value), next);
+    });
   }
 }
 
