@@ -220,9 +220,9 @@ class EvaluationArbitrary extends fc.Arbitrary<MetricEvaluation> {
 
 /**
  * One evaluation checkpoint: a value for every metric every agent's rules read.
- * Drawn as one flat tuple of integer codes mapped to the nested shape, rather
- * than a record of records of mapped values: each of those layers allocates
- * its own fast-check value per draw.
+ * Drawn as one flat tuple of integer codes decoded to the nested shape (see
+ * `EvaluationArbitrary`), rather than a record of records of mapped values:
+ * each of those layers allocates its own fast-check value per draw.
  *
  * @example
  * ```ts
@@ -237,10 +237,9 @@ export function evaluationArbitrary(
 }
 
 /**
- * Sequences of `minLength` to `maxLength` evaluation checkpoints: an array of
- * code tuples mapped once per sequence (one mapping per draw, not one per
- * evaluation and value). Shrinks like any fast-check array: shorter, then
- * each value towards the low end.
+ * Sequences of `minLength` to `maxLength` evaluation checkpoints: a
+ * fast-check array of {@link evaluationArbitrary} draws. Shrinks like any
+ * fast-check array: shorter, then each value towards the low end.
  *
  * @example
  * ```ts
