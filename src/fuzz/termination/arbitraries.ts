@@ -33,22 +33,49 @@ interface MetricCode {
   readonly toValue: (code: number) => number;
   /** @throws when `value` is neither a special value nor on the grid (no code to shrink from). */
   readonly toCode: (value: unknown) => number;
+  /** `{ [metric]: value }` for one code, one shared object per code (read-only, never mutated). */
+  readonly entry: (code: number) => MetricEvaluation[string];
 }
+
+/** The largest code: grid steps 0 to 1000, then the special values. */
+const MAX_CODE = 2 * GRID_STEPS + 1;
 
 /**
  * Uniform codes, without fast-check's bias towards the ends of the integer
  * range: the special values already hold the range's ends, and the bias costs
  * an extra draw per value (search share 0.70 -> 0.75 without it).
  */
-const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: 2 * GRID_STEPS + 1 }));
+const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: MAX_CODE }));
+
+/**
+ * Codes per config and range, kept while both live: every search of one
+ * fuzz report draws from the same ranges, and filling a grid (a
+ * `toPrecision` per step) cost each search as much as 600 of its draws.
+ */
+const metricCodes = new WeakMap<TerminationConfig, WeakMap<MetricRange, MetricCode>>();
 
 function metricCode(config: TerminationConfig, range: MetricRange): MetricCode {
+  let byRange = metricCodes.get(config);
+  if (byRange === undefined) {
+    byRange = new WeakMap();
+    metricCodes.set(config, byRange);
+  }
+  let code = byRange.get(range);
+  if (code === undefined) {
+    code = buildMetricCode(config, range);
+    byRange.set(range, code);
+  }
+  return code;
+}
+
+function buildMetricCode(config: TerminationConfig, range: MetricRange): MetricCode {
   const specials = specialValues(config, range);
-  const grid: number[] = [];
+  // Filled with NaN up front, computed on first use: a dense array stays fast to index.
+  const grid = new Float64Array(GRID_STEPS + 1).fill(Number.NaN);
   const toValue = (code: number): number => {
     if (code > GRID_STEPS) return specials[(code - GRID_STEPS - 1) % specials.length]!;
-    let value = grid[code];
-    if (value === undefined) {
+    let value = grid[code]!;
+    if (Number.isNaN(value)) {
       value = gridValue(range, code / GRID_STEPS);
       grid[code] = value;
     }
@@ -62,7 +89,16 @@ function metricCode(config: TerminationConfig, range: MetricRange): MetricCode {
     if (step >= 0 && step <= GRID_STEPS && toValue(step) === value) return step;
     throw new Error(`${value} is not on the grid of ${range.metric}`);
   };
-  return { toValue, toCode };
+  const entries = new Array<MetricEvaluation[string] | undefined>(MAX_CODE + 1).fill(undefined);
+  const entry = (code: number): MetricEvaluation[string] => {
+    let found = entries[code];
+    if (found === undefined) {
+      found = { [range.metric]: toValue(code) };
+      entries[code] = found;
+    }
+    return found;
+  };
+  return { toValue, toCode, entry };
 }
 
 /**
@@ -98,17 +134,25 @@ function evaluationCodes(config: TerminationConfig, ranges: readonly MetricRange
       });
     }
   }
-  const agents = Object.entries(metricsByAgent(config));
+  const agents = Object.entries(metricsByAgent(config)).map(([agentName, metrics]) => ({
+    agentName,
+    metrics,
+  }));
+  const decodeAgent = (agent: (typeof agents)[number], codes: readonly number[], first: number) => {
+    // An agent reading one metric gets the code's shared entry: no allocation per draw.
+    if (agent.metrics.length === 1) return slots[first]!.code.entry(codes[first]!);
+    const entry: Record<string, number> = {};
+    for (let index = 0; index < agent.metrics.length; index++) {
+      entry[agent.metrics[index]!] = slots[first + index]!.code.toValue(codes[first + index]!);
+    }
+    return entry;
+  };
   const decode = (codes: readonly number[]): MetricEvaluation => {
-    const evaluation: Record<string, Record<string, number>> = {};
-    let index = 0;
-    for (const [agentName, metrics] of agents) {
-      const agent: Record<string, number> = {};
-      for (const metric of metrics) {
-        agent[metric] = slots[index]!.code.toValue(codes[index]!);
-        index++;
-      }
-      evaluation[agentName] = agent;
+    const evaluation: Record<string, MetricEvaluation[string]> = {};
+    let first = 0;
+    for (const agent of agents) {
+      evaluation[agent.agentName] = decodeAgent(agent, codes, first);
+      first += agent.metrics.length;
     }
     return evaluation;
   };
@@ -118,14 +162,67 @@ function evaluationCodes(config: TerminationConfig, ranges: readonly MetricRange
       return code.toCode(agent?.[metric]);
     });
   const codes = fc.tuple(...slots.map(() => codeArbitrary));
-  return { codes, decode, encode };
+  return { slots: slots.length, codes, decode, encode };
+}
+
+/** A shrunk evaluation's codes and their tuple's context. */
+interface ShrunkCodes {
+  readonly codes: number[];
+  readonly tupleContext: unknown;
+}
+
+/**
+ * One evaluation, drawn as `fc.tuple` of uniform codes mapped by `decode`
+ * draws it (one `nextInt` per code, in order, so a seed gives the same
+ * values) but without that tuple's `Value` per code and arrays per draw: the
+ * search's largest cost outside the rules. It shrinks as the mapped tuple
+ * does: from the codes drawn (kept as the context, since `encode` cannot tell
+ * a grid step from an equal special value), else from `encode`.
+ */
+class EvaluationArbitrary extends fc.Arbitrary<MetricEvaluation> {
+  constructor(private readonly parts: ReturnType<typeof evaluationCodes>) {
+    super();
+  }
+
+  generate(random: fc.Random): fc.Value<MetricEvaluation> {
+    const drawn = new Array<number>(this.parts.slots);
+    for (let index = 0; index < this.parts.slots; index++) {
+      drawn[index] = random.nextInt(0, MAX_CODE);
+    }
+    return new fc.Value(this.parts.decode(drawn), drawn);
+  }
+
+  canShrinkWithoutContext(value: unknown): value is MetricEvaluation {
+    try {
+      return this.parts.codes.canShrinkWithoutContext(this.parts.encode(value));
+    } catch {
+      return false;
+    }
+  }
+
+  shrink(value: MetricEvaluation, context: unknown): fc.Stream<fc.Value<MetricEvaluation>> {
+    let codes: number[];
+    let tupleContext: unknown;
+    if (Array.isArray(context)) {
+      // Drawn here: the tuple gives its own draws no context either.
+      codes = context as number[];
+    } else if (context !== undefined) {
+      ({ codes, tupleContext } = context as ShrunkCodes);
+    } else {
+      codes = this.parts.encode(value);
+    }
+    return this.parts.codes.shrink(codes, tupleContext).map((shrunk) => {
+      const next: ShrunkCodes = { codes: shrunk.value, tupleContext: shrunk.context };
+      return new fc.Value(this.parts.decode(shrunk.value), next);
+    });
+  }
 }
 
 /**
  * One evaluation checkpoint: a value for every metric every agent's rules read.
- * Drawn as one flat tuple of integer codes mapped to the nested shape, rather
- * than a record of records of mapped values: each of those layers allocates
- * its own fast-check value per draw.
+ * Drawn as one flat tuple of integer codes decoded to the nested shape (see
+ * `EvaluationArbitrary`), rather than a record of records of mapped values:
+ * each of those layers allocates its own fast-check value per draw.
  *
  * @example
  * ```ts
@@ -136,15 +233,13 @@ export function evaluationArbitrary(
   config: TerminationConfig,
   ranges: readonly MetricRange[],
 ): fc.Arbitrary<MetricEvaluation> {
-  const { codes, decode, encode } = evaluationCodes(config, ranges);
-  return codes.map(decode, encode);
+  return new EvaluationArbitrary(evaluationCodes(config, ranges));
 }
 
 /**
- * Sequences of `minLength` to `maxLength` evaluation checkpoints: an array of
- * code tuples mapped once per sequence (one mapping per draw, not one per
- * evaluation and value). Shrinks like any fast-check array: shorter, then
- * each value towards the low end.
+ * Sequences of `minLength` to `maxLength` evaluation checkpoints: a
+ * fast-check array of {@link evaluationArbitrary} draws. Shrinks like any
+ * fast-check array: shorter, then each value towards the low end.
  *
  * @example
  * ```ts
@@ -156,14 +251,7 @@ export function sequenceArbitrary(
   ranges: readonly MetricRange[],
   length: { readonly minLength: number; readonly maxLength: number },
 ): fc.Arbitrary<MetricSequence> {
-  const { codes, decode, encode } = evaluationCodes(config, ranges);
-  return fc.array(codes, length).map(
-    (drawn: number[][]): MetricSequence => drawn.map(decode),
-    (value: unknown): number[][] => {
-      if (!Array.isArray(value)) throw new Error('not a metric sequence');
-      return value.map(encode);
-    },
-  );
+  return fc.array(new EvaluationArbitrary(evaluationCodes(config, ranges)), length);
 }
 
 /** How a targeted sequence moves through a metric's range. */
