@@ -85,9 +85,17 @@ export function applyCheckpoint(
     };
   }
   const { config } = state;
-  const { byAgent, found, unknownAgents } = groupByAgent(config, outcomes);
   const names = config.agentNames;
-  if (found !== names.length) return applyIncomplete(state, byAgent, unknownAgents);
+  let byAgent: readonly (Readonly<Record<string, unknown>> | undefined)[];
+  let unknownAgents = NO_AGENTS;
+  if (inConfigOrder(names, outcomes)) {
+    byAgent = outcomes as readonly Readonly<Record<string, unknown>>[];
+  } else {
+    const grouped = groupByAgent(config, outcomes);
+    byAgent = grouped.byAgent;
+    unknownAgents = grouped.unknownAgents;
+    if (grouped.found !== names.length) return applyIncomplete(state, byAgent, unknownAgents);
+  }
   const rules = rulesOf(config);
   const plans = new Array<OutcomePlan>(names.length);
   for (let index = 0; index < names.length; index++) {
@@ -142,6 +150,20 @@ function rulesOf(config: TerminationConfig): readonly AgentTerminationRules[] {
     rulesConfig = config;
   }
   return rulesByIndex;
+}
+
+/**
+ * Whether `outcomes` holds exactly one outcome per configured agent, in the
+ * config's order (the usual checkpoint): it then serves as its own grouping.
+ */
+function inConfigOrder(names: readonly string[], outcomes: readonly unknown[]): boolean {
+  if (!Array.isArray(outcomes) || outcomes.length !== names.length) return false;
+  for (let index = 0; index < names.length; index++) {
+    const outcome: unknown = outcomes[index];
+    if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) return false;
+    if ((outcome as Record<string, unknown>).agentName !== names[index]) return false;
+  }
+  return true;
 }
 
 /** Outcomes by the index of their agent in `config.agentNames`; `found` counts the agents present. */
