@@ -1,15 +1,8 @@
-import type { TerminationConfig } from './config.js';
-import { trieSetHashed } from './digestTrie.js';
+import type { AgentTerminationRules, PlateauRule, TerminationConfig } from './config.js';
 import { DuplicateAgentOutcomeError, InvalidOutcomeError } from './errors.js';
 import type { EvaluationOutcome, OutcomePlan } from './outcome.js';
 import { planOutcome } from './outcome.js';
-import {
-  allPlateaued,
-  allSuccessful,
-  isImprovement,
-  qualifiesForSuccess,
-  smoothedMetric,
-} from './rules.js';
+import { isImprovement, qualifiesForSuccess, smoothedMetric } from './rules.js';
 import type { AgentTerminationState, TerminationReason, TerminationState } from './state.js';
 
 /**
@@ -92,29 +85,51 @@ export function applyCheckpoint(
     };
   }
   const { config } = state;
-  const { byAgent, found, unknownAgents } = groupByAgent(config, outcomes);
   const names = config.agentNames;
-  if (found !== names.length) return applyIncomplete(state, byAgent, unknownAgents);
+  let byAgent: readonly (Readonly<Record<string, unknown>> | undefined)[];
+  let unknownAgents = NO_AGENTS;
+  if (inConfigOrder(names, outcomes)) {
+    byAgent = outcomes as readonly Readonly<Record<string, unknown>>[];
+  } else {
+    const grouped = groupByAgent(config, outcomes);
+    byAgent = grouped.byAgent;
+    unknownAgents = grouped.unknownAgents;
+    if (grouped.found !== names.length) return applyIncomplete(state, byAgent, unknownAgents);
+  }
+  const rules = rulesOf(config);
   const plans = new Array<OutcomePlan>(names.length);
   for (let index = 0; index < names.length; index++) {
-    const name = names[index]!;
-    plans[index] = planOutcome(name, config.agents[name]!, state.agents[name]!, byAgent[index]!);
+    plans[index] = planOutcome(
+      names[index]!,
+      rules[index]!,
+      state.agents[names[index]!]!,
+      byAgent[index]!,
+    );
   }
   const agents: Record<string, AgentTerminationState> = { ...state.agents };
   const reports = new Array<AgentCheckpointReport>(names.length);
+  let successful = names.length > 0;
+  let plateaued = names.length > 0;
   for (let index = 0; index < names.length; index++) {
     const name = names[index]!;
     const plan = plans[index]!;
-    const next = applyPlan(config, name, state.agents[name]!, plan);
+    const rule = rules[index]!;
+    const next = applyPlan(rule, state.agents[name]!, plan);
     agents[name] = next;
-    reports[index] = reportFor(config, name, next, plan);
+    reports[index] = reportFor(rule, name, next, plan);
+    // allSuccessful and allPlateaued, on the agents at hand instead of by name.
+    const { success, plateau } = rule;
+    if (
+      success === null ||
+      next.validEvaluations < success.minEvaluations ||
+      next.successStreak < success.consecutive
+    ) {
+      successful = false;
+    }
+    if (plateau === null || next.plateauPatience < plateau.patience) plateaued = false;
   }
   // Success is checked before plateau, like the seed.
-  const reason = allSuccessful(config, agents)
-    ? 'success'
-    : allPlateaued(config, agents)
-      ? 'plateau'
-      : null;
+  const reason = successful ? 'success' : plateaued ? 'plateau' : null;
   return {
     state: { config, agents, terminationReason: reason },
     decision: {
@@ -123,6 +138,32 @@ export function applyCheckpoint(
       report: { checkpoint: 'applied', agents: reports, unknownAgents },
     },
   };
+}
+
+let rulesConfig: TerminationConfig | null = null;
+let rulesByIndex: readonly AgentTerminationRules[] = [];
+
+/** Each agent's rules in `config.agentNames` order, kept for the last config: one lookup by name a run, not five a checkpoint. */
+function rulesOf(config: TerminationConfig): readonly AgentTerminationRules[] {
+  if (config !== rulesConfig) {
+    rulesByIndex = config.agentNames.map((name) => config.agents[name]!);
+    rulesConfig = config;
+  }
+  return rulesByIndex;
+}
+
+/**
+ * Whether `outcomes` holds exactly one outcome per configured agent, in the
+ * config's order (the usual checkpoint): it then serves as its own grouping.
+ */
+function inConfigOrder(names: readonly string[], outcomes: readonly unknown[]): boolean {
+  if (!Array.isArray(outcomes) || outcomes.length !== names.length) return false;
+  for (let index = 0; index < names.length; index++) {
+    const outcome: unknown = outcomes[index];
+    if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) return false;
+    if ((outcome as Record<string, unknown>).agentName !== names[index]) return false;
+  }
+  return true;
 }
 
 /** Outcomes by the index of their agent in `config.agentNames`; `found` counts the agents present. */
@@ -183,10 +224,11 @@ function applyIncomplete(
     let agent = state.agents[name]!;
     if (!present && agent.successStreak !== 0) agent = { ...agent, successStreak: 0 };
     agents[name] = agent;
+    const plateau = config.agents[name]?.plateau ?? null;
     reports.push(
       present
-        ? agentReport(config, name, agent, 'ignored', 'incomplete checkpoint', null, null, null)
-        : agentReport(config, name, agent, 'missing', 'missing agent outcome', null, null, null),
+        ? agentReport(plateau, name, agent, 'ignored', 'incomplete checkpoint', null, null, null)
+        : agentReport(plateau, name, agent, 'missing', 'missing agent outcome', null, null, null),
     );
   }
   return {
@@ -200,8 +242,7 @@ function applyIncomplete(
 }
 
 function applyPlan(
-  config: TerminationConfig,
-  name: string,
+  rule: AgentTerminationRules,
   agent: AgentTerminationState,
   plan: OutcomePlan,
 ): AgentTerminationState {
@@ -209,7 +250,7 @@ function applyPlan(
   if (plan.kind === 'missingIdentity') {
     return agent.successStreak === 0 ? agent : { ...agent, successStreak: 0 };
   }
-  const seen = trieSetHashed(plan.seen, plan.evaluationId, plan.idHash, plan.digest);
+  const { seen } = plan;
   const seenCount = agent.seenCount + 1;
   if (!plan.valid) {
     return {
@@ -224,7 +265,7 @@ function applyPlan(
       bestEvaluationId: agent.bestEvaluationId,
     };
   }
-  const { success, plateau } = config.agents[name]!;
+  const { success, plateau } = rule;
   const validEvaluations = agent.validEvaluations + 1;
   let { successStreak, plateauPatience, bestMetric, bestEvaluationId, plateauWindow } = agent;
   if (success !== null && plan.successValue !== null) {
@@ -271,14 +312,14 @@ function slide(window: readonly number[], value: number, size: number): number[]
 }
 
 function reportFor(
-  config: TerminationConfig,
+  rule: AgentTerminationRules,
   name: string,
   agent: AgentTerminationState,
   plan: OutcomePlan,
 ): AgentCheckpointReport {
   if (plan.kind === 'missingIdentity') {
     return agentReport(
-      config,
+      rule.plateau,
       name,
       agent,
       'invalid',
@@ -290,10 +331,19 @@ function reportFor(
   }
   const episode = typeof plan.episode === 'number' ? plan.episode : null;
   if (plan.kind === 'duplicate') {
-    return agentReport(config, name, agent, 'duplicate', null, plan.evaluationId, episode, null);
+    return agentReport(
+      rule.plateau,
+      name,
+      agent,
+      'duplicate',
+      null,
+      plan.evaluationId,
+      episode,
+      null,
+    );
   }
   return agentReport(
-    config,
+    rule.plateau,
     name,
     agent,
     plan.valid ? 'accepted' : 'invalid',
@@ -306,7 +356,7 @@ function reportFor(
 
 /** One report line, built as one literal so every report has the same shape. */
 function agentReport(
-  config: TerminationConfig,
+  plateau: PlateauRule | null,
   name: string,
   agent: AgentTerminationState,
   status: AgentOutcomeStatus,
@@ -315,7 +365,6 @@ function agentReport(
   evaluationEpisode: number | null,
   successValue: number | null,
 ): AgentCheckpointReport {
-  const plateau = config.agents[name]?.plateau ?? null;
   return {
     agentName: name,
     status,

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { CanonicalJsonError, canonicalJson } from '../shared/canonicalJson.js';
 import type { AgentTerminationRules } from './config.js';
 import type { DigestTrie } from './digestTrie.js';
-import { currentTrie, trieGetHashed, trieHash } from './digestTrie.js';
+import { currentTrie, trieAdd, trieHash } from './digestTrie.js';
 import {
   ConflictingDuplicateError,
   InvalidOutcomeError,
@@ -30,9 +30,7 @@ export type OutcomePlan =
   | {
       readonly kind: 'record';
       readonly evaluationId: string;
-      /** The id's {@link trieHash}, computed once for the lookup and the insert. */
-      readonly idHash: number;
-      /** The agent's seen ids in the current trie scheme, to insert into. */
+      /** The agent's seen ids with this one added (current trie scheme); the agent's own are untouched. */
       readonly seen: DigestTrie;
       readonly episode: number;
       /** The {@link recordDigest} the id is remembered by. */
@@ -53,7 +51,7 @@ export type OutcomePlan =
  * planOutcome('SAC', rules, initialAgentState, {
  *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
  * });
- * // { kind: 'record', evaluationId: 'e0', idHash: 631414780, seen: null, episode: 0,
+ * // { kind: 'record', evaluationId: 'e0', seen: ['e0', '~wUE0WFgt0HGOQehRODGAaD'], episode: 0,
  * //   digest: '~wUE0WFgt0HGOQehRODGAaD', successValue: 0.9, plateauValue: null, valid: true }
  * ```
  */
@@ -77,10 +75,10 @@ export function planOutcome(
   const checkpointHash = optionalString(outcome.checkpointHash, agentName, 'checkpointHash');
   const episode = outcome.evaluationEpisode;
   const digest = digestOf(agentName, evaluationId, episode, checkpointId, checkpointHash, metrics);
-  const idHash = trieHash(evaluationId);
-  const seen = currentTrie(agent.seen);
-  const previous = trieGetHashed(seen, evaluationId, idHash);
-  if (previous !== undefined) {
+  // Looked up and added in one walk: a new trie is only garbage if this outcome is then rejected.
+  const added = trieAdd(currentTrie(agent.seen), evaluationId, trieHash(evaluationId), digest);
+  if (typeof added === 'string') {
+    const previous = added;
     // A digest restored from a state written before record digests is the full sha256 of the text.
     const same =
       previous[0] === RECORD_DIGEST_MARK
@@ -118,8 +116,7 @@ export function planOutcome(
   return {
     kind: 'record',
     evaluationId,
-    idHash,
-    seen,
+    seen: added,
     episode,
     digest,
     successValue,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DigestTrie } from '../../../src/domain/termination/digestTrie.js';
-import { trieEntries, trieGet, trieSet } from '../../../src/domain/termination/digestTrie.js';
+import {
+  trieAdd,
+  trieEntries,
+  trieGet,
+  trieHash,
+  trieSet,
+} from '../../../src/domain/termination/digestTrie.js';
 
 describe('digest trie', () => {
   it('stores and finds many keys, splitting buckets, and survives a JSON round trip', () => {
@@ -25,4 +31,68 @@ describe('digest trie', () => {
     expect(trieGet(replaced, 'a')).toBe('9');
     expect(trieGet(before, 'a')).toBe('1');
   });
+
+  it('adds a new key in one walk and returns the stored value of a known key without copying', () => {
+    let trie: DigestTrie = null;
+    for (let index = 0; index < 5_000; index++) {
+      const added = trieAdd(trie, `e-${index}`, trieHash(`e-${index}`), `d${index}`);
+      expect(typeof added).not.toBe('string');
+      trie = added as DigestTrie;
+    }
+    const copy = structuredClone(trie);
+    expect(trieAdd(trie, 'e-1234', trieHash('e-1234'), 'other')).toBe('d1234');
+    const grown = trieAdd(trie, 'e-new', trieHash('e-new'), 'dn') as DigestTrie;
+    expect(trieGet(grown, 'e-new')).toBe('dn');
+    expect(trieGet(grown, 'e-4999')).toBe('d4999');
+    expect(trie).toEqual(copy);
+    expect(trieGet(trie, 'e-new')).toBeUndefined();
+  });
+
+  it('rebuilds a trie placed by the five-level scheme 2 and still finds every key', () => {
+    const trie = scheme2Trie(Array.from({ length: 2_000 }, (_, index) => `e-${index}`));
+    expect((trie as unknown[])[8]).toBe(2);
+    // Placed by the current hash, 'e-7' would sit elsewhere: the lookup must rebuild, not walk.
+    for (let index = 0; index < 2_000; index += 37) {
+      expect(trieGet(trie, `e-${index}`)).toBe(`d${index}`);
+    }
+    expect(trieGet(trieSet(trie, 'e-x', 'dx'), 'e-1999')).toBe('d1999');
+    expect([...trieEntries(trie)]).toHaveLength(2_000);
+  });
 });
+
+/** How scheme 2 placed ids (15 bits of the key without its last 3 characters, then 15 of the whole key). */
+function scheme2Hash(key: string): number {
+  const cut = key.length - 3;
+  let hash = 0x811c9dc5;
+  let top = hash;
+  for (let index = 0; index < key.length; index++) {
+    if (index === cut) top = hash;
+    hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  }
+  return (((hash ^ (hash >>> 15)) & 0x7fff) << 15) | ((top ^ (top >>> 15)) & 0x7fff);
+}
+
+/** A scheme-2 trie of `keys` (value `d` + the key's number), built as scheme 2 built it. */
+function scheme2Trie(keys: string[]): DigestTrie {
+  type Node = string[] | (Node | null)[];
+  const insert = (node: Node | null, key: string, level: number): Node => {
+    const value = `d${key.slice(2)}`;
+    if (node === null) return [key, value];
+    if (typeof node[0] === 'string') {
+      if (node.length < 32 || level >= 9) return [...(node as string[]), key, value];
+      let branch: Node = new Array<Node | null>(8).fill(null);
+      if (level === 0) (branch as unknown[]).push(2);
+      for (let index = 0; index < node.length; index += 2) {
+        branch = insert(branch, node[index] as string, level);
+      }
+      return insert(branch, key, level);
+    }
+    const branch = (node as (Node | null)[]).slice();
+    const slot = (scheme2Hash(key) >>> (level * 3)) & 7;
+    branch[slot] = insert(branch[slot] ?? null, key, level + 1);
+    return branch;
+  };
+  let trie: Node | null = null;
+  for (const key of keys) trie = insert(trie, key, 0);
+  return trie as DigestTrie;
+}
