@@ -82,20 +82,8 @@ export function trieGetHashed(trie: DigestTrie, key: string, hash: number): stri
   let level = 0;
   while (node !== null) {
     if (isBucket(node)) {
-      // Ids in a bucket mostly differ in their last character: compare it before the whole key.
-      const last = key.length - 1;
-      const lastUnit = key.charCodeAt(last);
-      for (let index = 0; index < node.length; index += 2) {
-        const stored = node[index] as string;
-        if (
-          stored.length === key.length &&
-          (last < 0 || stored.charCodeAt(last) === lastUnit) &&
-          stored === key
-        ) {
-          return node[index + 1] as string;
-        }
-      }
-      return undefined;
+      const at = indexInBucket(node, key);
+      return at >= 0 ? (node[at + 1] as string) : undefined;
     }
     node = (node as Branch)[slotOf(hash, level)] ?? null;
     level++;
@@ -265,19 +253,11 @@ function insert(
 ): DigestTrieNode {
   if (node === null) return [key, value];
   if (isBucket(node)) {
-    const last = key.length - 1;
-    const lastUnit = key.charCodeAt(last);
-    for (let index = 0; index < node.length; index += 2) {
-      const stored = node[index] as string;
-      if (
-        stored.length === key.length &&
-        (last < 0 || stored.charCodeAt(last) === lastUnit) &&
-        stored === key
-      ) {
-        const copy = node.slice();
-        copy[index + 1] = value;
-        return copy;
-      }
+    const at = indexInBucket(node, key);
+    if (at >= 0) {
+      const copy = node.slice();
+      copy[at + 1] = value;
+      return copy;
     }
     if (node.length < BUCKET_CAPACITY * 2 || level >= LAST_LEVEL) {
       return appended(node, key, value);
