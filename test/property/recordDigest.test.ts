@@ -13,6 +13,7 @@ import {
 } from '../../src/domain/termination/index.js';
 import { outcomeDigest } from '../../src/domain/termination/outcome.js';
 import { recordDigest } from '../../src/domain/termination/recordDigest.js';
+import { sacOutcome, sacSuccessConfig } from '../support/sacRules.js';
 
 interface Fields {
   id: string;
@@ -124,25 +125,8 @@ describe('a state dict with a bad record digest', () => {
 });
 
 describe('states written with full sha256 digests', () => {
-  const config = parseTerminationConfig({
-    agents: {
-      SAC: {
-        success: {
-          metric: 'objective',
-          threshold: 0.8,
-          direction: 'greater_equal',
-          consecutive: 2,
-          min_evaluations: 3,
-        },
-      },
-    },
-  });
-  const sent = (episode: number, value: number) => ({
-    agentName: 'SAC',
-    evaluationId: `SAC-${episode}`,
-    evaluationEpisode: episode,
-    metrics: { objective: value },
-  });
+  const config = sacSuccessConfig();
+  const sent = sacOutcome;
 
   /** The state as an older arena wrote it: every digest the full sha256 of the canonical text. */
   function legacy(state: TerminationState): TerminationState {

@@ -5,10 +5,10 @@ import {
   applyCheckpoint,
   ConflictingDuplicateError,
   createTerminationState,
-  parseTerminationConfig,
   type TerminationState,
 } from '../../../src/domain/termination/index.js';
 import { outcomeDigest } from '../../../src/domain/termination/outcome.js';
+import { sacOutcome, sacSuccessConfig } from '../../support/sacRules.js';
 
 /** How arena placed ids before (whole-key FNV-1a, 30 bits, no scheme mark), to build old snapshots. */
 function legacyHash(key: string): number {
@@ -80,25 +80,8 @@ describe('a trie placed by the former hash (an older snapshot)', () => {
   });
 
   it('still recognises a re-send of an outcome recorded before the snapshot', () => {
-    const config = parseTerminationConfig({
-      agents: {
-        SAC: {
-          success: {
-            metric: 'objective',
-            threshold: 0.8,
-            direction: 'greater_equal',
-            consecutive: 2,
-            min_evaluations: 3,
-          },
-        },
-      },
-    });
-    const sent = (episode: number, value: number) => ({
-      agentName: 'SAC',
-      evaluationId: `SAC-${episode}`,
-      evaluationEpisode: episode,
-      metrics: { objective: value },
-    });
+    const config = sacSuccessConfig();
+    const sent = sacOutcome;
     const recorded = Array.from({ length: 40 }, (_, episode): [string, string] => [
       `SAC-${episode}`,
       outcomeDigest('', `SAC-${episode}`, episode, null, null, { objective: 0.5 }),
