@@ -64,6 +64,12 @@ export async function judgeOnFleet(
     store = opened;
     const lines = caseLines(file, defaultRunId, casesPath);
     let malformed = 0;
+    // a long file takes a while to queue: a bar over its non-blank lines (read once more, streamed)
+    const queueing = createProgressBar({
+      total: Math.max(1, await nonBlankLines(file)),
+      label: 'queueing',
+      stream: process.stderr,
+    });
     const { run, duplicates } = await submitEvaluationRun(lines, {
       store: opened,
       queue,
@@ -79,7 +85,8 @@ export async function judgeOnFleet(
         malformed++;
         say(`arena: ${casesPath} line ${problem.line}: ${problem.message}`);
       },
-    });
+      onQueued: (queued) => queueing.update(queued + malformed),
+    }).finally(() => queueing.finish());
     say(
       `queued ${run.casesTotal} cases as evaluation run ${run.evaluationRunId}${duplicates > 0 ? ` (${duplicates} duplicate lines judged once)` : ''}`,
     );
@@ -265,6 +272,13 @@ async function follow(
   } finally {
     bar.finish();
   }
+}
+
+/** How many lines of the file hold something (a case or a malformed line). */
+async function nonBlankLines(file: Awaited<ReturnType<typeof open>>): Promise<number> {
+  let count = 0;
+  for await (const text of fileLines(file)) if (text.trim() !== '') count++;
+  return count;
 }
 
 /** The cases file's lines as they are read, each parsed; the file is never held whole. */
