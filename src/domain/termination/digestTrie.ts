@@ -3,25 +3,32 @@
  * plain JSON arrays, so that a termination state stays plain data and adding
  * one evaluation digest copies a few small arrays instead of the whole map.
  *
- * A node is either a bucket (`[key, value, key, value, ...]`, never empty, so
- * its first item is a string) or a branch of slots (each a node or `null`)
+ * A node is either a bucket (`[key, a, b, c, d, key, a, b, c, d, ...]`,
+ * never empty, so its first item is a string) or a branch of slots (each a node or `null`)
  * indexed by 3 bits of the key's hash a level (8 slots), so every node an
  * insert copies is small (32-slot top levels made half again as much garbage) and
  * sparse subtrees pay for few empty slots. Every copy is made at its exact
  * size: a pushed-to copy carries up to half its length again as slack.
  *
  * The top three levels are placed by the key without its last 3 characters,
- * the deeper ones by the whole key (see {@link trieHash}): consecutive ids
- * share their top path, so an insert copies nodes the last inserts just
- * copied (hot in cache, dead young) instead of a random path through a large
- * trie; a run of 1M checkpoints went twice as fast. That locality is also why
- * buckets no longer store each key's hash (8 bytes an entry): the keys they
- * compare are recent, in cache. The root branch carries the scheme as a 9th
- * item; a trie placed by a former hash (restored from an older snapshot:
- * scheme 2 placed five top levels by the key's head, which left most of them
- * single-child chains copied on every insert, 6.8 branches a path at 50k ids
- * against 4.9 with three; before it, buckets `[hash, key, value, ...]`) is
- * rebuilt once by {@link currentTrie}.
+ * the next five by the key without its last one, the deepest two by the
+ * whole key (see {@link trieHash}): consecutive ids share their path down to
+ * one bucket, so an insert copies nodes the last insert just copied (hot in
+ * cache, dead young) instead of a random path through a large trie, and ids
+ * that differ only in their last character still spread over 64 buckets at
+ * the bottom. That locality is also why buckets store no key hashes: the keys
+ * they compare are recent, in cache. A bucket keeps a record digest (see
+ * `recordDigest`) as its four 32-bit words `a, b, c, d`, and any other value
+ * as the string `a` with `b, c, d` zero: a digest string was one more object
+ * per entry for the garbage collector to copy (scavenges took 3.5 times as
+ * long with them) and 16 bytes more.
+ *
+ * The root is a branch with the scheme (4) as its 9th item; a trie of a
+ * former scheme (restored from an older snapshot) is rebuilt once by
+ * {@link currentTrie}: scheme 3 placed all but the top three levels by the
+ * whole key and kept digests as text; scheme 2 placed five top levels by the
+ * key's head, which left most of them single-child chains; before it,
+ * buckets were `[hash, key, value, ...]`.
  *
  * Why not a library or a Map: the state must stay plain JSON and every older
  * state must stay valid (states are shared, never mutated), so a `Map` would
@@ -30,34 +37,45 @@
  * no persistent map is among the dependencies (Immutable.js and the like are
  * not in node_modules, and their maps are class instances, not JSON).
  */
+import { digestText, digestWordsOf } from './recordDigest.js';
+
 export type DigestTrie = DigestTrieNode | null;
-/** A bucket of (key, value) pairs, or a branch of slots. */
+/** A bucket of (key, value) entries, or a branch of slots. */
 export type DigestTrieNode = (number | string)[] | (DigestTrieNode | null)[];
-type Bucket = string[];
+type Bucket = (string | number)[];
 type Branch = (DigestTrieNode | null)[];
 
 /** Every level is 8 slots: each insert copies one node per level, and a narrow node is a small copy. */
 const BITS = 3;
 /** The hash has 30 bits (a small integer in V8): 10 × 3 bits, levels 0 to 9. */
 const LAST_LEVEL = 9;
+/** Items an entry takes in a bucket: the key and a value's four words. */
+const STRIDE = 5;
 /**
  * Entries a bucket holds before it splits into a branch (memory vs copy
- * cost): 16 keeps a million sequential ids at 103 bytes each (8: 118), and
- * with the placement's locality the larger copies die young.
+ * cost): with the placement's locality a bucket's copies die young.
  */
 const BUCKET_CAPACITY = 16;
 /** The placement scheme, stored after the root branch's 8 slots. */
-const SCHEME = 3;
+const SCHEME = 4;
 const ROOT_SLOTS = 1 << BITS;
 /** Trailing characters the top levels leave out: those that change from one id to the next. */
 const TAIL = 3;
-/** Levels placed by the id without its tail (the rest by the whole id): 3 bits each. */
+/** Levels placed by the id without its tail of 3, then 5 by the id without its last character, then 2 by the whole id. */
 const TOP_LEVELS = 3;
+const MIDDLE_LEVELS = 5;
 const TOP_BITS = TOP_LEVELS * BITS;
-const DEEP_BITS = (LAST_LEVEL + 1 - TOP_LEVELS) * BITS;
+const MIDDLE_BITS = MIDDLE_LEVELS * BITS;
+const DEEP_BITS = (LAST_LEVEL + 1 - TOP_LEVELS - MIDDLE_LEVELS) * BITS;
 
 /**
- * The value stored for `key`, or `undefined`.
+ * The four words of the digest being added or looked up (see
+ * {@link trieAddDigest}); one array for every call, as the digest's own.
+ */
+export const pendingDigest = new Int32Array(4);
+
+/**
+ * The value stored for `key`, or `undefined` (a record digest as its text).
  *
  * @example
  * ```ts
@@ -65,30 +83,10 @@ const DEEP_BITS = (LAST_LEVEL + 1 - TOP_LEVELS) * BITS;
  * ```
  */
 export function trieGet(trie: DigestTrie, key: string): string | undefined {
-  return trieGetHashed(currentTrie(trie), key, trieHash(key));
-}
-
-/**
- * {@link trieGet} with the key's {@link trieHash} already computed, on a
- * trie of the current scheme (see {@link currentTrie}).
- *
- * @example
- * ```ts
- * trieGetHashed(trie, 'e1', trieHash('e1')); // same as trieGet(trie, 'e1')
- * ```
- */
-export function trieGetHashed(trie: DigestTrie, key: string, hash: number): string | undefined {
-  let node: DigestTrieNode | null = trie;
-  let level = 0;
-  while (node !== null) {
-    if (isBucket(node)) {
-      const at = indexInBucket(node, key);
-      return at >= 0 ? (node[at + 1] as string) : undefined;
-    }
-    node = (node as Branch)[slotOf(hash, level)] ?? null;
-    level++;
-  }
-  return undefined;
+  const current = currentTrie(trie);
+  if (current === null) return undefined;
+  const at = find(current as Branch, key, trieHash(key));
+  return at < 0 ? undefined : valueAt(foundBucket as Bucket, at);
 }
 
 /**
@@ -102,31 +100,17 @@ export function trieGetHashed(trie: DigestTrie, key: string, hash: number): stri
  * ```
  */
 export function trieSet(trie: DigestTrie, key: string, value: string): DigestTrieNode {
-  return insert(currentTrie(trie), trieHash(key), key, value, 0);
-}
-
-/**
- * {@link trieSet} with the key's {@link trieHash} already computed, on a
- * trie of the current scheme (see {@link currentTrie}).
- *
- * @example
- * ```ts
- * trieSetHashed(null, 'e1', trieHash('e1'), 'abc'); // same as trieSet(null, 'e1', 'abc')
- * ```
- */
-export function trieSetHashed(
-  trie: DigestTrie,
-  key: string,
-  hash: number,
-  value: string,
-): DigestTrieNode {
-  return insert(trie, hash, key, value, 0);
+  const root = rootOf(currentTrie(trie));
+  const hash = trieHash(key);
+  const text = stage(value);
+  const at = find(root, key, hash);
+  return at < 0 ? added(root, key, hash, text) : replaced(root, hash, at, text);
 }
 
 /**
  * One walk for a lookup and an insert: the value already stored for `key`
- * (nothing copied), or a new trie with `key` set to `value`. A trie of the
- * current scheme (see {@link currentTrie}); `trie` itself is left unchanged.
+ * (nothing copied), or a new trie with `key` set to `value` (a trie of the
+ * current scheme, see {@link currentTrie}; `trie` itself is left unchanged).
  *
  * @example
  * ```ts
@@ -140,7 +124,32 @@ export function trieAdd(
   hash: number,
   value: string,
 ): DigestTrieNode | string {
-  let node: DigestTrieNode | null = trie;
+  const root = rootOf(trie);
+  const at = find(root, key, hash);
+  if (at >= 0) return valueAt(foundBucket as Bucket, at);
+  return added(root, key, hash, stage(value));
+}
+
+/**
+ * {@link trieAdd} for the record digest in {@link pendingDigest}, without its
+ * text: a new trie holding it for `key`, or, when `key` is already there,
+ * `true` (the same digest), `false` (another digest) or the text stored
+ * (a value that is not a record digest's words, e.g. a legacy sha256).
+ *
+ * @example
+ * ```ts
+ * recordDigestWords('e1', 0, null, null, { objective: 1 }, pendingDigest);
+ * const trie = trieAddDigest(null, 'e1', trieHash('e1')); // a new trie holding e1
+ * trieAddDigest(trie as DigestTrieNode, 'e1', trieHash('e1')); // true
+ * ```
+ */
+export function trieAddDigest(
+  trie: DigestTrie,
+  key: string,
+  hash: number,
+): DigestTrieNode | boolean | string {
+  // One walk: the branches passed are kept, to be copied on the way back only if the key is new.
+  let node: DigestTrieNode | null = rootOf(trie);
   let level = 0;
   while (node !== null && !isBucket(node)) {
     path[level] = node as Branch;
@@ -148,19 +157,22 @@ export function trieAdd(
     level++;
   }
   let replacement: DigestTrieNode;
-  if (node === null) replacement = [key, value];
+  if (node === null) replacement = insert(null, hash, key, null, level);
   else {
     const at = indexInBucket(node, key);
     if (at >= 0) {
       path.fill(null);
-      return node[at + 1] as string;
+      const a = node[at + 1]!;
+      if (typeof a === 'string') return a;
+      return (
+        a === pendingDigest[0] &&
+        node[at + 2] === pendingDigest[1] &&
+        node[at + 3] === pendingDigest[2] &&
+        node[at + 4] === pendingDigest[3]
+      );
     }
-    replacement =
-      node.length < BUCKET_CAPACITY * 2 || level >= LAST_LEVEL
-        ? appended(node, key, value)
-        : insert(split(node, level), hash, key, value, level);
+    replacement = insert(node, hash, key, null, level);
   }
-  // Copy the branches on the way back up: the path is the only part that changes.
   while (level > 0) {
     level--;
     const branch = (path[level] as Branch).slice();
@@ -171,29 +183,11 @@ export function trieAdd(
   return replacement;
 }
 
-/** The branches {@link trieAdd} walked through, kept so a walk allocates nothing; cleared after. */
+/** The branches {@link trieAddDigest} walked through, kept so a walk allocates nothing; cleared after. */
 const path: (Branch | null)[] = new Array<Branch | null>(LAST_LEVEL + 1).fill(null);
 
-/** Where `key` sits in `bucket` (its index), or -1. */
-function indexInBucket(bucket: Bucket, key: string): number {
-  // Ids in a bucket mostly differ in their last character: compare it before the whole key.
-  const last = key.length - 1;
-  const lastUnit = key.charCodeAt(last);
-  for (let index = 0; index < bucket.length; index += 2) {
-    const stored = bucket[index] as string;
-    if (
-      stored.length === key.length &&
-      (last < 0 || stored.charCodeAt(last) === lastUnit) &&
-      stored === key
-    ) {
-      return index;
-    }
-  }
-  return -1;
-}
-
 /**
- * Every `[key, value]` pair, in no particular order.
+ * Every `[key, value]` pair, in no particular order (a record digest as its text).
  *
  * @example
  * ```ts
@@ -203,15 +197,20 @@ function indexInBucket(bucket: Bucket, key: string): number {
 export function* trieEntries(trie: DigestTrie): Generator<[string, string]> {
   if (trie === null) return;
   if (typeof trie[0] === 'number') {
-    // A bucket of the former scheme: (hash, key, value) triples.
+    // A bucket of scheme 1: (hash, key, value) triples.
     for (let index = 0; index < trie.length; index += 3) {
       yield [trie[index + 1] as string, trie[index + 2] as string];
     }
     return;
   }
   if (isBucket(trie)) {
-    for (let index = 0; index < trie.length; index += 2) {
-      yield [trie[index] as string, trie[index + 1] as string];
+    // A bucket of schemes 2 and 3 holds (key, text) pairs; one of scheme 4 has a number third.
+    const stride = trie.length >= STRIDE && typeof trie[2] === 'number' ? STRIDE : 2;
+    for (let index = 0; index < trie.length; index += stride) {
+      yield [
+        trie[index] as string,
+        stride === 2 ? (trie[index + 1] as string) : valueAt(trie, index),
+      ];
     }
     return;
   }
@@ -230,68 +229,163 @@ export function* trieEntries(trie: DigestTrie): Generator<[string, string]> {
  */
 export function currentTrie(trie: DigestTrie): DigestTrie {
   if (trie === null) return null;
-  // Current: a bucket of pairs (a former bucket starts with its hash), or a root branch with the scheme.
-  const current = isBucket(trie)
-    ? true
-    : typeof trie[0] !== 'number' &&
-      trie.length === ROOT_SLOTS + 1 &&
-      trie[ROOT_SLOTS] === (SCHEME as unknown);
-  if (current) return trie;
+  if (trie.length === ROOT_SLOTS + 1 && trie[ROOT_SLOTS] === (SCHEME as unknown)) return trie;
   let rebuilt: DigestTrie = null;
-  for (const [key, value] of trieEntries(trie)) {
-    rebuilt = insert(rebuilt, trieHash(key), key, value, 0);
-  }
+  for (const [key, value] of trieEntries(trie)) rebuilt = trieSet(rebuilt, key, value);
   return rebuilt;
+}
+
+/** The root branch of a current trie, or a new empty one. */
+function rootOf(trie: DigestTrie): Branch {
+  if (trie !== null) return trie as Branch;
+  const root: Branch = new Array<DigestTrieNode | null>(ROOT_SLOTS).fill(null);
+  root.push(SCHEME as unknown as null);
+  return root;
+}
+
+/** The bucket {@link find} found its key in. */
+let foundBucket: Bucket | null = null;
+
+/** Where `key` sits (its index in {@link foundBucket}), or -1. */
+function find(root: Branch, key: string, hash: number): number {
+  let node: DigestTrieNode | null = root;
+  let level = 0;
+  while (node !== null && !isBucket(node)) {
+    node = (node as Branch)[slotOf(hash, level)] ?? null;
+    level++;
+  }
+  if (node === null) return -1;
+  foundBucket = node;
+  return indexInBucket(node, key);
+}
+
+/**
+ * Words for `value` in {@link pendingDigest} when it is a record digest's
+ * text, and then `null`; else `value` itself, to be kept as text.
+ */
+function stage(value: string): string | null {
+  return digestWordsOf(value, pendingDigest) ? null : value;
+}
+
+/** The value of the entry at `at`: its text, or the record digest of its words. */
+function valueAt(bucket: Bucket, at: number): string {
+  const a = bucket[at + 1]!;
+  if (typeof a === 'string') return a;
+  return digestText(
+    a,
+    bucket[at + 2] as number,
+    bucket[at + 3] as number,
+    bucket[at + 4] as number,
+  );
+}
+
+/** `root` with a new entry for `key` (`text`, or the words of {@link pendingDigest} when `null`). */
+function added(root: Branch, key: string, hash: number, text: string | null): Branch {
+  return insert(root, hash, key, text, 0) as Branch;
+}
+
+/** `root` with the entry at `at` of the bucket `key` reaches given a new value. */
+function replaced(root: Branch, hash: number, at: number, text: string | null): Branch {
+  return replace(root, hash, at, text, 0) as Branch;
+}
+
+function replace(
+  node: DigestTrieNode,
+  hash: number,
+  at: number,
+  text: string | null,
+  level: number,
+): DigestTrieNode {
+  const copy = node.slice();
+  if (isBucket(node)) {
+    writeValue(copy as Bucket, at, text);
+    return copy;
+  }
+  const slot = slotOf(hash, level);
+  copy[slot] = replace(copy[slot] as DigestTrieNode, hash, at, text, level + 1);
+  return copy as DigestTrieNode;
 }
 
 function insert(
   node: DigestTrieNode | null,
   hash: number,
   key: string,
-  value: string,
+  text: string | null,
   level: number,
 ): DigestTrieNode {
-  if (node === null) return [key, value];
+  if (node === null) {
+    const bucket = new Array<string | number>(STRIDE);
+    bucket[0] = key;
+    writeValue(bucket, 0, text);
+    return bucket;
+  }
   if (isBucket(node)) {
-    const at = indexInBucket(node, key);
-    if (at >= 0) {
-      const copy = node.slice();
-      copy[at + 1] = value;
-      return copy;
+    if (node.length < BUCKET_CAPACITY * STRIDE || level >= LAST_LEVEL) {
+      return appended(node, key, text);
     }
-    if (node.length < BUCKET_CAPACITY * 2 || level >= LAST_LEVEL) {
-      return appended(node, key, value);
-    }
-    return insert(split(node, level), hash, key, value, level);
+    return insert(split(node, level), hash, key, text, level);
   }
   const branch = (node as Branch).slice();
   const slot = slotOf(hash, level);
-  branch[slot] = insert(branch[slot] ?? null, hash, key, value, level + 1);
+  branch[slot] = insert(branch[slot] ?? null, hash, key, text, level + 1);
   return branch;
 }
 
 /** `bucket` with one more entry, allocated at its final size. */
-function appended(bucket: Bucket, key: string, value: string): Bucket {
+function appended(bucket: Bucket, key: string, text: string | null): Bucket {
   const size = bucket.length;
-  const copy = new Array<string>(size + 2);
+  const copy = new Array<string | number>(size + STRIDE);
   for (let index = 0; index < size; index++) copy[index] = bucket[index]!;
   copy[size] = key;
-  copy[size + 1] = value;
+  writeValue(copy, size, text);
   return copy;
+}
+
+/** The value of the entry at `at`: `text`, or the words of {@link pendingDigest} when `null`. */
+function writeValue(bucket: Bucket, at: number, text: string | null): void {
+  if (text === null) {
+    bucket[at + 1] = pendingDigest[0]!;
+    bucket[at + 2] = pendingDigest[1]!;
+    bucket[at + 3] = pendingDigest[2]!;
+    bucket[at + 4] = pendingDigest[3]!;
+  } else {
+    bucket[at + 1] = text;
+    bucket[at + 2] = 0;
+    bucket[at + 3] = 0;
+    bucket[at + 4] = 0;
+  }
 }
 
 function split(bucket: Bucket, level: number): Branch {
   const branch: Branch = new Array<DigestTrieNode | null>(1 << BITS).fill(null);
-  if (level === 0) branch.push(SCHEME as unknown as null);
-  for (let index = 0; index < bucket.length; index += 2) {
-    const key = bucket[index]!;
-    const value = bucket[index + 1]!;
-    const slot = slotOf(trieHash(key), level);
-    const child = branch[slot];
-    branch[slot] =
-      child === null || child === undefined ? [key, value] : appended(child as Bucket, key, value);
+  for (let index = 0; index < bucket.length; index += STRIDE) {
+    const slot = slotOf(trieHash(bucket[index] as string), level);
+    const child = branch[slot] as Bucket | null;
+    const size = child === null ? 0 : child.length;
+    const copy = new Array<string | number>(size + STRIDE);
+    for (let item = 0; item < size; item++) copy[item] = (child as Bucket)[item]!;
+    for (let item = 0; item < STRIDE; item++) copy[size + item] = bucket[index + item]!;
+    branch[slot] = copy;
   }
   return branch;
+}
+
+/** Where `key` sits in `bucket` (its index), or -1. */
+function indexInBucket(bucket: Bucket, key: string): number {
+  // Ids in a bucket mostly differ in their last character: compare it before the whole key.
+  const last = key.length - 1;
+  const lastUnit = key.charCodeAt(last);
+  for (let index = 0; index < bucket.length; index += STRIDE) {
+    const stored = bucket[index] as string;
+    if (
+      stored.length === key.length &&
+      (last < 0 || stored.charCodeAt(last) === lastUnit) &&
+      stored === key
+    ) {
+      return index;
+    }
+  }
+  return -1;
 }
 
 function isBucket(node: DigestTrieNode): node is Bucket {
@@ -314,13 +408,19 @@ function slotOf(hash: number, level: number): number {
  * ```
  */
 export function trieHash(key: string): number {
-  const cut = key.length - TAIL;
+  const cutTop = key.length - TAIL;
+  const cutMiddle = key.length - 1;
   let hash = 0x811c9dc5;
   let top = hash;
+  let middle = hash;
   for (let index = 0; index < key.length; index++) {
-    if (index === cut) top = hash;
+    if (index === cutTop) top = hash;
+    if (index === cutMiddle) middle = hash;
     hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
   }
-  const deep = (hash ^ (hash >>> 15)) & ((1 << DEEP_BITS) - 1);
-  return (deep << TOP_BITS) | ((top ^ (top >>> 15)) & ((1 << TOP_BITS) - 1));
+  return (
+    (((hash ^ (hash >>> 15)) & ((1 << DEEP_BITS) - 1)) << (TOP_BITS + MIDDLE_BITS)) |
+    (((middle ^ (middle >>> 15)) & ((1 << MIDDLE_BITS) - 1)) << TOP_BITS) |
+    ((top ^ (top >>> 15)) & ((1 << TOP_BITS) - 1))
+  );
 }

@@ -2,13 +2,13 @@ import { hash } from 'node:crypto';
 import { CanonicalJsonError, canonicalJson } from '../shared/canonicalJson.js';
 import type { AgentTerminationRules } from './config.js';
 import type { DigestTrie } from './digestTrie.js';
-import { currentTrie, trieAdd, trieHash } from './digestTrie.js';
+import { currentTrie, pendingDigest, trieAddDigest, trieHash } from './digestTrie.js';
 import {
   ConflictingDuplicateError,
   InvalidOutcomeError,
   OutOfOrderEvaluationError,
 } from './errors.js';
-import { RECORD_DIGEST_MARK, recordDigest } from './recordDigest.js';
+import { digestText, RECORD_DIGEST_MARK, recordDigestWords } from './recordDigest.js';
 
 /** One agent's result of one deterministic evaluation rollout. */
 export interface EvaluationOutcome {
@@ -30,11 +30,9 @@ export type OutcomePlan =
   | {
       readonly kind: 'record';
       readonly evaluationId: string;
-      /** The agent's seen ids with this one added (current trie scheme); the agent's own are untouched. */
+      /** The agent's seen ids with this one added, by its record digest (current trie scheme); the agent's own are untouched. */
       readonly seen: DigestTrie;
       readonly episode: number;
-      /** The {@link recordDigest} the id is remembered by. */
-      readonly digest: string;
       /** The configured metrics' values when all are finite numbers, else `null` (invalid). */
       readonly successValue: number | null;
       readonly plateauValue: number | null;
@@ -51,8 +49,8 @@ export type OutcomePlan =
  * planOutcome('SAC', rules, initialAgentState, {
  *   agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 },
  * });
- * // { kind: 'record', evaluationId: 'e0', seen: ['e0', '~wUE0WFgt0HGOQehRODGAaD'], episode: 0,
- * //   digest: '~wUE0WFgt0HGOQehRODGAaD', successValue: 0.9, plateauValue: null, valid: true }
+ * // { kind: 'record', evaluationId: 'e0', seen: [[['e0', …digest words], null, …], …, 4], episode: 0,
+ * //   successValue: 0.9, plateauValue: null, valid: true }
  * ```
  */
 export function planOutcome(
@@ -74,24 +72,26 @@ export function planOutcome(
   const checkpointId = optionalString(outcome.checkpointId, agentName, 'checkpointId');
   const checkpointHash = optionalString(outcome.checkpointHash, agentName, 'checkpointHash');
   const episode = outcome.evaluationEpisode;
-  const digest = digestOf(agentName, evaluationId, episode, checkpointId, checkpointHash, metrics);
+  writeDigest(agentName, evaluationId, episode, checkpointId, checkpointHash, metrics);
   // Looked up and added in one walk: a new trie is only garbage if this outcome is then rejected.
-  const added = trieAdd(currentTrie(agent.seen), evaluationId, trieHash(evaluationId), digest);
-  if (typeof added === 'string') {
-    const previous = added;
-    // A digest restored from a state written before record digests is the full sha256 of the text.
+  const added = trieAddDigest(currentTrie(agent.seen), evaluationId, trieHash(evaluationId));
+  if (typeof added !== 'object') {
+    // A text is a digest restored from before the trie kept words, or the full sha256 of a state before record digests.
     const same =
-      previous[0] === RECORD_DIGEST_MARK
-        ? previous === digest
-        : previous ===
-          outcomeDigest(
-            labelOf(agentName),
-            evaluationId,
-            episode,
-            checkpointId,
-            checkpointHash,
-            metrics,
-          );
+      typeof added === 'boolean'
+        ? added
+        : added[0] === RECORD_DIGEST_MARK
+          ? added ===
+            digestText(pendingDigest[0]!, pendingDigest[1]!, pendingDigest[2]!, pendingDigest[3]!)
+          : added ===
+            outcomeDigest(
+              labelOf(agentName),
+              evaluationId,
+              episode,
+              checkpointId,
+              checkpointHash,
+              metrics,
+            );
     if (!same) {
       throw new ConflictingDuplicateError(
         `${labelOf(agentName)}: evaluation ${JSON.stringify(evaluationId)} was already recorded with different data`,
@@ -118,7 +118,6 @@ export function planOutcome(
     evaluationId,
     seen: added,
     episode,
-    digest,
     successValue,
     plateauValue,
     valid,
@@ -130,16 +129,17 @@ function labelOf(agentName: string): string {
   return `agent ${JSON.stringify(agentName)}`;
 }
 
-function digestOf(
+/** The outcome's record digest into {@link pendingDigest}. */
+function writeDigest(
   agentName: string,
   evaluationId: string,
   episode: unknown,
   checkpointId: string | null,
   checkpointHash: string | null,
   metrics: object,
-): string {
+): void {
   try {
-    return recordDigest(evaluationId, episode, checkpointId, checkpointHash, metrics);
+    recordDigestWords(evaluationId, episode, checkpointId, checkpointHash, metrics, pendingDigest);
   } catch (error) {
     if (error instanceof CanonicalJsonError) {
       throw new InvalidOutcomeError(

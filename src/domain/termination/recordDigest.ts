@@ -62,6 +62,32 @@ export function recordDigest(
   checkpointHash: string | null,
   metrics: object,
 ): string {
+  recordDigestWords(evaluationId, episode, checkpointId, checkpointHash, metrics, words);
+  return digestText(words[0]!, words[1]!, words[2]!, words[3]!);
+}
+
+const words = new Int32Array(4);
+
+/**
+ * {@link recordDigest} as its four 32-bit words, written into `out`: what a
+ * digest trie keeps, without making the text.
+ *
+ * @throws CanonicalJsonError when a value is not JSON data.
+ * @example
+ * ```ts
+ * const out = new Int32Array(4);
+ * recordDigestWords('e0', 0, null, null, { objective: 0.9 }, out);
+ * digestText(out[0]!, out[1]!, out[2]!, out[3]!); // '~wUE0WFgt0HGOQehRODGAaD'
+ * ```
+ */
+export function recordDigestWords(
+  evaluationId: string,
+  episode: unknown,
+  checkpointId: string | null,
+  checkpointHash: string | null,
+  metrics: object,
+  out: Int32Array,
+): void {
   length = 0;
   writeByte(ENCODING_VERSION);
   writeString(evaluationId);
@@ -70,14 +96,14 @@ export function recordDigest(
   writeNullableString(checkpointId);
   writeNullableString(checkpointHash);
   writeMetrics(metrics instanceof Map ? Object.fromEntries(metrics) : metrics);
-  return hash128();
+  hash128(out);
 }
 
 /**
  * MurmurHash3 x86_128 over the encoding, zero-padded to whole 16-byte blocks
  * (the encoding delimits itself, and its length is mixed in at the end).
  */
-function hash128(): string {
+function hash128(out: Int32Array): void {
   const size = length;
   const padded = (size + 15) & ~15;
   reserve(padded - size);
@@ -128,7 +154,22 @@ function hash128(): string {
   h2 = (h2 + h1) | 0;
   h3 = (h3 + h1) | 0;
   h4 = (h4 + h1) | 0;
-  // 5 characters (30 bits) from each word, then their top 2 bits in the last two.
+  out[0] = h1;
+  out[1] = h2;
+  out[2] = h3;
+  out[3] = h4;
+}
+
+/**
+ * The text of a record digest from its four words: the mark, 5 characters
+ * (30 bits) from each word, then their top 2 bits in the last two.
+ *
+ * @example
+ * ```ts
+ * digestText(0, 0, 0, 0); // '~AAAAAAAAAAAAAAAAAAAAAA'
+ * ```
+ */
+export function digestText(h1: number, h2: number, h3: number, h4: number): string {
   return String.fromCharCode(
     MARK_CODE,
     digit(h1, 0),
@@ -155,6 +196,40 @@ function hash128(): string {
     BASE64URL.charCodeAt(h4 >>> 30),
   );
 }
+
+/**
+ * Whether `text` is the {@link digestText} of some words, and then those
+ * words in `out` (the exact inverse: a text it would not write is `false`).
+ *
+ * @example
+ * ```ts
+ * const out = new Int32Array(4);
+ * digestWordsOf('~AAAAAAAAAAAAAAAAAAAAAA', out); // true, out is [0, 0, 0, 0]
+ * digestWordsOf('legacy sha256', out); // false
+ * ```
+ */
+export function digestWordsOf(text: string, out: Int32Array): boolean {
+  if (text.length !== RECORD_DIGEST_LENGTH || text.charCodeAt(0) !== MARK_CODE) return false;
+  const tops = DIGIT_VALUES[text.charCodeAt(21)] ?? -1;
+  const last = DIGIT_VALUES[text.charCodeAt(22)] ?? -1;
+  if (tops < 0 || last < 0 || last > 3) return false;
+  for (let word = 0; word < 4; word++) {
+    let value = 0;
+    for (let place = 4; place >= 0; place--) {
+      const digitValue = DIGIT_VALUES[text.charCodeAt(1 + word * 5 + place)] ?? -1;
+      if (digitValue < 0) return false;
+      value = (value << 6) | digitValue;
+    }
+    const top = word < 3 ? (tops >>> (word * 2)) & 3 : last;
+    out[word] = value | (top << 30);
+  }
+  return true;
+}
+
+/** The value of each base64url character by its code, -1 for any other. */
+const DIGIT_VALUES = Int8Array.from({ length: 128 }, (_, code) =>
+  BASE64URL.indexOf(String.fromCharCode(code)),
+);
 
 function fmix32(hash: number): number {
   let h = hash ^ (hash >>> 16);

@@ -7,6 +7,7 @@ import {
   trieHash,
   trieSet,
 } from '../../../src/domain/termination/digestTrie.js';
+import { recordDigest } from '../../../src/domain/termination/recordDigest.js';
 
 describe('digest trie', () => {
   it('stores and finds many keys, splitting buckets, and survives a JSON round trip', () => {
@@ -58,7 +59,61 @@ describe('digest trie', () => {
     expect(trieGet(trieSet(trie, 'e-x', 'dx'), 'e-1999')).toBe('d1999');
     expect([...trieEntries(trie)]).toHaveLength(2_000);
   });
+
+  it('rebuilds a scheme-3 trie (digests as text), keeping record digests and any other text', () => {
+    const keys = Array.from({ length: 3_000 }, (_, index) => `e-${index}`);
+    const digest = (index: number) =>
+      recordDigest(`e-${index}`, index, null, null, { objective: index });
+    const value = (index: number) => (index % 7 === 0 ? `legacy-${index}` : digest(index));
+    const trie = scheme3Trie(keys, (key) => value(Number(key.slice(2))));
+    expect((trie as unknown[])[8]).toBe(3);
+    for (let index = 0; index < 3_000; index += 41) {
+      expect(trieGet(trie, `e-${index}`)).toBe(value(index));
+    }
+    expect(new Map(trieEntries(trie))).toEqual(
+      new Map(keys.map((key, index) => [key, value(index)])),
+    );
+    const small = scheme3Trie(keys.slice(0, 3), (key) => value(Number(key.slice(2))));
+    expect(trieGet(small, 'e-1')).toBe(value(1));
+    expect(trieGet(trieSet(small, 'e-9', 'x'), 'e-0')).toBe(value(0));
+  });
 });
+
+/** How scheme 3 placed ids (9 bits of the key without its last 3 characters, then 21 of the whole key). */
+function scheme3Hash(key: string): number {
+  const cut = key.length - 3;
+  let hash = 0x811c9dc5;
+  let top = hash;
+  for (let index = 0; index < key.length; index++) {
+    if (index === cut) top = hash;
+    hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  }
+  return (((hash ^ (hash >>> 15)) & 0x1fffff) << 9) | ((top ^ (top >>> 15)) & 0x1ff);
+}
+
+/** A scheme-3 trie of `keys`: buckets of (key, text) pairs up to 16, a bucket root until then. */
+function scheme3Trie(keys: string[], textOf: (key: string) => string): DigestTrie {
+  type Node = string[] | (Node | null)[];
+  const insert = (node: Node | null, key: string, level: number): Node => {
+    if (node === null) return [key, textOf(key)];
+    if (typeof node[0] === 'string') {
+      if (node.length < 32 || level >= 9) return [...(node as string[]), key, textOf(key)];
+      let branch: Node = new Array<Node | null>(8).fill(null);
+      if (level === 0) (branch as unknown[]).push(3);
+      for (let index = 0; index < node.length; index += 2) {
+        branch = insert(branch, node[index] as string, level);
+      }
+      return insert(branch, key, level);
+    }
+    const branch = (node as (Node | null)[]).slice();
+    const slot = (scheme3Hash(key) >>> (level * 3)) & 7;
+    branch[slot] = insert(branch[slot] ?? null, key, level + 1);
+    return branch;
+  };
+  let trie: Node | null = null;
+  for (const key of keys) trie = insert(trie, key, 0);
+  return trie as DigestTrie;
+}
 
 /** How scheme 2 placed ids (15 bits of the key without its last 3 characters, then 15 of the whole key). */
 function scheme2Hash(key: string): number {
