@@ -199,10 +199,11 @@ function resolveInCode(ref: ComponentRef, components: Readonly<Record<string, un
   const component = Object.hasOwn(components, name) ? components[name] : undefined;
   if (component !== undefined) return component;
   const known = Object.keys(components).sort();
+  // The arena CLI passes no in-code components, so its user needs the module-file form instead.
   const list =
     known.length > 0
       ? known.map((key) => `${IN_CODE_PREFIX}${key}`).join(', ')
-      : 'none were passed to runExperiment';
+      : `none: a host app passes them to runExperiment's components option, and the arena CLI passes none (name a module file instead, ./file.js:${name})`;
   throw new ComponentResolutionError(
     ref,
     `unknown in-code component ${JSON.stringify(ref.name)} (in-code components: ${list})`,

@@ -159,7 +159,8 @@ function providerErrorFrom(
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     const retryAfterMs = retryAfterFrom(error.headers);
-    const message = `model server answered HTTP ${error.status}`;
+    // The retry-after is named: one beyond the backoff's max_ms is why no wait came before the next attempt.
+    const message = `model server answered HTTP ${error.status}${retryAfterText(retryAfterMs)}`;
     if (error.status === 429)
       return new ProviderRateLimitError(message, { retryAfterMs, cause: error });
     return new ProviderHttpError(message, { status: error.status, retryAfterMs, cause: error });
@@ -168,6 +169,14 @@ function providerErrorFrom(
   return new ProviderProtocolError(`unexpected answer from the model server (${detail})`, {
     cause: error,
   });
+}
+
+/** ` (retry-after 30 s)` or ` (retry-after 1500 ms)` for an error message; empty without one. */
+function retryAfterText(retryAfterMs: number | null): string {
+  if (retryAfterMs === null) return '';
+  return retryAfterMs % 1000 === 0
+    ? ` (retry-after ${retryAfterMs / 1000} s)`
+    : ` (retry-after ${retryAfterMs} ms)`;
 }
 
 /**

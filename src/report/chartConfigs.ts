@@ -115,6 +115,8 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
  * // ['training episodes', 'evaluation episodes']
  * episodeReturnChartConfig('train', twoAgentReturns).data.datasets.map((dataset) => dataset.label);
  * // ['north_operator training', 'south_operator training']
+ * episodeReturnChartConfig('test', twoAgentReturns, 'test').data.datasets.map((dataset) => dataset.label);
+ * // ['north_operator test', 'south_operator test']
  * ```
  */
 export function episodeReturnChartConfig(
@@ -139,7 +141,7 @@ export function episodeReturnChartConfig(
         const colour = agentColours[index % agentColours.length] as string;
         datasets.push(
           returnDataset(
-            `${agentName} ${evaluation ? 'evaluation' : 'training'}`,
+            `${agentName} ${evaluation ? 'evaluation' : plain}`,
             data,
             colour,
             evaluation,
@@ -230,6 +232,7 @@ export function studyChartConfig(study: StudySummary, uid: string): ChartConfig 
     `${uid} chosen by the meta agent, against the phase's outcome`,
     `${uid} (chosen value)`,
     'phase outcome (mean return)',
+    false,
   );
   const scales = config.options.scales as Record<string, Record<string, unknown>>;
   // Room at the edges keeps the point labels inside the canvas.
@@ -312,7 +315,10 @@ function lineChart(
   title: string,
   xTitle: string,
   yTitle: string,
+  episodeAxis = true,
 ): ChartConfig {
+  // An episode axis counts whole episodes: no tick at episode 1.5.
+  const xTicks = episodeAxis ? { ticks: { precision: 0 } } : {};
   return {
     type: 'line',
     data: { datasets },
@@ -321,7 +327,7 @@ function lineChart(
       responsive: true,
       maintainAspectRatio: false,
       scales: {
-        x: { type: 'linear', title: { display: true, text: xTitle } },
+        x: { type: 'linear', title: { display: true, text: xTitle }, ...xTicks },
         y: { title: { display: true, text: yTitle } },
       },
       plugins: { title: { display: true, text: title } },

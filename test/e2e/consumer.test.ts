@@ -99,6 +99,7 @@ export const badRules: EvaluationTerminationInput = { agents: upward };
 let folder: string;
 let install: CommandRun;
 let typeCheck: CommandRun;
+let defaultsTypeCheck: CommandRun;
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'arena-consumer-e2e-'));
@@ -149,6 +150,17 @@ beforeAll(async () => {
     [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', folder],
     { cwd: folder },
   );
+  // An app that sets nothing gets the compiler's defaults: no compilerOptions at all.
+  const defaultsConfig = path.join(folder, 'tsconfig.defaults.json');
+  writeFileSync(
+    defaultsConfig,
+    `${JSON.stringify({ include: ['index.ts', 'node_modules/arena-runtime/dist/**/*.d.ts'] }, null, 2)}\n`,
+  );
+  defaultsTypeCheck = await runCommand(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', defaultsConfig],
+    { cwd: folder },
+  );
 }, 240_000);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -165,5 +177,10 @@ describe('the packed package in a consumer app', () => {
     // tsc reports on stdout; an empty report is the proof, the exit code the summary.
     expect(`${typeCheck.stdout}${typeCheck.stderr}`).toBe('');
     expect(typeCheck.code).toBe(0);
+  });
+
+  it("type-checks the same with the compiler's default settings (a tsconfig without compilerOptions)", () => {
+    expect(`${defaultsTypeCheck.stdout}${defaultsTypeCheck.stderr}`).toBe('');
+    expect(defaultsTypeCheck.code).toBe(0);
   });
 });

@@ -243,6 +243,10 @@ describe('arena judge', () => {
       );
       expect(server.requests).toHaveLength(8);
       expect(server.requests[0]?.body.max_completion_tokens).toBe(400);
+      // The log says why no wait came: the retry-after, far beyond the backoff's max_ms.
+      expect(run.stderr).toContain(
+        '"errorDetail":"model server answered HTTP 429 (retry-after 999999 s)"',
+      );
     } finally {
       await server.close();
     }

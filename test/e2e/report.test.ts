@@ -219,6 +219,16 @@ describe('the report in headless Chromium', () => {
     try {
       const labels = await chartLabels(page);
       expect(labels).toContainEqual(['north_operator training', 'south_operator training']);
+      expect(labels).toContainEqual(['north_operator test', 'south_operator test']);
+      // The test phase runs 2 episodes: its axis is ticked at 1 and 2, never between.
+      const episodeTicks = await page.evaluate(() =>
+        (
+          globalThis as unknown as {
+            arenaCharts: Array<{ scales: { x: { ticks: Array<{ value: number }> } } }>;
+          }
+        ).arenaCharts.map((chart) => chart.scales.x.ticks.map((tick) => tick.value)),
+      );
+      expect(episodeTicks.at(-1)).toEqual([1, 2]);
       expect((await paintedPixels(page)).every((pixels) => pixels > 2_000)).toBe(true);
       expect(await page.locator('section.study').count()).toBe(0);
       expect(problems).toEqual([]);

@@ -61,6 +61,20 @@ describe('arena validate', () => {
     );
   });
 
+  it('tells a CLI user that a code: component is for host apps, and names the module-file form', async () => {
+    const { cwd, file } = writeRunFile(
+      hostingCapacityText.replace('name: arena:GridEnvironment', 'name: code:GridEnvironment'),
+    );
+    const store = `sqlite:${path.join(cwd, 'arena.db')}`;
+    const run = await runArena(['run', file, '--store', store]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      `  schedule[0].explore_1.environments[0].environment: unknown in-code component "code:GridEnvironment" (in-code components: none: a host app passes them to runExperiment's components option, and the arena CLI passes none (name a module file instead, ./file.js:GridEnvironment)) (line 22, column 13)`,
+    );
+    expect((await runArena(['runs', '--store', store])).stdout).not.toContain('hosting-capacity');
+  });
+
   it('summarises phases whose profiles differ per phase', async () => {
     const run = await runArena(['validate', fixture('generic-then-meta.yaml')]);
     expect(run.stdout).toBe(

@@ -120,4 +120,21 @@ describe('the public API', () => {
     }
     expect(undocumented).toEqual([]);
   });
+
+  it("lists every entry point, with its barrel, in the README's Public API table", () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Public API\n'));
+    const table = section.slice(0, section.indexOf('\n## ', 1));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `arena-runtime'));
+    expect(rows.map((row) => /^\| `([^`]+)`/.exec(row)?.[1])).toEqual(
+      entries.map((entry) => entry.specifier),
+    );
+    for (const { specifier, source } of entries) {
+      const barrel = path.relative(repoRoot, source);
+      expect(
+        rows.find((row) => row.startsWith(`| \`${specifier}\``)),
+        specifier,
+      ).toContain(`([\`${barrel}\`](${barrel}))`);
+    }
+  });
 });

@@ -108,6 +108,23 @@ describe('formatRunSummary checkpoint table', () => {
     ]);
   });
 
+  it('prints every row by default, and on request the first and last five with … and the count between', () => {
+    const values = Array.from({ length: 30 }, (_, index) => ({ objective: index, episodes: 1 }));
+    const table = (text: string) => text.split('\n').filter((line) => /^ {2}(\d|…)/.test(line));
+    const full = table(formatRunSummary(summary(values), 'arena.db'));
+    expect(full).toHaveLength(30);
+    const short = table(formatRunSummary(summary(values), 'arena.db', { allCheckpoints: false }));
+    expect(short).toEqual([
+      ...full.slice(0, 5),
+      '  … 20 more checkpoints (arena run --all, or arena show --all, prints every one)',
+      ...full.slice(-5),
+    ]);
+    const eleven = summary(values.slice(0, 11));
+    expect(formatRunSummary(eleven, 'arena.db', { allCheckpoints: false })).toBe(
+      formatRunSummary(eleven, 'arena.db'),
+    );
+  });
+
   it('keeps the column of a single checkpoint, which shows no constancy', () => {
     const text = formatRunSummary(summary([{ objective: 0.5, episodes: 1 }]), 'arena.db');
     expect(text).toContain('operator.objective  operator.episodes  decision');

@@ -127,12 +127,13 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
     expect(rateLimited.errorType).toBe('ProviderRateLimitError');
   });
 
-  it('carries retry-after into the error so the backoff can honour it', async () => {
+  it('carries retry-after into the error so the backoff can honour it, and names it', async () => {
     server = await startChatServer(() => ({ status: 429, headers: { 'retry-after': '2' } }));
     const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'm' });
     const error = await provider.invoke(request()).catch((caught: unknown) => caught);
     expect(error).toMatchObject({
       name: 'ProviderRateLimitError',
+      message: 'model server answered HTTP 429 (retry-after 2 s)',
       retryAfterMs: 2000,
       status: 429,
     });

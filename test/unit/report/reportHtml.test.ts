@@ -342,6 +342,27 @@ describe('episodeReturnChartConfig', () => {
       title: { display: true, text: 'train: episode returns per agent' },
     });
   });
+
+  it("names each agent's episodes of a test phase test episodes, not training ones", () => {
+    const returns: EpisodeReturn[] = [1, 2].map((episode) => ({
+      episode,
+      evaluation: false,
+      episodeReturn: 0,
+      steps: 4,
+      returnsByAgent: { north: episode, south: -episode },
+    }));
+    const { datasets } = episodeReturnChartConfig('test', returns, 'test').data;
+    expect(datasets.map((dataset) => dataset.label)).toEqual(['north test', 'south test']);
+  });
+
+  it('ticks an episode axis at whole episodes only, and a chosen-value axis freely', () => {
+    const scales = (config: { options: Record<string, unknown> }) =>
+      config.options.scales as Record<string, { ticks?: unknown }>;
+    const returns = scales(episodeReturnChartConfig('train', report.phases[0]!.episodeReturns));
+    expect(returns.x?.ticks).toEqual({ precision: 0 });
+    const chosen = scales(studyChartConfig(study, 'grid.pv'));
+    expect(chosen.x?.ticks).toBeUndefined();
+  });
 });
 
 describe('studyChartConfig', () => {
