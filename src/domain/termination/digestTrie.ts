@@ -357,18 +357,33 @@ function writeValue(bucket: Bucket, at: number, text: string | null): void {
 }
 
 function split(bucket: Bucket, level: number): Branch {
+  // Two passes, so each child is allocated once at its final size.
+  const entries = bucket.length / STRIDE;
+  const slots = splitSlots.length < entries ? (splitSlots = new Int8Array(entries)) : splitSlots;
+  const sizes = splitSizes.fill(0);
+  for (let entry = 0; entry < entries; entry++) {
+    const slot = slotOf(trieHash(bucket[entry * STRIDE] as string), level);
+    slots[entry] = slot;
+    sizes[slot]! += STRIDE;
+  }
   const branch: Branch = new Array<DigestTrieNode | null>(1 << BITS).fill(null);
-  for (let index = 0; index < bucket.length; index += STRIDE) {
-    const slot = slotOf(trieHash(bucket[index] as string), level);
-    const child = branch[slot] as Bucket | null;
-    const size = child === null ? 0 : child.length;
-    const copy = new Array<string | number>(size + STRIDE);
-    for (let item = 0; item < size; item++) copy[item] = (child as Bucket)[item]!;
-    for (let item = 0; item < STRIDE; item++) copy[size + item] = bucket[index + item]!;
-    branch[slot] = copy;
+  for (let slot = 0; slot < 1 << BITS; slot++) {
+    if (sizes[slot]! > 0) branch[slot] = new Array<string | number>(sizes[slot]!);
+    sizes[slot] = 0;
+  }
+  for (let entry = 0; entry < entries; entry++) {
+    const slot = slots[entry]!;
+    const child = branch[slot] as Bucket;
+    const at = sizes[slot]!;
+    for (let item = 0; item < STRIDE; item++) child[at + item] = bucket[entry * STRIDE + item]!;
+    sizes[slot] = at + STRIDE;
   }
   return branch;
 }
+
+/** {@link split}'s slot of each entry and size of each child, kept between calls. */
+let splitSlots = new Int8Array(BUCKET_CAPACITY + 1);
+const splitSizes = new Int32Array(1 << BITS);
 
 /** Where `key` sits in `bucket` (its index), or -1. */
 function indexInBucket(bucket: Bucket, key: string): number {
