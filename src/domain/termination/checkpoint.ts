@@ -273,7 +273,7 @@ function applyPlan(
   }
   if (plateau !== null && plan.plateauValue !== null) {
     plateauWindow = slide(plateauWindow, plan.plateauValue, plateau.window);
-    const smoothed = smoothedMetric(plateauWindow, plateau.window);
+    const smoothed = smoothedOf(plateauWindow, plateau.window);
     if (smoothed !== null) {
       if (isImprovement(smoothed, bestMetric, plateau)) {
         bestMetric = smoothed;
@@ -354,6 +354,23 @@ function reportFor(
   );
 }
 
+/**
+ * {@link smoothedMetric}, remembered for the last window it was asked of
+ * (windows are never changed): the report asks again of the window just slid.
+ */
+function smoothedOf(window: readonly number[], size: number): number | null {
+  if (window !== smoothedWindow || size !== smoothedSize) {
+    smoothedWindow = window;
+    smoothedSize = size;
+    smoothedValue = smoothedMetric(window, size);
+  }
+  return smoothedValue;
+}
+
+let smoothedWindow: readonly number[] | null = null;
+let smoothedSize = 0;
+let smoothedValue: number | null = null;
+
 /** One report line, built as one literal so every report has the same shape. */
 function agentReport(
   plateau: PlateauRule | null,
@@ -372,7 +389,7 @@ function agentReport(
     evaluationId,
     evaluationEpisode,
     successValue,
-    smoothedValue: plateau === null ? null : smoothedMetric(agent.plateauWindow, plateau.window),
+    smoothedValue: plateau === null ? null : smoothedOf(agent.plateauWindow, plateau.window),
     validEvaluations: agent.validEvaluations,
     successStreak: agent.successStreak,
     plateauPatience: agent.plateauPatience,
