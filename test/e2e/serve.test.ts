@@ -7,8 +7,10 @@ import { remoteRunFile, type ServeProcess, startServe } from '../support/compone
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
   cli,
+  fleetEnv,
   queueExperiment,
   readStore,
+  spawnWorker,
   startWorker,
   storedEpisodes,
   submit,
@@ -76,6 +78,43 @@ describe('arena serve and nats:<service> components', () => {
     const records = recordsOf(store);
     expect(records.episodes.length).toBeGreaterThan(3);
     expect(records).toEqual(expected);
+  });
+
+  it('ARENA_NATS and ARENA_STORE stand in for --nats and --store in serve, run, submit and worker', async () => {
+    const experiment = queueExperiment(0);
+    const expected = await localRecords(experiment);
+    const started = await startServe({
+      component: './components.js:SlowLine',
+      service: 'line-env',
+      cwd: experiment.folder,
+      env: { ARENA_NATS: server.url },
+    });
+    served.push(started);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-env' });
+    const ranStore = path.join(experiment.folder, 'ran.db');
+    const ran = await runArena(['run', runFile], {
+      cwd: experiment.folder,
+      env: { ARENA_NATS: server.url, ARENA_STORE: `sqlite:${ranStore}` },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(recordsOf(ranStore)).toEqual(expected);
+
+    const queuedStore = path.join(experiment.folder, 'queued.db');
+    const env = { ...fleetEnv, ARENA_NATS: server.url, ARENA_STORE: `sqlite:${queuedStore}` };
+    const worker = spawnWorker(['--name', 'w-env'], { cwd: experiment.folder, env });
+    try {
+      const waited = await runArena(['submit', runFile, '--wait', '--json'], {
+        cwd: experiment.folder,
+        env,
+      });
+      expect(waited.code, `${waited.stderr}\nworker: ${worker.stderr()}`).toBe(0);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'succeeded' });
+      expect(recordsOf(queuedStore)).toEqual(expected);
+      expect(worker.stderr()).toContain(`arena worker w-env: taking runs from ${server.url}`);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
   });
 
   it('a queued run whose environment is served runs on a worker with the records of the local run', async () => {
