@@ -6,6 +6,7 @@ import { repoRoot, runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
+  allSucceeded,
   cli,
   fleetEnv,
   queueExperiment,
@@ -133,6 +134,40 @@ describe('arena serve and nats:<service> components', () => {
       });
       expect(submitted.code, submitted.stderr).toBe(0);
       expect(recordsOf(store)).toEqual(expected);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  });
+
+  it('a service SIGKILLed while a worker runs the queued run: the worker defers it and, with the service back, the run ends with the records of the local run', async () => {
+    const experiment = queueExperiment(3);
+    const expected = await localRecords(experiment);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const first = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const store = path.join(experiment.folder, 'queued.db');
+    const worker = spawnWorker(
+      ['--nats', server.url, '--store', `sqlite:${store}`, '--name', 'w1'],
+      // a request in flight to the killed service times out sooner than the default 10 s
+      { cwd: experiment.folder, env: { ...fleetEnv, ARENA_REMOTE_TIMEOUT_MS: '1500' } },
+    );
+    try {
+      const submitted = await submit(runFile, { nats: server.url, store, cwd: experiment.folder });
+      expect(submitted.code, submitted.stderr).toBe(0);
+      const runId = submitted.stdout.trim();
+      await waitUntil('the worker has stored 4 episodes', () => storedEpisodes(store, runId) >= 4, {
+        everyMs: 20,
+      });
+      first.child.kill('SIGKILL');
+      await first.exited;
+      await waitUntil('the worker deferred the run', () =>
+        worker.stderr().includes(`run ${runId} deferred`),
+      );
+      expect(worker.stderr()).toContain('line-sim');
+      await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+      await waitUntil('the run succeeded', () => allSucceeded(store, 1));
+      expect(recordsOf(store)).toEqual(expected);
+      expect(readStore(store, (opened) => opened.resumes(runId).length)).toBeGreaterThanOrEqual(1);
     } finally {
       worker.child.kill('SIGTERM');
       await worker.exited;
