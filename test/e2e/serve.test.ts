@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
+import { moduleLog } from '../support/moduleLog.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
   allSucceeded,
@@ -172,6 +173,31 @@ describe('arena serve and nats:<service> components', () => {
       worker.child.kill('SIGTERM');
       await worker.exited;
     }
+  });
+
+  it('arena run on SQLite loads nothing of NATS or PostgreSQL; a run file with a nats: component loads the NATS client', async () => {
+    const experiment = queueExperiment(0);
+    const local = moduleLog(experiment.folder, 'local');
+    const ran = await runArena(['run', experiment.runFile, '--store', 'sqlite:local.db'], {
+      cwd: experiment.folder,
+      env: { ...local.env, ARENA_NATS: server.url },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(local.loaded()).toContain('better-sqlite3');
+    expect(local.loaded()).not.toMatch(
+      /@nats-io|ports\/nats\/|ports\/postgres\/|node_modules\/pg\//,
+    );
+
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const remote = moduleLog(experiment.folder, 'remote');
+    const served = await runArena(
+      ['run', runFile, '--nats', server.url, '--store', 'sqlite:remote.db'],
+      { cwd: experiment.folder, env: remote.env },
+    );
+    expect(served.code, served.stderr).toBe(0);
+    expect(remote.loaded()).toMatch(/@nats-io\/transport-node/);
+    expect(remote.loaded()).toContain('ports/nats/remoteComponents.js');
   });
 
   it('a run file with a nats: component and no --nats is bad input, exit 2, nothing stored', async () => {
