@@ -11,16 +11,11 @@ import { hasPostgres, postgresInstallHint } from './support/postgres.js';
 export default function setup(): void {
   ensureDebianPackage(
     'nats-server',
-    findNatsServer() !== null,
+    () => findNatsServer() !== null,
     natsInstallHint,
     'the run-queue tests',
   );
-  ensureDebianPackage(
-    'postgresql',
-    hasPostgres(),
-    postgresInstallHint,
-    'the PostgreSQL store tests',
-  );
+  ensureDebianPackage('postgresql', hasPostgres, postgresInstallHint, 'the PostgreSQL store tests');
   // For a quick unit-only loop: ARENA_SKIP_BUILD=1 npx vitest run test/unit/...
   if (process.env.ARENA_SKIP_BUILD === '1') return;
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
@@ -33,8 +28,13 @@ export default function setup(): void {
  * apt-get, install Debian's package, saying so. Where that is impossible only
  * the tests that need it fail, each with one line naming the command.
  */
-function ensureDebianPackage(name: string, present: boolean, hint: string, why: string): void {
-  if (present) return;
+function ensureDebianPackage(
+  name: string,
+  present: () => boolean,
+  hint: string,
+  why: string,
+): void {
+  if (present()) return;
   if (process.getuid?.() !== 0 || !onPath('apt-get')) {
     process.stderr.write(`${name} is missing; ${why} will fail until you run: ${hint}\n`);
     return;
@@ -50,6 +50,13 @@ function ensureDebianPackage(name: string, present: boolean, hint: string, why: 
     });
   } catch {
     process.stderr.write(`installing ${name} failed; ${why} will fail until you run: ${hint}\n`);
+    return;
+  }
+  // installed where the tests do not look (e.g. /usr/sbin off PATH): say so now, not in each test
+  if (!present()) {
+    process.stderr.write(
+      `installed ${name}, but the tests still cannot find it; ${why} will fail until you run: ${hint}\n`,
+    );
   }
 }
 

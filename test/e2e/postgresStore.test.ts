@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
 import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { startArena } from '../support/faultTrials.js';
+import { moduleLog } from '../support/moduleLog.js';
 import { freePort, startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import { runRecords } from '../support/records.js';
 
@@ -27,27 +28,8 @@ afterAll(async () => {
 
 const runIdOf = (stdout: string): string => /^run (\S+): /m.exec(stdout)?.[1] ?? '';
 
-/** A resolve hook that logs every module the CLI's main thread loads, to see what a command pulls in. */
-function moduleLog(name: string): { env: NodeJS.ProcessEnv; loaded: () => string } {
-  const log = path.join(folder, `${name}.log`);
-  const hooks = path.join(folder, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n');
-  return resolved;
-}\n`,
-  );
-  const register = path.join(folder, 'register.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
-  );
-  writeFileSync(log, '');
-  return { env: { NODE_OPTIONS: `--import=${register}` }, loaded: () => readFileSync(log, 'utf8') };
-}
+/** Which modules a CLI process loads (files in this test's folder). */
+const moduleLogOf = (name: string) => moduleLog(folder, name);
 
 describe('arena on a PostgreSQL store', () => {
   let runId = '';
@@ -118,7 +100,7 @@ describe('arena on a PostgreSQL store', () => {
   });
 
   it('loads nothing of PostgreSQL for a SQLite store, and its adapter only for a postgres:// one', async () => {
-    const sqliteRun = moduleLog('sqlite');
+    const sqliteRun = moduleLogOf('sqlite');
     const onSqlite = await runArena(
       ['runs', '--store', `sqlite:${path.join(folder, 'reference.db')}`],
       {
@@ -128,7 +110,7 @@ describe('arena on a PostgreSQL store', () => {
     expect(onSqlite.code).toBe(0);
     expect(sqliteRun.loaded()).toContain('better-sqlite3');
     expect(sqliteRun.loaded()).not.toMatch(/ports\/postgres\/|node_modules\/pg\//);
-    const postgresRun = moduleLog('postgres');
+    const postgresRun = moduleLogOf('postgres');
     const onPostgres = await runArena(['runs', '--store', uri], { env: postgresRun.env });
     expect(onPostgres.code).toBe(0);
     expect(postgresRun.loaded()).toContain('ports/postgres/postgresStore.js');

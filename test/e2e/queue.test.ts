@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -129,6 +129,38 @@ describe('arena submit and arena worker', () => {
     const summary = JSON.parse(result.stdout) as { runId: string; status: string };
     expect(summary.status).toBe('succeeded');
     expect(recordsOf(experiment.store, summary.runId)).toEqual(reference);
+  });
+
+  it('submit --wait of a run that fails prints the summary arena run prints and exits 1 as it does', async () => {
+    const experiment = queueExperiment(0);
+    // an environment that crashes mid-phase: the run fails, as a user's simulator might
+    appendFileSync(
+      path.join(experiment.folder, 'components.js'),
+      `\nexport class CrashingLine extends SlowLine {\n  calls = 0;\n  step(actions) {\n    if (++this.calls === 50) throw new Error('the simulator crashed at step 50');\n    return super.step(actions);\n  }\n}\n`,
+    );
+    writeFileSync(
+      experiment.runFile,
+      readFileSync(experiment.runFile, 'utf8').replace('SlowLine, params', 'CrashingLine, params'),
+    );
+    const local = await runArena(['run', experiment.runFile, '--store', 'sqlite:local.db'], {
+      cwd: experiment.folder,
+    });
+    expect(local.code, local.stderr).toBe(1);
+    const w1 = worker('w1', experiment);
+    const waited = await submit(experiment.runFile, {
+      nats: server.url,
+      store: experiment.store,
+      cwd: experiment.folder,
+      extra: ['--wait'],
+    });
+    expect(waited.code, `${waited.stderr}\nworker: ${w1.stderr()}`).toBe(1);
+    // the same summary but for the run id and the store it names
+    const plain = (text: string) =>
+      text
+        .replaceAll(/slow-line-\d{8}T\d{6}-[0-9a-f]{4}/g, '<run>')
+        .replaceAll(/\w+\.db/g, '<store>');
+    expect(plain(waited.stdout)).toBe(plain(local.stdout));
+    expect(waited.stdout).toContain('the simulator crashed at step 50');
   });
 
   it('Ctrl-C on submit --wait stops only the waiting: the run stays queued for the workers', async () => {

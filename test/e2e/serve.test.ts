@@ -4,11 +4,15 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
+import { moduleLog } from '../support/moduleLog.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
+  allSucceeded,
   cli,
+  fleetEnv,
   queueExperiment,
   readStore,
+  spawnWorker,
   startWorker,
   storedEpisodes,
   submit,
@@ -78,6 +82,43 @@ describe('arena serve and nats:<service> components', () => {
     expect(records).toEqual(expected);
   });
 
+  it('ARENA_NATS and ARENA_STORE stand in for --nats and --store in serve, run, submit and worker', async () => {
+    const experiment = queueExperiment(0);
+    const expected = await localRecords(experiment);
+    const started = await startServe({
+      component: './components.js:SlowLine',
+      service: 'line-env',
+      cwd: experiment.folder,
+      env: { ARENA_NATS: server.url },
+    });
+    served.push(started);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-env' });
+    const ranStore = path.join(experiment.folder, 'ran.db');
+    const ran = await runArena(['run', runFile], {
+      cwd: experiment.folder,
+      env: { ARENA_NATS: server.url, ARENA_STORE: `sqlite:${ranStore}` },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(recordsOf(ranStore)).toEqual(expected);
+
+    const queuedStore = path.join(experiment.folder, 'queued.db');
+    const env = { ...fleetEnv, ARENA_NATS: server.url, ARENA_STORE: `sqlite:${queuedStore}` };
+    const worker = spawnWorker(['--name', 'w-env'], { cwd: experiment.folder, env });
+    try {
+      const waited = await runArena(['submit', runFile, '--wait', '--json'], {
+        cwd: experiment.folder,
+        env,
+      });
+      expect(waited.code, `${waited.stderr}\nworker: ${worker.stderr()}`).toBe(0);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'succeeded' });
+      expect(recordsOf(queuedStore)).toEqual(expected);
+      expect(worker.stderr()).toContain(`arena worker w-env: taking runs from ${server.url}`);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  });
+
   it('a queued run whose environment is served runs on a worker with the records of the local run', async () => {
     const experiment = queueExperiment(0);
     const expected = await localRecords(experiment);
@@ -98,6 +139,65 @@ describe('arena serve and nats:<service> components', () => {
       worker.child.kill('SIGTERM');
       await worker.exited;
     }
+  });
+
+  it('a service SIGKILLed while a worker runs the queued run: the worker defers it and, with the service back, the run ends with the records of the local run', async () => {
+    const experiment = queueExperiment(3);
+    const expected = await localRecords(experiment);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const first = await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const store = path.join(experiment.folder, 'queued.db');
+    const worker = spawnWorker(
+      ['--nats', server.url, '--store', `sqlite:${store}`, '--name', 'w1'],
+      // a request in flight to the killed service times out sooner than the default 10 s
+      { cwd: experiment.folder, env: { ...fleetEnv, ARENA_REMOTE_TIMEOUT_MS: '1500' } },
+    );
+    try {
+      const submitted = await submit(runFile, { nats: server.url, store, cwd: experiment.folder });
+      expect(submitted.code, submitted.stderr).toBe(0);
+      const runId = submitted.stdout.trim();
+      await waitUntil('the worker has stored 4 episodes', () => storedEpisodes(store, runId) >= 4, {
+        everyMs: 20,
+      });
+      first.child.kill('SIGKILL');
+      await first.exited;
+      await waitUntil('the worker deferred the run', () =>
+        worker.stderr().includes(`run ${runId} deferred`),
+      );
+      expect(worker.stderr()).toContain('line-sim');
+      await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+      await waitUntil('the run succeeded', () => allSucceeded(store, 1));
+      expect(recordsOf(store)).toEqual(expected);
+      expect(readStore(store, (opened) => opened.resumes(runId).length)).toBeGreaterThanOrEqual(1);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  });
+
+  it('arena run on SQLite loads nothing of NATS or PostgreSQL; a run file with a nats: component loads the NATS client', async () => {
+    const experiment = queueExperiment(0);
+    const local = moduleLog(experiment.folder, 'local');
+    const ran = await runArena(['run', experiment.runFile, '--store', 'sqlite:local.db'], {
+      cwd: experiment.folder,
+      env: { ...local.env, ARENA_NATS: server.url },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(local.loaded()).toContain('better-sqlite3');
+    expect(local.loaded()).not.toMatch(
+      /@nats-io|ports\/nats\/|ports\/postgres\/|node_modules\/pg\//,
+    );
+
+    await serve('./components.js:SlowLine', 'line-sim', experiment.folder);
+    const runFile = remoteRunFile(experiment.folder, { './components.js:SlowLine': 'line-sim' });
+    const remote = moduleLog(experiment.folder, 'remote');
+    const served = await runArena(
+      ['run', runFile, '--nats', server.url, '--store', 'sqlite:remote.db'],
+      { cwd: experiment.folder, env: remote.env },
+    );
+    expect(served.code, served.stderr).toBe(0);
+    expect(remote.loaded()).toMatch(/@nats-io\/transport-node/);
+    expect(remote.loaded()).toContain('ports/nats/remoteComponents.js');
   });
 
   it('a run file with a nats: component and no --nats is bad input, exit 2, nothing stored', async () => {

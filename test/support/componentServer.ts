@@ -10,13 +10,17 @@ export interface ServeProcess {
   stderr(): string;
 }
 
-/** Start `arena serve <component> --as <service>` in `cwd` and wait until it says it serves. */
+/**
+ * Start `arena serve <component> --as <service>` in `cwd` and wait until it
+ * says it serves; without `nats` the server comes from `env` (ARENA_NATS).
+ */
 export async function startServe(options: {
   component: string;
   service: string;
-  nats: string;
+  nats?: string;
   cwd: string;
   instances?: number;
+  env?: NodeJS.ProcessEnv;
 }): Promise<ServeProcess> {
   const child = spawn(
     process.execPath,
@@ -24,8 +28,7 @@ export async function startServe(options: {
       cli,
       'serve',
       options.component,
-      '--nats',
-      options.nats,
+      ...(options.nats === undefined ? [] : ['--nats', options.nats]),
       '--as',
       options.service,
       '--instances',
@@ -34,7 +37,7 @@ export async function startServe(options: {
     {
       cwd: options.cwd,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, ...options.env, NO_COLOR: '1' },
     },
   );
   let stderr = '';

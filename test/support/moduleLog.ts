@@ -1,0 +1,31 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A resolve hook that logs every module a CLI process's main thread loads, to
+ * see what a command pulls in: pass `env` to the process, read `loaded()` after.
+ * Its files go into `folder`, named after `name`.
+ */
+export function moduleLog(
+  folder: string,
+  name: string,
+): { env: NodeJS.ProcessEnv; loaded: () => string } {
+  const log = path.join(folder, `${name}.log`);
+  const hooks = path.join(folder, `${name}-hooks.mjs`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n');
+  return resolved;
+}\n`,
+  );
+  const register = path.join(folder, `${name}-register.mjs`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+  );
+  writeFileSync(log, '');
+  return { env: { NODE_OPTIONS: `--import=${register}` }, loaded: () => readFileSync(log, 'utf8') };
+}
