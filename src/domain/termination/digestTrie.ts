@@ -359,7 +359,8 @@ function writeValue(bucket: Bucket, at: number, text: string | null): void {
 function split(bucket: Bucket, level: number): Branch {
   // Two passes, so each child is allocated once at its final size.
   const entries = bucket.length / STRIDE;
-  const slots = splitSlots.length < entries ? (splitSlots = new Int8Array(entries)) : splitSlots;
+  if (splitSlots.length < entries) splitSlots = new Int8Array(entries);
+  const slots = splitSlots;
   const sizes = splitSizes.fill(0);
   for (let entry = 0; entry < entries; entry++) {
     const slot = slotOf(trieHash(bucket[entry * STRIDE] as string), level);
