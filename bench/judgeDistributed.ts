@@ -14,7 +14,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -126,6 +126,7 @@ try {
 } finally {
   server.child.stdin!.end();
   await Promise.all([nats.dispose(), postgres.stop()]);
+  rmSync(folder, { recursive: true, force: true });
 }
 
 async function wallTimes(cases: string, config: string, ideal: number): Promise<void> {

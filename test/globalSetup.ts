@@ -1,14 +1,28 @@
 import { execFileSync } from 'node:child_process';
 import { findNatsServer, natsInstallHint } from './support/natsServer.js';
 import { hasPostgres, postgresInstallHint } from './support/postgres.js';
+import { useRunTemporaryRoot } from './support/runTemporaryRoot.js';
 
 /**
- * Before the tests: make sure the servers that only Debian ships are there
- * (the queue tests start their own `nats-server`, the PostgreSQL store tests
- * their own `postgres`), then build `dist/` once, so e2e tests run the CLI a
- * user runs.
+ * Before the tests: give the run its own temporary root before vitest forks
+ * its workers (removed at teardown, so a run leaves nothing in the temp folder
+ * even where a test forgot to clean up or was killed half-way), make sure the servers
+ * that only Debian ships are there (the queue tests start their own
+ * `nats-server`, the PostgreSQL store tests their own `postgres`), then build
+ * `dist/` once, so e2e tests run the CLI a user runs. Returns the teardown.
  */
-export default function setup(): void {
+export default function setup(): () => void {
+  const teardown = useRunTemporaryRoot();
+  try {
+    prepare();
+  } catch (error) {
+    teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+function prepare(): void {
   ensureDebianPackage(
     'nats-server',
     () => findNatsServer() !== null,

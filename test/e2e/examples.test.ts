@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { RunSummary } from '../../src/actors/runSummary.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const examples = path.join(repoRoot, 'examples');
 
 function workDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'arena-examples-'));
+  return scratchFolder('arena-examples-');
 }
 
 async function runJson(file: string): Promise<RunSummary> {

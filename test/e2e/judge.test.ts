@@ -1,12 +1,12 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
-const scratch = () => mkdtempSync(path.join(tmpdir(), 'arena-judge-'));
+const scratch = () => scratchFolder('arena-judge-');
 
 /** Judge the shipped cases with a shipped config, results to a scratch file. */
 async function judgeExample(config: string) {

@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
-const scratch = () => mkdtempSync(path.join(tmpdir(), 'arena-panel-'));
+const scratch = () => scratchFolder('arena-panel-');
 const lines = (text: string) =>
   text
     .trim()

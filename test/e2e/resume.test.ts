@@ -1,17 +1,17 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runArena } from '../support/cli.js';
 import { startArena } from '../support/faultTrials.js';
 import { readStore, runRecords } from '../support/records.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const cli = path.join(repoRoot, 'dist/cli/main.js');
 
 /** A user's experiment folder: the slow run file and its user module, copied. */
 function experiment(): { folder: string; runFile: string; module: string } {
-  const folder = mkdtempSync(path.join(tmpdir(), 'arena-experiment-'));
+  const folder = scratchFolder('arena-experiment-');
   cpSync(path.join(repoRoot, 'test/fixtures/runs/slow'), folder, { recursive: true });
   return {
     folder,
@@ -66,7 +66,7 @@ describe('arena run --resume', () => {
     expect(readStore(store, (opened) => opened.getRun(runId).runFilePath)).toBe(
       path.join(folder, 'run.yaml'),
     );
-    const elsewhere = mkdtempSync(path.join(tmpdir(), 'arena-elsewhere-'));
+    const elsewhere = scratchFolder('arena-elsewhere-');
     const resumed = await runArena(
       ['run', '--resume', runId, '--store', `sqlite:${store}`, '--json'],
       {

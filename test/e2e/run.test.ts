@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -15,11 +14,12 @@ import {
 } from '../support/badRunFiles.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { runRecords } from '../support/records.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const runFile = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');
 
 function workDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'arena-run-'));
+  return scratchFolder('arena-run-');
 }
 
 function withStore<T>(cwd: string, read: (store: RunStore) => T): T {

@@ -3,18 +3,17 @@ import {
   closeSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readFileSync,
   statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, repoRoot, runArena } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const runFile = path.join(repoRoot, 'examples/custom-environment.yaml');
 
@@ -34,7 +33,7 @@ function runArenaWithoutWriteAccess(args: readonly string[], cwd: string): Promi
 
 /** A folder anyone may read, holding a store with one finished run. */
 async function storeWithRun(): Promise<{ folder: string; store: string; runId: string }> {
-  const folder = mkdtempSync(path.join(tmpdir(), 'arena-store-'));
+  const folder = scratchFolder('arena-store-');
   chmodSync(folder, 0o755);
   const store = path.join(folder, 'arena.db');
   const run = await runArena(['run', runFile, '--store', `sqlite:${store}`, '--json'], {
@@ -51,7 +50,7 @@ describe('read commands open the store read-only', () => {
   });
 
   it('never create a store: a mistyped path is one line and exit 2, and no folder or file appears', async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'arena-typo-'));
+    const folder = scratchFolder('arena-typo-');
     const typo = path.join(folder, 'typo', 'x.db');
     for (const command of [['runs'], ['show', 'some-run'], ['report', 'some-run']]) {
       const result = await runArena([...command, '--store', `sqlite:${typo}`], { cwd: folder });
@@ -116,7 +115,7 @@ describe('read commands open the store read-only', () => {
 
 describe('foreign and damaged store files', () => {
   it('name a file that is not a database in one line, exit 2, no stack trace', async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'arena-bad-'));
+    const folder = scratchFolder('arena-bad-');
     const notes = path.join(folder, 'notes.db');
     writeFileSync(notes, 'these are my notes, not a database\n'.repeat(200));
     for (const command of [['runs'], ['run', runFile]]) {
@@ -130,7 +129,7 @@ describe('foreign and damaged store files', () => {
   });
 
   it('refuse a SQLite database of another program instead of adding tables to it', async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'arena-bad-'));
+    const folder = scratchFolder('arena-bad-');
     const other = path.join(folder, 'other.db');
     const db = new Database(other);
     db.exec('CREATE TABLE contacts (name TEXT)');
@@ -170,7 +169,7 @@ describe('foreign and damaged store files', () => {
   });
 
   it('creates its store folder only for a command that writes', async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'arena-new-'));
+    const folder = scratchFolder('arena-new-');
     const store = path.join(folder, 'nested', 'deeper', 'arena.db');
     mkdirSync(path.join(folder, 'nested'));
     const result = await runArena(['run', runFile, '--store', `sqlite:${store}`], { cwd: folder });

@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runArena } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const rules = 'examples/termination/rules.yaml';
 const success = 'examples/termination/success.jsonl';
 const plateau = 'examples/termination/plateau.jsonl';
 
 function scratch(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'arena-termination-'));
+  const dir = scratchFolder('arena-termination-');
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   return dir;
 }

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import { hostingCapacityText } from '../support/badRunFiles.js';
 import { runArena } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 /** One place in the run file, its acceptable values and its mistakes. */
 interface Slot {
@@ -115,7 +115,7 @@ describe('arena validate and arena run agree on mutated variants of the shipped 
     'validate accepts a variant exactly when run accepts it, and a rejected one leaves no run',
     async (choices) => {
       const { text, valid } = write(choices);
-      const cwd = mkdtempSync(path.join(tmpdir(), 'arena-agree-'));
+      const cwd = scratchFolder('arena-agree-');
       const file = path.join(cwd, 'run.yaml');
       writeFileSync(file, text);
       const [validated, ran] = await Promise.all([

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './cli.js';
+import { scratchFolder } from './scratch.js';
 
 /** One mistake written into the shipped hosting-capacity example, and where arena must point. */
 export interface RunFileMistake {
@@ -94,7 +94,7 @@ export function whereIn(text: string, mistake: RunFileMistake): string {
 
 /** A fresh folder holding `text` as `run.yaml`; returns the folder and the file. */
 export function writeRunFile(text: string): { cwd: string; file: string } {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'arena-mistake-'));
+  const cwd = scratchFolder('arena-mistake-');
   const file = path.join(cwd, 'run.yaml');
   writeFileSync(file, text);
   return { cwd, file };

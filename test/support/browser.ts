@@ -43,12 +43,14 @@ function shippedChromiumVersion(): string {
 
 /**
  * Extract the npm-shipped Chromium once into `<os temp>/arena-chromium-<version>` and return
- * that folder. The package extracts into `os.tmpdir()`, so it is pointed at a private staging
+ * that folder, kept between test runs: `<os temp>` is the temp folder as it was before the run
+ * (`ARENA_TEST_SHARED_TMPDIR`, set by test/globalSetup.ts), not the run's own temporary root
+ * that is removed at its end. The package extracts into `os.tmpdir()`, so it is pointed at a private staging
  * folder (through TMPDIR) that is renamed into place only when complete: another version never
  * shares the folder, and a parallel or interrupted extraction never leaves a half-written binary.
  */
 async function extractShippedChromium(): Promise<string> {
-  const sharedTemp = tmpdir();
+  const sharedTemp = process.env.ARENA_TEST_SHARED_TMPDIR ?? tmpdir();
   const folder = path.join(sharedTemp, `arena-chromium-${shippedChromiumVersion()}`);
   if (existsSync(path.join(folder, 'chromium'))) return folder;
   const staging = mkdtempSync(`${folder}-extracting-`);

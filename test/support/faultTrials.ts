@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRng, type Rng } from '../../src/domain/shared/random.js';
 import { readStore, runRecords } from './records.js';
+import { scratchFolder } from './scratch.js';
 
 /**
  * Fault trials with real `arena` processes, as a user or a tester makes them:
@@ -77,7 +76,7 @@ export async function referenceRun(
   cli: string,
   runFile: string,
 ): Promise<{ records: unknown; durationMs: number }> {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-ref-'));
+  const cwd = scratchFolder('arena-fault-ref-');
   const started = performance.now();
   const exit = await startArena(cli, ['run', runFile, '--store', `sqlite:${storeOf(cwd)}`], cwd)
     .exited;
@@ -152,7 +151,7 @@ export async function interruptedTrial(
   rng: Rng,
   options: { signal: Interrupt; interrupts: number },
 ): Promise<TrialResult> {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-'));
+  const cwd = scratchFolder('arena-fault-');
   const store = `sqlite:${storeOf(cwd)}`;
   let runId: string | undefined;
   for (let index = 0; index < options.interrupts; index++) {
@@ -186,7 +185,7 @@ export async function twoResumesTrial(
   reference: { records: unknown; durationMs: number },
   rng: Rng,
 ): Promise<TrialResult> {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-'));
+  const cwd = scratchFolder('arena-fault-');
   const store = `sqlite:${storeOf(cwd)}`;
   await interrupted(
     cli,
@@ -239,7 +238,7 @@ export async function concurrentWritersTrial(
   reference: { records: unknown; durationMs: number },
   writers: number,
 ): Promise<TrialResult> {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-'));
+  const cwd = scratchFolder('arena-fault-');
   const store = `sqlite:${storeOf(cwd)}`;
   const exits = await Promise.all(
     Array.from(

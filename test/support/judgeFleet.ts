@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatServer, ReceivedRequest, ScriptedReply } from './chatServer.js';
 import { repoRoot } from './cli.js';
 import { cli, spawnWorker, type WorkerProcess } from './queueFleet.js';
+import { scratchFolder } from './scratch.js';
 
 /** Judge jobs come back this soon after a worker died (tests only; the default is 30 s). */
 export const judgeFleetEnv = { ARENA_JUDGE_ACK_WAIT_MS: '2000' } as const;
@@ -15,7 +15,7 @@ export function judgeFixture(
   count: number,
   options: { maxAttempts?: number; timeoutSeconds?: number; backoffMs?: number } = {},
 ): { folder: string; cases: string; config: string } {
-  const folder = mkdtempSync(path.join(tmpdir(), 'arena-judge-fleet-'));
+  const folder = scratchFolder('arena-judge-fleet-');
   const cases = path.join(folder, 'cases.jsonl');
   const lines: string[] = [];
   for (let index = 0; index < count; index++) {

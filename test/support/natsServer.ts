@@ -76,7 +76,13 @@ export async function startNatsServer(): Promise<NatsServer> {
     await exited;
     clearTimeout(timer);
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    // A server that never came up is not handed out, so nobody else would remove its folder.
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `nats://127.0.0.1:${port}`,
     port,

@@ -122,6 +122,20 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir();
   const user = serverUser();
   const folder = mkdtempSync(path.join(tmpdir(), 'arena-pg-'));
+  try {
+    return await startInFolder(folder, bin, user);
+  } catch (error) {
+    // A server that never came up is not handed out, so nobody else would remove its folder.
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startInFolder(
+  folder: string,
+  bin: string,
+  user: { uid: number; gid: number } | null,
+): Promise<TestPostgres> {
   const data = path.join(folder, 'data');
   const asUser = user === null ? {} : { uid: user.uid, gid: user.gid };
   if (user !== null) {
@@ -185,9 +199,16 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     }
   }
   const { port, server, exited, admin } = started;
-  await admin.query(
-    `CREATE ROLE ${passwordUser} LOGIN SUPERUSER PASSWORD '${passwordUserPassword}'`,
-  );
+  try {
+    await admin.query(
+      `CREATE ROLE ${passwordUser} LOGIN SUPERUSER PASSWORD '${passwordUserPassword}'`,
+    );
+  } catch (error) {
+    await admin.end().catch(() => undefined);
+    if (server.exitCode === null && server.pid !== undefined) process.kill(server.pid, 'SIGINT');
+    await exited;
+    throw error;
+  }
   return {
     port,
     async createDatabase(name) {

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, runArena } from './cli.js';
 
@@ -16,7 +15,7 @@ export function queueExperiment(delayMs: number): {
   runFile: string;
   store: string;
 } {
-  const folder = mkdtempSync(path.join(tmpdir(), 'arena-queue-'));
+  const folder = scratchFolder('arena-queue-');
   cpSync(path.join(repoRoot, 'test/fixtures/runs/slow'), folder, { recursive: true });
   const runFile = path.join(folder, 'run.yaml');
   writeFileSync(
@@ -101,6 +100,7 @@ export function submit(
 }
 
 import { readStore } from './records.js';
+import { scratchFolder } from './scratch.js';
 
 export { readStore };
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,9 +10,10 @@ import {
   readInputText,
   setMaxInputBytes,
 } from '../../../src/config/inputFile.js';
+import { scratchFolder } from '../../support/scratch.js';
 
 function fileOf(bytes: number, name = 'input.yaml'): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'arena-input-')), name);
+  const file = path.join(scratchFolder('arena-input-'), name);
   writeFileSync(file, 'x'.repeat(bytes));
   return file;
 }

@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRunFile, parseRunFile } from '../../../src/config/runFile.js';
 import { RunFileError } from '../../../src/config/runFileError.js';
+import { scratchFolder } from '../../support/scratch.js';
 import {
   issuesOf,
   parseData,
@@ -600,7 +600,7 @@ describe('parseRunFile: each problem names its path and what was expected', () =
   });
 
   it('fails loadRunFile on a missing file with one issue saying so', async () => {
-    const folder = await mkdtemp(path.join(tmpdir(), 'arena-run-'));
+    const folder = scratchFolder('arena-run-');
     const missing = path.join(folder, 'absent.yaml');
     const error = await loadRunFile(missing).catch((caught) => caught);
     expect(error).toBeInstanceOf(RunFileError);

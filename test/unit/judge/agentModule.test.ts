@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { judgeFromConfig } from '../../../src/actors/judgeFromConfig.js';
 import { loadJudgeConfig, parseJudgeConfig } from '../../../src/config/judgeConfig.js';
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
 import { fixedClock } from '../../../src/ports/clock.js';
+import { scratchFolder } from '../../support/scratch.js';
 import { subject } from './fixtures.js';
 
 const exampleConfig = path.resolve('examples/judge/agent.yaml');
@@ -19,7 +19,7 @@ function configWith(
   judge: Record<string, unknown> = {},
   agent: Record<string, unknown> = {},
 ) {
-  const baseDir = mkdtempSync(path.join(tmpdir(), 'arena-judge-agent-'));
+  const baseDir = scratchFolder('arena-judge-agent-');
   writeFileSync(
     path.join(baseDir, 'agents.js'),
     `

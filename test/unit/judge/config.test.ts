@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import { loadJudgeConfig, parseJudgeConfig } from '../../../src/config/judgeConf
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
 import type { JudgeAgent } from '../../../src/ports/judgeAgent.js';
 import { type ChatServer, startChatServer } from '../../support/chatServer.js';
+import { scratchFolder } from '../../support/scratch.js';
 import { PASSED, subject } from './fixtures.js';
 
 const minimal = {
@@ -161,7 +161,7 @@ describe('judge config', () => {
   });
 
   it('plays a replay file named relative to the config', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'arena-replay-'));
+    const dir = scratchFolder('arena-replay-');
     writeFileSync(
       path.join(dir, 'replay.jsonl'),
       `${JSON.stringify({ case_id: 'case-1', content: PASSED, cost_usd: 0.5 })}\n`,
