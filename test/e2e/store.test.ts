@@ -63,6 +63,27 @@ describe('read commands open the store read-only', () => {
     expect(existsSync(path.join(folder, 'typo'))).toBe(false);
   });
 
+  it('arena run --resume and arena check on a mistyped store say "no store at" too, and create nothing', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-typo-'));
+    const typo = path.join(folder, 'typo', 'x.db');
+    for (const command of [
+      ['run', '--resume', 'some-run', '--store', `sqlite:${typo}`],
+      ['check', `sqlite:${typo}`],
+    ]) {
+      const result = await runArena(command, { cwd: folder });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; check --store)\n`,
+      );
+    }
+    // without --store: the default store of the folder, which is not there either
+    const resumed = await runArena(['run', '--resume', 'some-run'], { cwd: folder });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/^arena: StoreNotFoundError: no store at .*\.arena\/arena\.db /);
+    expect(existsSync(path.join(folder, 'typo'))).toBe(false);
+    expect(existsSync(path.join(folder, '.arena'))).toBe(false);
+  });
+
   it('read a store file nobody may write, in a folder nobody may write', async () => {
     const { folder, store, runId } = finished;
     chmodSync(store, 0o444);
