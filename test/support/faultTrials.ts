@@ -21,6 +21,10 @@ export interface TrialResult {
   readonly identical: boolean;
   /** What went wrong, for the report. */
   readonly note: string;
+  /** Interruptions that struck a live process (not one that had already ended). */
+  readonly landed?: number;
+  /** Of those, interruptions of a resume that had written episodes past where the process before it stopped. */
+  readonly landedInProgressedResume?: number;
 }
 
 interface Exit {
@@ -64,6 +68,10 @@ function recordsOf(cwd: string, runId: string) {
   }));
 }
 
+function episodeCountOf(cwd: string, runId: string): number {
+  return readStore(storeOf(cwd), (store) => store.episodes(runId).length);
+}
+
 function runIdsOf(cwd: string): string[] {
   try {
     return readStore(storeOf(cwd), (store) => store.listRuns().map((run) => run.runId));
@@ -96,6 +104,7 @@ async function interrupted(
   cwd: string,
   signal: Interrupt,
   delayMs: number,
+  startDelayWhen: () => boolean = () => true,
 ): Promise<Exit> {
   const arena = startArena(cli, args, cwd);
   let exitedYet = false;
@@ -106,6 +115,7 @@ async function interrupted(
   if (args[1] !== '--resume') {
     while (!exitedYet && runIdsOf(cwd).length === 0) await sleep(5);
   }
+  while (!exitedYet && !startDelayWhen()) await sleep(5);
   const timer = setTimeout(() => arena.child.kill(signal), delayMs);
   const exit = await arena.exited;
   clearTimeout(timer);
@@ -155,13 +165,34 @@ export async function interruptedTrial(
   const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-'));
   const store = `sqlite:${storeOf(cwd)}`;
   let runId: string | undefined;
+  let landed = 0;
+  let landedInProgressedResume = 0;
   for (let index = 0; index < options.interrupts; index++) {
     const args =
       runId === undefined
         ? ['run', runFile, '--store', store]
         : ['run', '--resume', runId, '--store', store];
-    // a random moment inside what a whole run takes (start-up included)
-    await interrupted(cli, args, cwd, options.signal, rng.uniform(0, 0.8) * reference.durationMs);
+    const resumedRunId = runId;
+    const episodesBefore = resumedRunId === undefined ? 0 : episodeCountOf(cwd, resumedRunId);
+    // half the resumes are interrupted only once they wrote new episodes, where the issue lost records
+    const afterProgress = resumedRunId !== undefined && rng.uniform(0, 1) < 0.5;
+    // a random moment inside what a whole run takes (start-up included), or soon after that progress
+    const exit = await interrupted(
+      cli,
+      args,
+      cwd,
+      options.signal,
+      rng.uniform(0, afterProgress ? 0.3 : 0.8) * reference.durationMs,
+      afterProgress
+        ? () => episodeCountOf(cwd, resumedRunId as string) > episodesBefore
+        : () => true,
+    );
+    // Ctrl-C and SIGTERM stop a run with exit 130; a SIGKILL shows as the signal
+    const struck = options.signal === 'SIGKILL' ? exit.signal === 'SIGKILL' : exit.code === 130;
+    if (struck) landed += 1;
+    if (struck && runId !== undefined && episodeCountOf(cwd, runId) > episodesBefore) {
+      landedInProgressedResume += 1;
+    }
     runId ??= runIdsOf(cwd)[0];
     if (runId === undefined) break;
   }
@@ -173,7 +204,11 @@ export async function interruptedTrial(
         ? finishedEarly
         : await resumeToEnd(cli, cwd, runId);
   const name = `${options.signal} ×${options.interrupts}, --resume after each`;
-  return compare(name, runFile, cwd, reference.records, last);
+  return {
+    ...compare(name, runFile, cwd, reference.records, last),
+    landed,
+    landedInProgressedResume,
+  };
 }
 
 /**
