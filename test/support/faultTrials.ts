@@ -80,19 +80,34 @@ function runIdsOf(cwd: string): string[] {
   }
 }
 
+/** An uninterrupted run's records, how long its process took, and how long it ran once stored. */
+export interface ReferenceRun {
+  readonly records: unknown;
+  readonly durationMs: number;
+  /** From the moment the run was in the store to the process's end (start-up left out). */
+  readonly storedMs?: number;
+}
+
 /** The records of an uninterrupted run, and how long it took. */
-export async function referenceRun(
-  cli: string,
-  runFile: string,
-): Promise<{ records: unknown; durationMs: number }> {
+export async function referenceRun(cli: string, runFile: string): Promise<ReferenceRun> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-ref-'));
   const started = performance.now();
-  const exit = await startArena(cli, ['run', runFile, '--store', `sqlite:${storeOf(cwd)}`], cwd)
-    .exited;
-  const durationMs = performance.now() - started;
+  const arena = startArena(cli, ['run', runFile, '--store', `sqlite:${storeOf(cwd)}`], cwd);
+  let exitedYet = false;
+  void arena.exited.then(() => {
+    exitedYet = true;
+  });
+  while (!exitedYet && runIdsOf(cwd).length === 0) await sleep(5);
+  const storedAt = performance.now();
+  const exit = await arena.exited;
+  const ended = performance.now();
   if (exit.code !== 0) throw new Error(`the reference run failed: ${exit.stderr}`);
   const [runId] = runIdsOf(cwd);
-  return { records: recordsOf(cwd, runId as string).records, durationMs };
+  return {
+    records: recordsOf(cwd, runId as string).records,
+    durationMs: ended - started,
+    storedMs: ended - storedAt,
+  };
 }
 
 type Interrupt = 'SIGKILL' | 'SIGINT' | 'SIGTERM';
@@ -158,7 +173,7 @@ function compare(
 export async function interruptedTrial(
   cli: string,
   runFile: string,
-  reference: { records: unknown; durationMs: number },
+  reference: ReferenceRun,
   rng: Rng,
   options: { signal: Interrupt; interrupts: number },
 ): Promise<TrialResult> {
@@ -182,7 +197,10 @@ export async function interruptedTrial(
       args,
       cwd,
       options.signal,
-      rng.uniform(0, afterProgress ? 0.3 : 0.8) * reference.durationMs,
+      // a new run is interrupted once stored, within the time it then runs
+      resumedRunId === undefined
+        ? rng.uniform(0, 0.9) * (reference.storedMs ?? reference.durationMs)
+        : rng.uniform(0, afterProgress ? 0.3 : 0.8) * reference.durationMs,
       afterProgress
         ? () => episodeCountOf(cwd, resumedRunId as string) > episodesBefore
         : () => true,
@@ -218,7 +236,7 @@ export async function interruptedTrial(
 export async function twoResumesTrial(
   cli: string,
   runFile: string,
-  reference: { records: unknown; durationMs: number },
+  reference: ReferenceRun,
   rng: Rng,
 ): Promise<TrialResult> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-'));
@@ -271,7 +289,7 @@ export async function twoResumesTrial(
 export async function concurrentWritersTrial(
   cli: string,
   runFile: string,
-  reference: { records: unknown; durationMs: number },
+  reference: ReferenceRun,
   writers: number,
 ): Promise<TrialResult> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'arena-fault-'));
