@@ -199,3 +199,14 @@ describe('foreign and damaged store files', () => {
     expect(existsSync(store)).toBe(true);
   });
 });
+
+describe('README: what the store promises', () => {
+  it('shows what arena check really prints for a folder with one run in its default store', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-readme-check-'));
+    expect((await runArena(['run', runFile], { cwd: folder })).code).toBe(0);
+    const { code, stdout } = await runArena(['check'], { cwd: folder });
+    expect(code).toBe(0);
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(`  $ arena check\n  ${stdout}  \`\`\``);
+  });
+});
