@@ -161,8 +161,9 @@ export class NothingToResumeError extends ArenaError {
 
 /** How long from `now` until `iso`, for messages: `in 13 s`, `2 s ago`. */
 function relative(iso: string, now: Date): string {
-  const seconds = Math.round((Date.parse(iso) - now.getTime()) / 1000);
-  return seconds >= 0 ? `in ${seconds} s` : `${-seconds} s ago`;
+  const ms = Date.parse(iso) - now.getTime();
+  // the sign before rounding: a heartbeat 0.3 s ago reads `0 s ago`, not `in 0 s`
+  return ms > 0 ? `in ${Math.round(ms / 1000)} s` : `${Math.round(-ms / 1000)} s ago`;
 }
 
 /**

@@ -28,24 +28,31 @@ describe('faults with real processes', () => {
 
   it('SIGKILL at random moments, during the resumes too, then --resume: the records of an uninterrupted run', async () => {
     const rng = trialRng(101);
+    let struck = 0;
     for (let trial = 0; trial < 2; trial++) {
       const result = await interruptedTrial(cli, slowRun, slowReference, rng, {
         signal: 'SIGKILL',
         interrupts: 3,
       });
       expect(result.note).toBe('');
+      struck += result.landed ?? 0;
     }
+    // the trial means something only if kills struck live processes, not ones already done
+    expect(struck).toBeGreaterThan(1);
   });
 
   it('Ctrl-C, --resume, Ctrl-C, --resume (and SIGTERM alike): the records of an uninterrupted run', async () => {
     const rng = trialRng(202);
+    let struck = 0;
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const result = await interruptedTrial(cli, slowRun, slowReference, rng, {
         signal,
         interrupts: 2,
       });
       expect(result.note).toBe('');
+      struck += result.landed ?? 0;
     }
+    expect(struck).toBeGreaterThan(1);
   });
 
   it('SIGKILL in the hosting-capacity study, whose every phase starts with a meta turn, resumes exactly', async () => {

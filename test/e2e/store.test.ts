@@ -62,6 +62,27 @@ describe('read commands open the store read-only', () => {
     expect(existsSync(path.join(folder, 'typo'))).toBe(false);
   });
 
+  it('arena run --resume and arena check on a mistyped store say "no store at" too, and create nothing', async () => {
+    const folder = scratchFolder('arena-typo-');
+    const typo = path.join(folder, 'typo', 'x.db');
+    for (const command of [
+      ['run', '--resume', 'some-run', '--store', `sqlite:${typo}`],
+      ['check', `sqlite:${typo}`],
+    ]) {
+      const result = await runArena(command, { cwd: folder });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; check --store)\n`,
+      );
+    }
+    // without --store: the default store of the folder, which is not there either
+    const resumed = await runArena(['run', '--resume', 'some-run'], { cwd: folder });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/^arena: StoreNotFoundError: no store at .*\.arena\/arena\.db /);
+    expect(existsSync(path.join(folder, 'typo'))).toBe(false);
+    expect(existsSync(path.join(folder, '.arena'))).toBe(false);
+  });
+
   it('read a store file nobody may write, in a folder nobody may write', async () => {
     const { folder, store, runId } = finished;
     chmodSync(store, 0o444);
@@ -175,5 +196,16 @@ describe('foreign and damaged store files', () => {
     const result = await runArena(['run', runFile, '--store', `sqlite:${store}`], { cwd: folder });
     expect(result.code).toBe(0);
     expect(existsSync(store)).toBe(true);
+  });
+});
+
+describe('README: what the store promises', () => {
+  it('shows what arena check really prints for a folder with one run in its default store', async () => {
+    const folder = scratchFolder('arena-readme-check-');
+    expect((await runArena(['run', runFile], { cwd: folder })).code).toBe(0);
+    const { code, stdout } = await runArena(['check'], { cwd: folder });
+    expect(code).toBe(0);
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(`  $ arena check\n  ${stdout}  \`\`\``);
   });
 });

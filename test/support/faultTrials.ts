@@ -20,6 +20,10 @@ export interface TrialResult {
   readonly identical: boolean;
   /** What went wrong, for the report. */
   readonly note: string;
+  /** Interruptions that struck a live process (not one that had already ended). */
+  readonly landed?: number;
+  /** Of those, interruptions of a resume that had written episodes past where the process before it stopped. */
+  readonly landedInProgressedResume?: number;
 }
 
 interface Exit {
@@ -63,6 +67,10 @@ function recordsOf(cwd: string, runId: string) {
   }));
 }
 
+function episodeCountOf(cwd: string, runId: string): number {
+  return readStore(storeOf(cwd), (store) => store.episodes(runId).length);
+}
+
 function runIdsOf(cwd: string): string[] {
   try {
     return readStore(storeOf(cwd), (store) => store.listRuns().map((run) => run.runId));
@@ -71,19 +79,34 @@ function runIdsOf(cwd: string): string[] {
   }
 }
 
+/** An uninterrupted run's records, how long its process took, and how long it ran once stored. */
+export interface ReferenceRun {
+  readonly records: unknown;
+  readonly durationMs: number;
+  /** From the moment the run was in the store to the process's end (start-up left out). */
+  readonly storedMs?: number;
+}
+
 /** The records of an uninterrupted run, and how long it took. */
-export async function referenceRun(
-  cli: string,
-  runFile: string,
-): Promise<{ records: unknown; durationMs: number }> {
+export async function referenceRun(cli: string, runFile: string): Promise<ReferenceRun> {
   const cwd = scratchFolder('arena-fault-ref-');
   const started = performance.now();
-  const exit = await startArena(cli, ['run', runFile, '--store', `sqlite:${storeOf(cwd)}`], cwd)
-    .exited;
-  const durationMs = performance.now() - started;
+  const arena = startArena(cli, ['run', runFile, '--store', `sqlite:${storeOf(cwd)}`], cwd);
+  let exitedYet = false;
+  void arena.exited.then(() => {
+    exitedYet = true;
+  });
+  while (!exitedYet && runIdsOf(cwd).length === 0) await sleep(5);
+  const storedAt = performance.now();
+  const exit = await arena.exited;
+  const ended = performance.now();
   if (exit.code !== 0) throw new Error(`the reference run failed: ${exit.stderr}`);
   const [runId] = runIdsOf(cwd);
-  return { records: recordsOf(cwd, runId as string).records, durationMs };
+  return {
+    records: recordsOf(cwd, runId as string).records,
+    durationMs: ended - started,
+    storedMs: ended - storedAt,
+  };
 }
 
 type Interrupt = 'SIGKILL' | 'SIGINT' | 'SIGTERM';
@@ -95,6 +118,7 @@ async function interrupted(
   cwd: string,
   signal: Interrupt,
   delayMs: number,
+  startDelayWhen: () => boolean = () => true,
 ): Promise<Exit> {
   const arena = startArena(cli, args, cwd);
   let exitedYet = false;
@@ -105,6 +129,7 @@ async function interrupted(
   if (args[1] !== '--resume') {
     while (!exitedYet && runIdsOf(cwd).length === 0) await sleep(5);
   }
+  while (!exitedYet && !startDelayWhen()) await sleep(5);
   const timer = setTimeout(() => arena.child.kill(signal), delayMs);
   const exit = await arena.exited;
   clearTimeout(timer);
@@ -147,20 +172,44 @@ function compare(
 export async function interruptedTrial(
   cli: string,
   runFile: string,
-  reference: { records: unknown; durationMs: number },
+  reference: ReferenceRun,
   rng: Rng,
   options: { signal: Interrupt; interrupts: number },
 ): Promise<TrialResult> {
   const cwd = scratchFolder('arena-fault-');
   const store = `sqlite:${storeOf(cwd)}`;
   let runId: string | undefined;
+  let landed = 0;
+  let landedInProgressedResume = 0;
   for (let index = 0; index < options.interrupts; index++) {
     const args =
       runId === undefined
         ? ['run', runFile, '--store', store]
         : ['run', '--resume', runId, '--store', store];
-    // a random moment inside what a whole run takes (start-up included)
-    await interrupted(cli, args, cwd, options.signal, rng.uniform(0, 0.8) * reference.durationMs);
+    const resumedRunId = runId;
+    const episodesBefore = resumedRunId === undefined ? 0 : episodeCountOf(cwd, resumedRunId);
+    // half the resumes are interrupted only once they wrote new episodes, where the issue lost records
+    const afterProgress = resumedRunId !== undefined && rng.uniform(0, 1) < 0.5;
+    // a random moment inside what a whole run takes (start-up included), or soon after that progress
+    const exit = await interrupted(
+      cli,
+      args,
+      cwd,
+      options.signal,
+      // a new run is interrupted once stored, within the time it then runs
+      resumedRunId === undefined
+        ? rng.uniform(0, 0.9) * (reference.storedMs ?? reference.durationMs)
+        : rng.uniform(0, afterProgress ? 0.3 : 0.8) * reference.durationMs,
+      afterProgress
+        ? () => episodeCountOf(cwd, resumedRunId as string) > episodesBefore
+        : () => true,
+    );
+    // Ctrl-C and SIGTERM stop a run with exit 130; a SIGKILL shows as the signal
+    const struck = options.signal === 'SIGKILL' ? exit.signal === 'SIGKILL' : exit.code === 130;
+    if (struck) landed += 1;
+    if (struck && runId !== undefined && episodeCountOf(cwd, runId) > episodesBefore) {
+      landedInProgressedResume += 1;
+    }
     runId ??= runIdsOf(cwd)[0];
     if (runId === undefined) break;
   }
@@ -172,7 +221,11 @@ export async function interruptedTrial(
         ? finishedEarly
         : await resumeToEnd(cli, cwd, runId);
   const name = `${options.signal} ×${options.interrupts}, --resume after each`;
-  return compare(name, runFile, cwd, reference.records, last);
+  return {
+    ...compare(name, runFile, cwd, reference.records, last),
+    landed,
+    landedInProgressedResume,
+  };
 }
 
 /**
@@ -182,7 +235,7 @@ export async function interruptedTrial(
 export async function twoResumesTrial(
   cli: string,
   runFile: string,
-  reference: { records: unknown; durationMs: number },
+  reference: ReferenceRun,
   rng: Rng,
 ): Promise<TrialResult> {
   const cwd = scratchFolder('arena-fault-');
@@ -235,7 +288,7 @@ export async function twoResumesTrial(
 export async function concurrentWritersTrial(
   cli: string,
   runFile: string,
-  reference: { records: unknown; durationMs: number },
+  reference: ReferenceRun,
   writers: number,
 ): Promise<TrialResult> {
   const cwd = scratchFolder('arena-fault-');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { RunEvent } from '../../actors/runEvents.js';
 import { runExperiment } from '../../actors/runExperiment.js';
@@ -13,7 +14,7 @@ import type { RunSpec } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import type { RunStore } from '../../ports/store.js';
-import { LeaseLostError, RunNotFoundError } from '../../ports/storeErrors.js';
+import { LeaseLostError, RunNotFoundError, StoreNotFoundError } from '../../ports/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
@@ -97,6 +98,15 @@ async function runCommand(
   // a new run's file is checked before the store is even opened: a bad file leaves nothing behind
   const fresh = options.resume === undefined ? await loadRunFileForRun(runFile) : null;
   const natsUrl = fresh !== null ? remoteNatsUrl(fresh.spec, options.nats) : null;
+  // a resume continues a stored run: a mistyped --store is "no store at …", never a new empty store
+  if (
+    fresh === null &&
+    location.kind === 'sqlite' &&
+    location.path !== ':memory:' &&
+    !existsSync(location.path)
+  ) {
+    throw new StoreNotFoundError(location.path);
+  }
   const store = await openStoreAsync(location);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const abort = new AbortController();

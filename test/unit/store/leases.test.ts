@@ -6,6 +6,7 @@ import { fixedClock, type ManualClock } from '../../../src/ports/clock.js';
 import { holderProcessIsGone, processLeaseOwner } from '../../../src/ports/leaseOwner.js';
 import { openSqliteStore } from '../../../src/ports/sqliteStore.js';
 import type { LeaseOwner, RunStore } from '../../../src/ports/store.js';
+import { RunLeasedError } from '../../../src/ports/storeErrors.js';
 import { createStoreWriter } from '../../../src/ports/storeWriter.js';
 import { sampleEpisode, sampleRunFile, sampleStart } from './sampleRun.js';
 
@@ -58,5 +59,26 @@ describe('lease owners', () => {
     expect(holderProcessIsGone({ owner: dead, heartbeatAt: '', expiresAt: '' })).toBe(true);
     const remote = { ...dead, host: `${here.host}-elsewhere` };
     expect(holderProcessIsGone({ owner: remote, heartbeatAt: '', expiresAt: '' })).toBe(false);
+  });
+});
+
+describe('the refusal of a leased run', () => {
+  it('says a heartbeat under half a second old came 0 s ago, never "in 0 s"', () => {
+    store.acquireLease(runId, { owner: alice, ttlMs: 15_000 });
+    clock.advance(300);
+    expect(() => store.acquireLease(runId, { owner: bob, ttlMs: 15_000 })).toThrow(
+      `is being run by ${alice.id} (last heartbeat 0 s ago, its lease lapses in 15 s)`,
+    );
+  });
+
+  it('words a lapse already past as ago, like a heartbeat', () => {
+    const holder = {
+      owner: alice,
+      heartbeatAt: sampleStart.toISOString(),
+      expiresAt: sampleStart.toISOString(),
+    };
+    const error = new RunLeasedError(runId, holder, new Date(sampleStart.getTime() + 2_400));
+    expect(error.message).toContain('(last heartbeat 2 s ago, its lease lapses 2 s ago)');
+    expect(error).toMatchObject({ code: 'RUN_LEASED', name: 'RunLeasedError' });
   });
 });
