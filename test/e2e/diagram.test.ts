@@ -38,12 +38,12 @@ describe('arena diagram', () => {
     expect(html.includes('<title>arena: judge (judge)</title>')).toBe(true);
   });
 
-  it('exits 1 and names the file when --out cannot be written', async () => {
+  it('exits 2 and names the file when --out cannot be written', async () => {
     const blocker = path.join(folder, 'blocker');
     writeFileSync(blocker, 'a file, not a folder');
     const out = path.join(blocker, 'judge.mmd');
     const { code, stdout, stderr } = await runArena(['diagram', 'judge', '--out', out]);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.startsWith(`arena: --out: cannot write ${out}: E`)).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -81,6 +81,24 @@ describe('arena report', () => {
     const printed = await runArena(['report', plateauRunId, '--store', storeUri, '--out', '-']);
     expect(printed.code).toBe(0);
     expect(printed.stdout).toBe(readFileSync(plateauReport, 'utf8'));
+  });
+
+  it('exits 2 and names the file when --out cannot be written, and writes nothing', async () => {
+    const blocker = path.join(folder, 'blocker');
+    writeFileSync(blocker, 'a file, not a folder');
+    const out = path.join(blocker, 'report.html');
+    const { code, stdout, stderr } = await runArena([
+      'report',
+      plateauRunId,
+      '--store',
+      storeUri,
+      '--out',
+      out,
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.startsWith(`arena: --out: cannot write ${out}: E`)).toBe(true);
+    expect(readFileSync(blocker, 'utf8')).toBe('a file, not a folder');
   });
 
   it('names the store and exits 2 for a run it does not have', async () => {

@@ -72,9 +72,10 @@ export function writeCommandOutput(text: string, outPath: string | undefined): v
     mkdirSync(path.dirname(path.resolve(outPath)), { recursive: true });
     writeFileSync(outPath, text, 'utf8');
   } catch (error) {
+    // A path the user named that cannot be written is bad input, as an unwritable --trace is.
     throw new CliError(
       `--out: cannot write ${outPath}: ${(error as Error).message}`,
-      ExitCode.failed,
+      ExitCode.badInput,
       {
         cause: error,
       },
