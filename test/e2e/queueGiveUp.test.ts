@@ -88,14 +88,14 @@ describe('a queued run that cannot run', () => {
     const cause = `ModuleMissingError: run '${runId}' cannot run on this worker: its module ${module} is not there (it was when the run was submitted)`;
     expect(waited.code, `${waited.stderr}\nworker: ${w1.stderr()}`).toBe(1);
     expect(waited.stdout).toContain(`run ${runId}: failed`);
-    expect(waited.stdout).toContain(`${cause} (gave up after 3 deliveries)`);
+    expect(waited.stdout).toContain(`${cause}; gave up after 3 deliveries`);
     await waitUntil('w1 printed the failure', () => w1.stderr().includes('failed after 3'));
     expect(w1.stderr()).toContain(`w1: run ${runId} deferred (delivery 1 of at most 3): ${cause}`);
     expect(w1.stderr()).toContain(`w1: run ${runId} deferred (delivery 2 of at most 3): ${cause}`);
     expect(w1.stderr()).toContain(`w1: run ${runId} failed after 3 deliveries: ${cause}`);
     expect(readStore(experiment.store, (store) => store.getRun(runId))).toMatchObject({
       status: 'failed',
-      error: `${cause} (gave up after 3 deliveries)`,
+      error: `${cause}; gave up after 3 deliveries`,
       lease: null,
     });
     const shown = await runArena(['show', runId, '--store', `sqlite:${experiment.store}`], {

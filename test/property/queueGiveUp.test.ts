@@ -123,7 +123,7 @@ describe('a worker bounds the deliveries of a run only for permanent causes', ()
             expect(tally.failed).toBe(1);
             expect(run).toMatchObject({
               status: 'failed',
-              error: `Error: a glitch of this worker at delivery ${deliveries} (gave up after ${deliveries} deliveries)`,
+              error: `Error: a glitch of this worker at delivery ${deliveries}; gave up after ${deliveries} deliveries`,
               lease: null,
             });
             // acked: nothing comes back

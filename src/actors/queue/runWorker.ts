@@ -1,5 +1,6 @@
 import { sha256Hex } from '../../config/moduleFingerprints.js';
 import { parseRunFile } from '../../config/runFile.js';
+import { ArenaError } from '../../domain/shared/errors.js';
 import { defaultLeaseTtlMs, processLeaseOwner } from '../../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
@@ -199,12 +200,18 @@ async function handleDelivery(
       emit({ type: 'dropped', runId, status: 'succeeded' });
       return 'dropped';
     }
-    const failure = classifyDeliveryFailure(await missingModulesOf(error));
+    const cause = await missingModulesOf(error);
+    const failure = classifyDeliveryFailure(cause);
     if (failure.kind === 'transient') {
       // leased elsewhere, a service away, files another worker may have: try again after a lease length
       return defer(delivery, ttlMs, failure, null, emit);
     }
-    logger.error({ err: error, deliveryCount: delivery.deliveryCount }, 'the run could not be run');
+    // an arena error says all in the deferred or failed line; an unexpected one needs its stack
+    const level = ArenaError.is(cause) ? 'debug' : 'error';
+    logger[level](
+      { err: cause, deliveryCount: delivery.deliveryCount },
+      'the run could not be run',
+    );
     const maxDeliveries = options.maxDeliveries ?? defaultMaxDeliveries;
     // below the bound the cause may be this worker's own glitch: another delivery may find it gone
     if (delivery.deliveryCount < maxDeliveries) {
@@ -231,7 +238,7 @@ async function giveUp(
     status = failUndeliverableRun(options.store, runId, {
       owner: workerLeaseOwner(options.name),
       ttlMs,
-      error: `${failure.reason} (gave up after ${deliveryCount} deliveries)`,
+      error: `${failure.reason}; gave up after ${deliveryCount} deliveries`,
     });
   } catch (error) {
     // leased by a live runner meanwhile, or the store is away: nothing was written, try again later

@@ -167,12 +167,12 @@ describe('the run worker', () => {
     );
     expect(store.getRun(runId)).toMatchObject({
       status: 'failed',
-      error: `${reason} (gave up after 3 deliveries)`,
+      error: `${reason}; gave up after 3 deliveries`,
       lease: null,
       summary: {
         runId,
         status: 'failed',
-        error: `${reason} (gave up after 3 deliveries)`,
+        error: `${reason}; gave up after 3 deliveries`,
         phases: [],
       },
     });
