@@ -1,29 +1,47 @@
 import { sha256Hex } from '../../config/moduleFingerprints.js';
 import { parseRunFile } from '../../config/runFile.js';
+import { ArenaError } from '../../domain/shared/errors.js';
 import { defaultLeaseTtlMs, processLeaseOwner } from '../../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import type { RunDelivery, RunQueue } from '../../ports/runQueue.js';
 import type { LeaseOwner, RunRecord, RunStatus, RunStore } from '../../ports/store.js';
-import {
-  LeaseLostError,
-  NothingToResumeError,
-  RunLeasedError,
-  RunNotFoundError,
-} from '../../ports/storeErrors.js';
-import { ModulesChangedError } from '../moduleChanges.js';
+import { NothingToResumeError, RunNotFoundError } from '../../ports/storeErrors.js';
 import type { RunEvent } from '../runEvents.js';
 import { runExperiment } from '../runExperiment.js';
-import { RunInterruptedError } from '../runInterrupted.js';
 import type { RunSummary } from '../runSummary.js';
+import {
+  classifyDeliveryFailure,
+  type DeliveryFailure,
+  missingModulesOf,
+  StoredRunFileError,
+} from './deliveryFailure.js';
+import { failUndeliverableRun } from './failUndeliverableRun.js';
 
 /** What a worker tells about each delivery it handles. */
 export type WorkerEvent =
   | { readonly type: 'taken'; readonly runId: string; readonly deliveryCount: number }
   | { readonly type: 'ended'; readonly runId: string; readonly summary: RunSummary }
   | { readonly type: 'handedBack'; readonly runId: string }
-  /** Given back for later: leased by a live runner elsewhere, or not runnable here now. */
-  | { readonly type: 'deferred'; readonly runId: string; readonly reason: string }
+  /**
+   * Given back for later: leased by a live runner elsewhere, or not runnable
+   * here now. `maxDeliveries` is set when the cause is permanent: the run
+   * fails at that delivery; `null` for a transient cause (tried for ever).
+   */
+  | {
+      readonly type: 'deferred';
+      readonly runId: string;
+      readonly reason: string;
+      readonly deliveryCount: number;
+      readonly maxDeliveries: number | null;
+    }
+  /** Marked failed and acked: a permanent cause, still there at the last delivery allowed. */
+  | {
+      readonly type: 'failed';
+      readonly runId: string;
+      readonly deliveries: number;
+      readonly reason: string;
+    }
   /** Acked without running: the run had already ended (a duplicate delivery). */
   | { readonly type: 'dropped'; readonly runId: string; readonly status: RunStatus }
   | { readonly type: 'queueError'; readonly error: unknown };
@@ -39,6 +57,12 @@ export interface RunWorkerOptions {
   readonly concurrency?: number;
   /** Each run's lease lifetime without a heartbeat; default 15 s. */
   readonly leaseTtlMs?: number;
+  /**
+   * A run that cannot run for a permanent cause (a missing module, a stored
+   * run file that no longer loads, an unexpected error) is failed at this
+   * delivery, and deferred before it; default `defaultMaxDeliveries`.
+   */
+  readonly maxDeliveries?: number;
   /** The queue's ack wait: each delivery is kept in progress three times per it. */
   readonly ackWaitMs: number;
   /** Aborting it stops taking runs and hands the running ones back at their last barrier. */
@@ -57,7 +81,12 @@ export interface WorkerTally {
   readonly handedBack: number;
   readonly deferred: number;
   readonly dropped: number;
+  /** Runs failed for a permanent cause after `maxDeliveries` deliveries. */
+  readonly failed: number;
 }
+
+/** How many deliveries a run with a permanent cause gets before it is failed. */
+export const defaultMaxDeliveries = 5;
 
 /** A run that has ended needs no work: a delivery of it is acked and dropped. */
 const endedStatuses: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
@@ -69,18 +98,20 @@ const endedStatuses: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled']
  * Each run holds its store lease; its delivery is kept in progress while it
  * works and acked once it ended. A run leased by a live runner elsewhere is
  * given back with a delay; a delivery of a run that already ended is acked
- * and dropped, so a duplicate delivery is one execution.
+ * and dropped, so a duplicate delivery is one execution. A run that cannot
+ * run for a permanent cause (see `classifyDeliveryFailure`) is given back
+ * until its `maxDeliveries`-th delivery, then marked failed and acked.
  *
  * @example
  * ```ts
  * const stop = new AbortController();
  * process.once('SIGTERM', () => stop.abort());
  * await runRunWorker({ store, queue, builtins: builtinComponents, name: 'w1', ackWaitMs, signal: stop.signal });
- * // { ended: 3, handedBack: 1, deferred: 0, dropped: 0 }
+ * // { ended: 3, handedBack: 1, deferred: 0, dropped: 0, failed: 0 }
  * ```
  */
 export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTally> {
-  const tally = { ended: 0, handedBack: 0, deferred: 0, dropped: 0 };
+  const tally = { ended: 0, handedBack: 0, deferred: 0, dropped: 0, failed: 0 };
   const logger = options.logger ?? silentLogger();
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
   const slots = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, async () => {
@@ -125,7 +156,13 @@ async function handleDelivery(
   } catch (error) {
     if (!(error instanceof RunNotFoundError)) throw error;
     // a worker on another store: leave it to a worker of the store it was submitted to
-    return defer(delivery, ttlMs, `not in this worker's store`, emit);
+    return defer(
+      delivery,
+      ttlMs,
+      { kind: 'transient', reason: `not in this worker's store` },
+      null,
+      emit,
+    );
   }
   if (endedStatuses.includes(record.status)) {
     await ackOrWarn(delivery, logger);
@@ -163,33 +200,75 @@ async function handleDelivery(
       emit({ type: 'dropped', runId, status: 'succeeded' });
       return 'dropped';
     }
-    if (error instanceof RunLeasedError || error instanceof LeaseLostError) {
-      return defer(delivery, ttlMs, error.message, emit);
+    const cause = await missingModulesOf(error);
+    const failure = classifyDeliveryFailure(cause);
+    if (failure.kind === 'transient') {
+      // leased elsewhere, a service away, files another worker may have: try again after a lease length
+      return defer(delivery, ttlMs, failure, null, emit);
     }
-    if (error instanceof RunInterruptedError) {
-      // a service it needs is gone: the run is at its last barrier; try again once the service may be back
-      return defer(delivery, ttlMs, error.message, emit);
+    // an arena error says all in the deferred or failed line; an unexpected one needs its stack
+    const level = ArenaError.is(cause) ? 'debug' : 'error';
+    logger[level](
+      { err: cause, deliveryCount: delivery.deliveryCount },
+      'the run could not be run',
+    );
+    const maxDeliveries = options.maxDeliveries ?? defaultMaxDeliveries;
+    // below the bound the cause may be this worker's own glitch: another delivery may find it gone
+    if (delivery.deliveryCount < maxDeliveries) {
+      return defer(delivery, ttlMs, failure, maxDeliveries, emit);
     }
-    if (error instanceof ModulesChangedError) {
-      // another worker may have the files the run started with
-      logger.error({ err: error }, 'the run cannot be resumed here');
-      return defer(delivery, ttlMs, error.message, emit);
-    }
-    logger.error({ err: error }, 'the run could not be run');
-    return defer(delivery, ttlMs, error instanceof Error ? error.message : String(error), emit);
+    return giveUp(delivery, failure, options, ttlMs, logger, emit);
   } finally {
     clearInterval(keepInProgress);
   }
 }
 
+/** Fail a run with a permanent cause at its last delivery allowed, and ack it for good. */
+async function giveUp(
+  delivery: RunDelivery,
+  failure: DeliveryFailure,
+  options: RunWorkerOptions,
+  ttlMs: number,
+  logger: Logger,
+  emit: (event: WorkerEvent) => void,
+): Promise<DeliveryOutcome> {
+  const { runId, deliveryCount } = delivery;
+  let status: RunStatus;
+  try {
+    status = failUndeliverableRun(options.store, runId, {
+      owner: workerLeaseOwner(options.name),
+      ttlMs,
+      error: `${failure.reason}; gave up after ${deliveryCount} deliveries`,
+    });
+  } catch (error) {
+    // leased by a live runner meanwhile, or the store is away: nothing was written, try again later
+    logger.error({ err: error }, 'the run could not be marked failed');
+    return defer(delivery, ttlMs, classifyDeliveryFailure(error), null, emit);
+  }
+  await ackOrWarn(delivery, logger);
+  if (status !== 'failed') {
+    emit({ type: 'dropped', runId, status });
+    return 'dropped';
+  }
+  emit({ type: 'failed', runId, deliveries: deliveryCount, reason: failure.reason });
+  return 'failed';
+}
+
 function defer(
   delivery: RunDelivery,
   delayMs: number,
-  reason: string,
+  failure: DeliveryFailure,
+  maxDeliveries: number | null,
   emit: (event: WorkerEvent) => void,
 ): DeliveryOutcome {
   delivery.nak(delayMs);
-  emit({ type: 'deferred', runId: delivery.runId, reason });
+  emit({
+    type: 'deferred',
+    runId: delivery.runId,
+    reason: failure.reason,
+    deliveryCount: delivery.deliveryCount,
+    maxDeliveries,
+  });
   return 'deferred';
 }
 
@@ -217,12 +296,18 @@ export function workerLeaseOwner(name: string): LeaseOwner {
 
 function storedSpec(record: RunRecord) {
   if (record.runFileSha256 !== null && sha256Hex(record.runFile) !== record.runFileSha256) {
-    throw new Error(
-      `the run file stored with run '${record.runId}' does not match its recorded sha256: the store was changed by hand`,
+    throw new StoredRunFileError(
+      record.runId,
+      'does not match its recorded sha256: the store was changed by hand',
     );
   }
-  // components resolve against the run file's folder (stored as an absolute path), wherever the worker runs
-  return parseRunFile(record.runFile, { sourcePath: record.runFilePath });
+  try {
+    // components resolve against the run file's folder (stored as an absolute path), wherever the worker runs
+    return parseRunFile(record.runFile, { sourcePath: record.runFilePath });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoredRunFileError(record.runId, `no longer loads: ${reason}`, { cause: error });
+  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -5,7 +5,11 @@ import {
   type JudgeWorkerTally,
   runJudgeWorker,
 } from '../../actors/judging/judgeWorker.js';
-import { runRunWorker, type WorkerEvent } from '../../actors/queue/runWorker.js';
+import {
+  defaultMaxDeliveries,
+  runRunWorker,
+  type WorkerEvent,
+} from '../../actors/queue/runWorker.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';
@@ -28,6 +32,7 @@ interface WorkerCommandOptions {
   concurrency: string;
   name?: string;
   maxInProgress?: string;
+  maxDeliveries?: string;
   judgeConcurrency: string;
   json?: boolean;
   logLevel: LogLevel;
@@ -62,6 +67,10 @@ export function registerWorkerCommand(program: Command): void {
       'set the fleet-wide cap on runs in progress across all workers (kept as set when omitted)',
     )
     .option(
+      '--max-deliveries <n>',
+      `fail a run that cannot run (a missing module, a run file that no longer loads) at its n-th delivery (default: ARENA_MAX_DELIVERIES, else ${defaultMaxDeliveries})`,
+    )
+    .option(
       '--judge-concurrency <n>',
       'judgements this worker makes at once for arena judge --nats (0: take no judge jobs)',
       '8',
@@ -81,6 +90,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
     options.maxInProgress === undefined
       ? undefined
       : positiveInteger('--max-in-progress', options.maxInProgress);
+  const maxDeliveries = maxDeliveriesOf(options.maxDeliveries);
   const name = options.name ?? `${hostname()}-${process.pid}`;
   const leaseTtlMs = leaseTtlFromEnvironment();
   const ackWaitMs = ackWaitFor(leaseTtlMs);
@@ -128,6 +138,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
       builtins: builtinComponents,
       name,
       concurrency,
+      maxDeliveries,
       ackWaitMs,
       ...(leaseTtlMs !== undefined ? { leaseTtlMs } : {}),
       signal: stop.signal,
@@ -136,7 +147,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
     });
     const judged = await judging?.done;
     say(
-      `arena worker ${name}: stopped (${tally.ended} ended, ${tally.handedBack} handed back, ${tally.deferred} deferred, ${tally.dropped} dropped${judged && Object.values(judged).some((count) => count > 0) ? `; judged ${judged.recorded}, from the cache ${judged.cached}, duplicates ${judged.duplicate}, handed back ${judged.handedBack}` : ''})`,
+      `arena worker ${name}: stopped (${tally.ended} ended, ${tally.handedBack} handed back, ${tally.deferred} deferred, ${tally.dropped} dropped${tally.failed > 0 ? `, ${tally.failed} failed (could not run)` : ''}${judged && Object.values(judged).some((count) => count > 0) ? `; judged ${judged.recorded}, from the cache ${judged.cached}, duplicates ${judged.duplicate}, handed back ${judged.handedBack}` : ''})`,
     );
     return ExitCode.ok;
   } finally {
@@ -170,8 +181,17 @@ function report(name: string, event: WorkerEvent, json: boolean): void {
     case 'handedBack':
       say(`${name}: run ${event.runId} handed back at its last barrier`);
       return;
-    case 'deferred':
-      say(`${name}: run ${event.runId} deferred: ${event.reason}`);
+    case 'deferred': {
+      const bound = event.maxDeliveries === null ? '' : ` of at most ${event.maxDeliveries}`;
+      say(
+        `${name}: run ${event.runId} deferred (delivery ${event.deliveryCount}${bound}): ${event.reason}`,
+      );
+      return;
+    }
+    case 'failed':
+      say(
+        `${name}: run ${event.runId} failed after ${event.deliveries} deliveries: ${event.reason}`,
+      );
       return;
     case 'dropped':
       say(`${name}: run ${event.runId} already ${event.status}; message dropped`);
@@ -248,6 +268,14 @@ function wholeNumber(option: string, text: string): number {
     throw new CliError(`${option} must be a whole number >= 0, got '${text}'`);
   }
   return value;
+}
+
+/** `--max-deliveries`, else `ARENA_MAX_DELIVERIES`, else the default; a whole number >= 1. */
+function maxDeliveriesOf(option: string | undefined): number {
+  if (option !== undefined) return positiveInteger('--max-deliveries', option);
+  const text = process.env.ARENA_MAX_DELIVERIES;
+  if (text === undefined || text === '') return defaultMaxDeliveries;
+  return positiveInteger('ARENA_MAX_DELIVERIES', text);
 }
 
 function positiveInteger(option: string, text: string): number {
