@@ -64,9 +64,10 @@ export interface DeliveryFailure {
  * Tell a transient cause from a permanent one. Transient: `RunLeasedError`,
  * `LeaseLostError` (another process holds the run), `RunInterruptedError`
  * (a remote service is away), `RunNotFoundError` (the run is in another
- * worker's store), `ModulesChangedError` (another worker may have the
- * original files). Anything else is permanent: a missing module, a stored
- * run file that no longer loads, an unexpected error.
+ * worker's store). Anything else is permanent: a missing or changed module
+ * (workers mostly share their files, so a changed one would come back
+ * changed for ever; the message says how to resume it with `--force`), a
+ * stored run file that no longer loads, an unexpected error.
  *
  * @example
  * ```ts
@@ -81,8 +82,7 @@ export function classifyDeliveryFailure(error: unknown): DeliveryFailure {
     error instanceof RunLeasedError ||
     error instanceof LeaseLostError ||
     error instanceof RunInterruptedError ||
-    error instanceof RunNotFoundError ||
-    error instanceof ModulesChangedError;
+    error instanceof RunNotFoundError;
   return { kind: transient ? 'transient' : 'permanent', reason: describeCause(error) };
 }
 

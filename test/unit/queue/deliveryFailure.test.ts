@@ -36,7 +36,6 @@ describe('classifyDeliveryFailure', () => {
     ['LeaseLostError', new LeaseLostError(runId, null)],
     ['RunInterruptedError', new RunInterruptedError(runId, 'no instance of service "tank"')],
     ['RunNotFoundError', new RunNotFoundError(runId)],
-    ['ModulesChangedError', new ModulesChangedError(runId, ['/experiments/env.js'])],
   ])('calls a %s transient: it may go away by itself', (name, error) => {
     expect(classifyDeliveryFailure(error)).toEqual({
       kind: 'transient',
@@ -46,6 +45,7 @@ describe('classifyDeliveryFailure', () => {
 
   it.each([
     ['ModuleMissingError', new ModuleMissingError(runId, ['/experiments/env.js'])],
+    ['ModulesChangedError', new ModulesChangedError(runId, ['/experiments/env.js'])],
     ['StoredRunFileError', new StoredRunFileError(runId, 'no longer loads: schedule: required')],
     [
       'ComponentContractError',
