@@ -34,7 +34,12 @@ export function useRunTemporaryRoot(
   process.env.ARENA_TEST_SHARED_TMPDIR ??= original;
   process.env.TMPDIR = root;
   return () => {
-    const left = existsSync(root) ? readdirSync(root).sort() : [];
+    // tsx keeps its compile cache in the temporary folder (tsx-<uid>): not a test's leak.
+    const left = existsSync(root)
+      ? readdirSync(root)
+          .filter((entry) => !entry.startsWith('tsx-'))
+          .sort()
+      : [];
     if (left.length > 0) {
       // Named, so the test that leaks can be found; the root goes anyway.
       const shown = left.slice(0, 10).join(', ') + (left.length > 10 ? ', ...' : '');
