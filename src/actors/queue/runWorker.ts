@@ -203,7 +203,7 @@ async function handleDelivery(
     const cause = await missingModulesOf(error);
     const failure = classifyDeliveryFailure(cause);
     if (failure.kind === 'transient') {
-      // leased elsewhere, a service away, files another worker may have: try again after a lease length
+      // leased elsewhere, a service away, a run of another store: try again after a lease length
       return defer(delivery, ttlMs, failure, null, emit);
     }
     // an arena error says all in the deferred or failed line; an unexpected one needs its stack
