@@ -21,7 +21,7 @@ import {
 } from '../support/judgeFleet.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
-import { waitUntil } from '../support/queueFleet.js';
+import { killAll, waitUntil } from '../support/queueFleet.js';
 
 // Judging at scale with the real engines: cases on NATS JetStream, verdicts in PostgreSQL, a real HTTP model server.
 let nats: NatsServer;
@@ -32,11 +32,7 @@ beforeAll(async () => {
   [nats, postgres] = await Promise.all([startNatsServer(), startTestPostgres()]);
 });
 afterAll(async () => {
-  for (const worker of workers) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null)
-      worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
+  await killAll(workers);
   await Promise.all(servers.map((server) => server.close()));
   await Promise.all([nats?.dispose(), postgres?.stop()]);
 });

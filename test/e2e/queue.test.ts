@@ -10,6 +10,7 @@ import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
   allSucceeded,
   cli,
+  killAll,
   queueExperiment,
   readStore,
   startWorker,
@@ -27,11 +28,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // nothing is left running: every worker this test started, then the server, by pid
-  for (const worker of workers) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null)
-      worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
+  await killAll(workers);
   workers = [];
   await server.dispose();
 });

@@ -8,6 +8,7 @@ import { openSqliteStore } from '../../src/ports/sqliteStore.js';
 import { runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
+  killAll,
   queueExperiment,
   readStore,
   spawnWorker,
@@ -61,11 +62,7 @@ describe('a queued run that cannot run', () => {
   });
   afterEach(async () => {
     // nothing is left running: every worker this test started, then the server, by pid
-    for (const each of workers) {
-      if (each.child.exitCode === null && each.child.signalCode === null)
-        each.child.kill('SIGKILL');
-      await each.exited;
-    }
+    await killAll(workers);
     workers = [];
     await server.dispose();
   });

@@ -5,6 +5,7 @@ import { runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import {
+  killAll,
   queueExperiment,
   readStore,
   startWorker,
@@ -22,11 +23,7 @@ beforeAll(async () => {
   [nats, postgres] = await Promise.all([startNatsServer(), startTestPostgres()]);
 });
 afterAll(async () => {
-  for (const worker of workers) {
-    if (worker.child.exitCode === null && worker.child.signalCode === null)
-      worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
+  await killAll(workers);
   await Promise.all([nats?.dispose(), postgres?.stop()]);
 });
 

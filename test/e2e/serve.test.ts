@@ -10,6 +10,7 @@ import {
   allSucceeded,
   cli,
   fleetEnv,
+  killAll,
   queueExperiment,
   readStore,
   spawnWorker,
@@ -27,12 +28,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // nothing is left running: every arena serve this test started, then the server, by pid
-  for (const process of served) {
-    if (process.child.exitCode === null && process.child.signalCode === null) {
-      process.child.kill('SIGKILL');
-    }
-    await process.exited;
-  }
+  await killAll(served);
   served = [];
   await server.dispose();
 });

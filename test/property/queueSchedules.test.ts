@@ -4,6 +4,7 @@ import { runArena } from '../support/cli.js';
 import { startNatsServer } from '../support/natsServer.js';
 import {
   allSucceeded,
+  killAll,
   queueExperiment,
   readStore,
   startWorker,
@@ -155,11 +156,7 @@ describe('runs on a queue under worker faults', () => {
           }
           for (const { records } of stored) expect(records).toEqual(reference);
         } finally {
-          for (const each of every) {
-            if (each.child.exitCode === null && each.child.signalCode === null)
-              each.child.kill('SIGKILL');
-            await each.exited;
-          }
+          await killAll(every);
           await server.dispose();
         }
       }),

@@ -37,6 +37,19 @@ export interface WorkerProcess {
   stderr(): string;
 }
 
+/**
+ * SIGKILL every process of `processes` still running and wait for each to
+ * exit, so that nothing a test started is left running.
+ */
+export async function killAll(
+  processes: readonly { readonly child: ChildProcess; readonly exited: Promise<unknown> }[],
+): Promise<void> {
+  for (const each of processes) {
+    if (each.child.exitCode === null && each.child.signalCode === null) each.child.kill('SIGKILL');
+    await each.exited;
+  }
+}
+
 /** Start `arena worker` against a NATS server and a store. */
 export function startWorker(options: {
   nats: string;

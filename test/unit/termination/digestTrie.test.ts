@@ -50,7 +50,10 @@ describe('digest trie', () => {
   });
 
   it('rebuilds a trie placed by the five-level scheme 2 and still finds every key', () => {
-    const trie = scheme2Trie(Array.from({ length: 2_000 }, (_, index) => `e-${index}`));
+    const trie = formerTrie(
+      2,
+      Array.from({ length: 2_000 }, (_, index) => `e-${index}`),
+    );
     expect((trie as unknown[])[8]).toBe(2);
     // Placed by the current hash, 'e-7' would sit elsewhere: the lookup must rebuild, not walk.
     for (let index = 0; index < 2_000; index += 37) {
@@ -65,7 +68,7 @@ describe('digest trie', () => {
     const digest = (index: number) =>
       recordDigest(`e-${index}`, index, null, null, { objective: index });
     const value = (index: number) => (index % 7 === 0 ? `legacy-${index}` : digest(index));
-    const trie = scheme3Trie(keys, (key) => value(Number(key.slice(2))));
+    const trie = formerTrie(3, keys, (key) => value(Number(key.slice(2))));
     expect((trie as unknown[])[8]).toBe(3);
     for (let index = 0; index < 3_000; index += 41) {
       expect(trieGet(trie, `e-${index}`)).toBe(value(index));
@@ -73,14 +76,17 @@ describe('digest trie', () => {
     expect(new Map(trieEntries(trie))).toEqual(
       new Map(keys.map((key, index) => [key, value(index)])),
     );
-    const small = scheme3Trie(keys.slice(0, 3), (key) => value(Number(key.slice(2))));
+    const small = formerTrie(3, keys.slice(0, 3), (key) => value(Number(key.slice(2))));
     expect(trieGet(small, 'e-1')).toBe(value(1));
     expect(trieGet(trieSet(small, 'e-9', 'x'), 'e-0')).toBe(value(0));
   });
 });
 
-/** How scheme 3 placed ids (9 bits of the key without its last 3 characters, then 21 of the whole key). */
-function scheme3Hash(key: string): number {
+/**
+ * How schemes 2 and 3 placed ids: `topBits` of FNV-1a over the key without its last 3
+ * characters (15 in scheme 2, 9 in scheme 3), the rest of 30 bits over the whole key.
+ */
+function formerHash(key: string, topBits: number): number {
   const cut = key.length - 3;
   let hash = 0x811c9dc5;
   let top = hash;
@@ -88,62 +94,34 @@ function scheme3Hash(key: string): number {
     if (index === cut) top = hash;
     hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
   }
-  return (((hash ^ (hash >>> 15)) & 0x1fffff) << 9) | ((top ^ (top >>> 15)) & 0x1ff);
+  const deep = (hash ^ (hash >>> 15)) & ((1 << (30 - topBits)) - 1);
+  return (deep << topBits) | ((top ^ (top >>> 15)) & ((1 << topBits) - 1));
 }
 
-/** A scheme-3 trie of `keys`: buckets of (key, text) pairs up to 16, a bucket root until then. */
-function scheme3Trie(keys: string[], textOf: (key: string) => string): DigestTrie {
+/**
+ * A trie of `keys` as scheme 2 or 3 built it: buckets of (key, text) pairs up to 16 (a bucket
+ * root until then), 8-slot branches, the scheme after the root's slots.
+ */
+function formerTrie(
+  scheme: 2 | 3,
+  keys: string[],
+  textOf: (key: string) => string = (key) => `d${key.slice(2)}`,
+): DigestTrie {
   type Node = string[] | (Node | null)[];
+  const topBits = scheme === 2 ? 15 : 9;
   const insert = (node: Node | null, key: string, level: number): Node => {
     if (node === null) return [key, textOf(key)];
     if (typeof node[0] === 'string') {
       if (node.length < 32 || level >= 9) return [...(node as string[]), key, textOf(key)];
       let branch: Node = new Array<Node | null>(8).fill(null);
-      if (level === 0) (branch as unknown[]).push(3);
+      if (level === 0) (branch as unknown[]).push(scheme);
       for (let index = 0; index < node.length; index += 2) {
         branch = insert(branch, node[index] as string, level);
       }
       return insert(branch, key, level);
     }
     const branch = (node as (Node | null)[]).slice();
-    const slot = (scheme3Hash(key) >>> (level * 3)) & 7;
-    branch[slot] = insert(branch[slot] ?? null, key, level + 1);
-    return branch;
-  };
-  let trie: Node | null = null;
-  for (const key of keys) trie = insert(trie, key, 0);
-  return trie as DigestTrie;
-}
-
-/** How scheme 2 placed ids (15 bits of the key without its last 3 characters, then 15 of the whole key). */
-function scheme2Hash(key: string): number {
-  const cut = key.length - 3;
-  let hash = 0x811c9dc5;
-  let top = hash;
-  for (let index = 0; index < key.length; index++) {
-    if (index === cut) top = hash;
-    hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
-  }
-  return (((hash ^ (hash >>> 15)) & 0x7fff) << 15) | ((top ^ (top >>> 15)) & 0x7fff);
-}
-
-/** A scheme-2 trie of `keys` (value `d` + the key's number), built as scheme 2 built it. */
-function scheme2Trie(keys: string[]): DigestTrie {
-  type Node = string[] | (Node | null)[];
-  const insert = (node: Node | null, key: string, level: number): Node => {
-    const value = `d${key.slice(2)}`;
-    if (node === null) return [key, value];
-    if (typeof node[0] === 'string') {
-      if (node.length < 32 || level >= 9) return [...(node as string[]), key, value];
-      let branch: Node = new Array<Node | null>(8).fill(null);
-      if (level === 0) (branch as unknown[]).push(2);
-      for (let index = 0; index < node.length; index += 2) {
-        branch = insert(branch, node[index] as string, level);
-      }
-      return insert(branch, key, level);
-    }
-    const branch = (node as (Node | null)[]).slice();
-    const slot = (scheme2Hash(key) >>> (level * 3)) & 7;
+    const slot = (formerHash(key, topBits) >>> (level * 3)) & 7;
     branch[slot] = insert(branch[slot] ?? null, key, level + 1);
     return branch;
   };
