@@ -44,7 +44,7 @@ export function isImprovement(value: number, best: number | null, rule: PlateauR
 export function smoothedMetric(window: readonly number[], size: number): number | null {
   if (window.length < size) return null;
   let sum = 0;
-  for (const value of window) sum += value;
+  for (let index = 0; index < window.length; index++) sum += window[index]!;
   return sum / window.length;
 }
 
