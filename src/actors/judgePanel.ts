@@ -14,6 +14,7 @@ import type { JudgeClock } from '../machines/judge.js';
 import { judgePanelMachine, type PanelMemberInput } from '../machines/judgePanel.js';
 import { systemClock } from '../ports/clock.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
+import { settleJudgement } from './judgementActor.js';
 import type { Judge } from './judges.js';
 
 /** A panel of judges: a `Judge` whose results are `PanelJudgeResult`s. */
@@ -98,56 +99,37 @@ export function createJudgePanel(options: JudgePanelOptions): JudgePanel {
     ].join('\u0001'),
     promptSha256: (context) => first.promptSha256(context),
     evaluate: (context, evaluateOptions = {}) =>
-      new Promise<PanelJudgeResult>((resolve, reject) => {
-        const signal = evaluateOptions.signal;
-        if (signal?.aborted) {
-          reject(new JudgeCancelledError(context.caseId));
-          return;
-        }
-        const actor = createActor(machine, {
-          input: {
-            subject: context,
-            panel: {
-              name: settings.name,
-              judgeVersion: settings.judgeVersion,
-              rubricVersion: settings.rubricVersion,
-              promptSha256: first.promptSha256(context),
+      settleJudgement(
+        () =>
+          createActor(machine, {
+            input: {
+              subject: context,
+              panel: {
+                name: settings.name,
+                judgeVersion: settings.judgeVersion,
+                rubricVersion: settings.rubricVersion,
+                promptSha256: first.promptSha256(context),
+              },
+              members: members.map((member) => member.settings.name),
+              rule,
+              clock,
             },
-            members: members.map((member) => member.settings.name),
-            rule,
-            clock,
-          },
-        });
-        const cancel = (): void => actor.send({ type: 'cancel' });
-        const settle = (): void => signal?.removeEventListener('abort', cancel);
-        actor.subscribe({
-          complete: () => {
-            settle();
-            const snapshot = actor.getSnapshot();
-            if (snapshot.output) {
-              const { status, errorType, panel } = snapshot.output;
-              logger.debug(
-                {
-                  judge: settings.name,
-                  caseId: context.caseId,
-                  status,
-                  errorType,
-                  vote: panel.vote,
-                },
-                'panel verdict',
-              );
-              resolve(snapshot.output);
-            } else if (snapshot.value === 'failed') reject(snapshot.context.failure);
-            else reject(new JudgeCancelledError(context.caseId));
-          },
-          error: (error) => {
-            settle();
-            reject(error);
-          },
-        });
-        signal?.addEventListener('abort', cancel, { once: true });
-        actor.start();
-      }),
+          }),
+        evaluateOptions.signal,
+        context.caseId,
+        (snapshot) => {
+          if (snapshot.output) {
+            const { status, errorType, panel } = snapshot.output;
+            logger.debug(
+              { judge: settings.name, caseId: context.caseId, status, errorType, vote: panel.vote },
+              'panel verdict',
+            );
+            return snapshot.output;
+          }
+          if (snapshot.value === 'failed') throw snapshot.context.failure;
+          throw new JudgeCancelledError(context.caseId);
+        },
+      ),
   };
 }
 

@@ -23,6 +23,7 @@ import { type Logger, silentLogger } from '../ports/logger.js';
 import type { ModelProvider, ModelResponse } from '../ports/modelProvider.js';
 import { createOpenAIProvider } from '../ports/openaiProvider.js';
 import { createReplayProvider, loadReplayFile } from '../ports/replayProvider.js';
+import { settleJudgement } from './judgementActor.js';
 
 /** A judge: evaluates one subject at a time, each in its own `judgeMachine` actor. */
 export interface Judge {
@@ -93,46 +94,31 @@ function createJudge(
     ].join('\u0000'),
     promptSha256: (context) => promptSha256(settings.rubric, context),
     evaluate: (context, evaluateOptions = {}) =>
-      new Promise<JudgeResult>((resolve, reject) => {
-        const signal = evaluateOptions.signal;
-        if (signal?.aborted) {
-          reject(new JudgeCancelledError(context.caseId));
-          return;
-        }
-        const actor = createActor(machine, {
-          input: {
-            subject: context,
-            settings,
-            model: evaluator.model,
-            selfEvaluation: isSelfEvaluation(context),
-            clock,
-            random: rng.next,
-          },
-          ...(options.timers ? { clock: options.timers } : {}),
-        });
-        const cancel = (): void => actor.send({ type: 'cancel' });
-        const settle = (): void => signal?.removeEventListener('abort', cancel);
-        actor.subscribe({
-          complete: () => {
-            settle();
-            const snapshot = actor.getSnapshot();
-            const output = snapshot.output;
-            if (output) {
-              logVerdict(logger, output, snapshot.context.lastErrorDetail);
-              resolve(output);
-            } else {
-              logger.info({ judge: settings.name, caseId: context.caseId }, 'judgement cancelled');
-              reject(new JudgeCancelledError(context.caseId));
-            }
-          },
-          error: (error) => {
-            settle();
-            reject(error);
-          },
-        });
-        signal?.addEventListener('abort', cancel, { once: true });
-        actor.start();
-      }),
+      settleJudgement(
+        () =>
+          createActor(machine, {
+            input: {
+              subject: context,
+              settings,
+              model: evaluator.model,
+              selfEvaluation: isSelfEvaluation(context),
+              clock,
+              random: rng.next,
+            },
+            ...(options.timers ? { clock: options.timers } : {}),
+          }),
+        evaluateOptions.signal,
+        context.caseId,
+        (snapshot) => {
+          const output = snapshot.output;
+          if (!output) {
+            logger.info({ judge: settings.name, caseId: context.caseId }, 'judgement cancelled');
+            throw new JudgeCancelledError(context.caseId);
+          }
+          logVerdict(logger, output, snapshot.context.lastErrorDetail);
+          return output;
+        },
+      ),
   };
 }
 
