@@ -1,5 +1,4 @@
 import type { JudgeResult } from '../domain/judge/result.js';
-import { type Clock, systemClock } from './clock.js';
 import {
   EvaluationRunNotFoundError,
   type EvaluationRunRecord,
@@ -14,24 +13,14 @@ import {
   type VerdictRow,
   verdictFromRow,
 } from './judgeStoreRows.js';
-import { createRunIdGenerator, type RunIdGenerator } from './runId.js';
-import { openStoreDatabase } from './sqliteOpen.js';
+import { openSqliteStoreParts, type SqliteStoreOptions } from './sqliteOpen.js';
 import { storeVersion } from './sqliteSchema.js';
 import { decodeStoredJson, encodeStoredJson } from './storedJson.js';
 import { DuplicateRecordError, StoreOpenError, StoreReadOnlyError } from './storeErrors.js';
 import { requireInteger } from './storeRecordChecks.js';
 
 /** How a SQLite judge store is opened. */
-export interface JudgeStoreOptions {
-  /** Read only: the file must exist and is never changed (see `openStoreDatabase`). */
-  readonly readonly?: boolean;
-  /** Timestamps of runs and verdicts (tests inject a fixed one). */
-  readonly clock?: Clock;
-  /** Makes evaluation run ids from the judge name and the creation time. */
-  readonly newRunId?: RunIdGenerator;
-  /** How long a write waits for another process's write lock (default 30 s). */
-  readonly busyTimeoutMs?: number;
-}
+export type JudgeStoreOptions = SqliteStoreOptions;
 
 /** How many fresh ids `createEvaluationRun` tries before a collision is an error. */
 const idAttempts = 8;
@@ -53,14 +42,7 @@ const judgeSchemaVersion = 4;
  * ```
  */
 export function openSqliteJudgeStore(path: string, options: JudgeStoreOptions = {}): JudgeStore {
-  const clock = options.clock ?? systemClock;
-  const newRunId = options.newRunId ?? createRunIdGenerator();
-  const now = (): string => clock.now().toISOString();
-  const readonly = options.readonly === true;
-  const db = openStoreDatabase(path, {
-    readonly,
-    ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
-  });
+  const { db, now, newRunId, readonly } = openSqliteStoreParts(path, options);
   if (storeVersion(db) < judgeSchemaVersion) {
     const version = storeVersion(db);
     db.close();

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { type Clock, systemClock } from './clock.js';
+import { createRunIdGenerator, type RunIdGenerator } from './runId.js';
 import { migrateStore, storeMigrations, storeVersion } from './sqliteSchema.js';
 import { StoreNotFoundError, StoreOpenError, StoreSchemaError } from './storeErrors.js';
 
@@ -115,4 +117,50 @@ function requireKnownVersion(db: Database.Database, path: string): void {
   if (version > storeMigrations.length) {
     throw new StoreSchemaError(path, version, storeMigrations.length);
   }
+}
+
+/** How a SQLite store (of runs, of judgements) is opened. */
+export interface SqliteStoreOptions {
+  /** Open for reading only: the file must exist and is never changed (see `openStoreDatabase`). */
+  readonly readonly?: boolean;
+  /** Timestamps a record does not bring itself (tests inject a fixed one). */
+  readonly clock?: Clock;
+  /** Makes the id of a run created without one, from a name and the creation time. */
+  readonly newRunId?: RunIdGenerator;
+  /** How long a write waits for another process's write lock (default 30 s). */
+  readonly busyTimeoutMs?: number;
+}
+
+/**
+ * What each SQLite store opens with: the database (see `openStoreDatabase`),
+ * its clock and an ISO timestamp of now, and its run id maker.
+ *
+ * @example
+ * ```ts
+ * const { db, now, newRunId, readonly } = openSqliteStoreParts('.arena/arena.db', { readonly: true });
+ * ```
+ */
+export function openSqliteStoreParts(
+  path: string,
+  options: SqliteStoreOptions,
+): {
+  db: Database.Database;
+  clock: Clock;
+  now: () => string;
+  newRunId: RunIdGenerator;
+  readonly: boolean;
+} {
+  const clock = options.clock ?? systemClock;
+  const readonly = options.readonly === true;
+  const db = openStoreDatabase(path, {
+    readonly,
+    ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+  });
+  return {
+    db,
+    clock,
+    now: () => clock.now().toISOString(),
+    newRunId: options.newRunId ?? createRunIdGenerator(),
+    readonly,
+  };
 }

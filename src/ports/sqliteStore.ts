@@ -1,7 +1,5 @@
 import Database from 'better-sqlite3';
-import { type Clock, systemClock } from './clock.js';
-import { createRunIdGenerator, type RunIdGenerator } from './runId.js';
-import { openStoreDatabase } from './sqliteOpen.js';
+import { openSqliteStoreParts, type SqliteStoreOptions } from './sqliteOpen.js';
 import {
   type CheckpointRow,
   checkpointFromRow,
@@ -33,16 +31,7 @@ import {
 import { requireFinite, requireInteger } from './storeRecordChecks.js';
 
 /** What a store is opened with. */
-export interface StoreOptions {
-  /** Timestamps a record does not bring itself. */
-  clock?: Clock;
-  /** Makes the id of a run created without one. */
-  newRunId?: RunIdGenerator;
-  /** Open for reading only: the file must exist and is never changed (see `openStoreDatabase`). */
-  readonly?: boolean;
-  /** How long a write waits for another process's write lock (default 30 s). */
-  busyTimeoutMs?: number;
-}
+export type StoreOptions = SqliteStoreOptions;
 
 /**
  * Open (creating and migrating if needed) a SQLite run store at `path`, or an
@@ -67,14 +56,7 @@ export interface StoreOptions {
  * ```
  */
 export function openSqliteStore(path: string, options: StoreOptions = {}): RunStore {
-  const clock = options.clock ?? systemClock;
-  const newRunId = options.newRunId ?? createRunIdGenerator();
-  const now = (): string => clock.now().toISOString();
-  const readonly = options.readonly === true;
-  const db = openStoreDatabase(path, {
-    readonly,
-    ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
-  });
+  const { db, clock, now, newRunId, readonly } = openSqliteStoreParts(path, options);
   // a read-only file of an older schema version lacks the newer tables and columns
   const current = storeVersion(db) >= storeMigrations.length;
   const writable = (what: string): void => {
