@@ -13,8 +13,9 @@ import {
   type VerdictRow,
   verdictFromRow,
 } from './judgeStoreRows.js';
-import { openSqliteStoreParts, type SqliteStoreOptions } from './sqliteOpen.js';
+import { openSqliteStoreParts } from './sqliteOpen.js';
 import { storeVersion } from './sqliteSchema.js';
+import type { SqliteStoreOptions } from './sqliteStoreOptions.js';
 import { decodeStoredJson, encodeStoredJson } from './storedJson.js';
 import { DuplicateRecordError, StoreOpenError, StoreReadOnlyError } from './storeErrors.js';
 import { requireInteger } from './storeRecordChecks.js';

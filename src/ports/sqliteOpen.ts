@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { type Clock, systemClock } from './clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from './runId.js';
 import { migrateStore, storeMigrations, storeVersion } from './sqliteSchema.js';
+import type { SqliteStoreOptions } from './sqliteStoreOptions.js';
 import { StoreNotFoundError, StoreOpenError, StoreSchemaError } from './storeErrors.js';
 
 /** How a store file is opened. */
@@ -119,21 +120,11 @@ function requireKnownVersion(db: Database.Database, path: string): void {
   }
 }
 
-/** How a SQLite store (of runs, of judgements) is opened. */
-export interface SqliteStoreOptions {
-  /** Open for reading only: the file must exist and is never changed (see `openStoreDatabase`). */
-  readonly readonly?: boolean;
-  /** Timestamps a record does not bring itself (tests inject a fixed one). */
-  readonly clock?: Clock;
-  /** Makes the id of a run created without one, from a name and the creation time. */
-  readonly newRunId?: RunIdGenerator;
-  /** How long a write waits for another process's write lock (default 30 s). */
-  readonly busyTimeoutMs?: number;
-}
-
 /**
  * What each SQLite store opens with: the database (see `openStoreDatabase`),
  * its clock and an ISO timestamp of now, and its run id maker.
+ *
+ * @internal the store adapters' own helper; its types are better-sqlite3's.
  *
  * @example
  * ```ts

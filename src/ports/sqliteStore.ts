@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { openSqliteStoreParts, type SqliteStoreOptions } from './sqliteOpen.js';
+import { openSqliteStoreParts } from './sqliteOpen.js';
 import {
   type CheckpointRow,
   checkpointFromRow,
@@ -18,6 +18,7 @@ import {
   snapshotFromRow,
 } from './sqliteRows.js';
 import { storeMigrations, storeVersion } from './sqliteSchema.js';
+import type { SqliteStoreOptions } from './sqliteStoreOptions.js';
 import type { EpisodeSummary, Lease, LeaseHolder, RunStore } from './store.js';
 import { encodeStoredJson } from './storedJson.js';
 import {
