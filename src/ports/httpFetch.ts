@@ -5,6 +5,7 @@ import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 import { boundedFetch, type FetchFunction } from './boundedFetch.js';
 import { ProviderResponseTooLargeError } from './modelProvider.js';
+import { responseHeaders } from './responseHeaders.js';
 
 /** How `httpFetch` pools its connections and caps what it reads. */
 export interface HttpFetchOptions {
@@ -55,7 +56,7 @@ export function httpFetch(options: HttpFetchOptions): FetchFunction {
     ) {
       return fallback(input, init);
     }
-    let url = new URL(input);
+    let url = parsedUrl(input);
     let method = (init.method ?? 'GET').toUpperCase();
     let headers = headerRecord(init.headers);
     let payload: string | Uint8Array | null = body;
@@ -167,12 +168,11 @@ function exchange(
     request.on('error', (error) => finish(() => reject(error)));
     request.on('response', (incoming) => {
       const status = incoming.statusCode ?? 0;
-      const responseHeaders = new Headers();
-      const raw = incoming.rawHeaders;
-      for (let index = 0; index + 1 < raw.length; index += 2) {
-        responseHeaders.append(raw[index]!, raw[index + 1]!);
-      }
-      const init = { status, statusText: incoming.statusMessage ?? '', headers: responseHeaders };
+      const init = {
+        status,
+        statusText: incoming.statusMessage ?? '',
+        headers: responseHeaders(incoming.rawHeaders),
+      };
       if (options.head || NULL_BODY_STATUSES.has(status)) {
         incoming.resume();
         finish(() => resolve(new Response(null, init)));
@@ -215,6 +215,23 @@ function exchange(
   });
 }
 
+/**
+ * The URL a `fetch` was called with, parsed once per distinct text: a client
+ * calls the same few URLs over and over. `URL` objects are never changed here
+ * (a redirect makes a new one), so one can be shared.
+ */
+const parsedUrls = new Map<string, URL>();
+function parsedUrl(input: string | URL): URL {
+  if (typeof input !== 'string') return new URL(input);
+  let url = parsedUrls.get(input);
+  if (url === undefined) {
+    if (parsedUrls.size >= 256) parsedUrls.clear();
+    url = new URL(input);
+    parsedUrls.set(input, url);
+  }
+  return url;
+}
+
 /** Where a URL points, as `http.request` takes it; the few URLs a client calls are converted once. */
 const requestTargets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
 function requestTarget(url: URL): ReturnType<typeof urlToHttpOptions> {
@@ -229,6 +246,7 @@ function requestTarget(url: URL): ReturnType<typeof urlToHttpOptions> {
 
 /** The body as the server meant it: content codings undone, last applied first. */
 function decodedBody(incoming: Readable, encoding: string): Readable {
+  if (encoding === 'identity') return incoming;
   let stream = incoming;
   const codings = encoding
     .split(',')
@@ -264,12 +282,19 @@ const ResponseBase = Response as unknown as new (body: null, init: ResponseInit)
  */
 class BufferedResponse extends ResponseBase {
   readonly #bytes: Buffer;
+  readonly #headers: Headers;
   #used = false;
   #stream: ReadableStream<Uint8Array> | null = null;
 
-  constructor(bytes: Buffer, init: ResponseInit) {
-    super(null, init);
+  constructor(bytes: Buffer, init: BufferedResponseInit) {
+    // The headers are kept as they are, not copied into the base's own.
+    super(null, { status: init.status, statusText: init.statusText });
     this.#bytes = bytes;
+    this.#headers = init.headers;
+  }
+
+  get headers(): Headers {
+    return this.#headers;
   }
 
   get body(): ReadableStream<Uint8Array> {
@@ -302,19 +327,18 @@ class BufferedResponse extends ResponseBase {
   }
 
   async blob(): Promise<Blob> {
-    const type = (this as unknown as Response).headers.get('content-type') ?? '';
+    const type = this.#headers.get('content-type') ?? '';
     return new Blob([await this.arrayBuffer()], { type });
   }
 
   async formData(): Promise<FormData> {
-    const { headers } = this as unknown as Response;
-    return new Response(await this.arrayBuffer(), { headers }).formData();
+    return new Response(await this.arrayBuffer(), { headers: this.#headers }).formData();
   }
 
   clone(): Response {
     if (this.#used) throw new TypeError('Response.clone: Body has already been consumed.');
-    const { status, statusText, headers } = this as unknown as Response;
-    return bufferedResponse(this.#bytes, { status, statusText, headers });
+    const { status, statusText } = this as unknown as Response;
+    return bufferedResponse(this.#bytes, { status, statusText, headers: this.#headers });
   }
 
   #take(): Buffer {
@@ -324,7 +348,14 @@ class BufferedResponse extends ResponseBase {
   }
 }
 
-function bufferedResponse(bytes: Buffer, init: ResponseInit): Response {
+/** What a `BufferedResponse` is made with: its headers as they will be read. */
+interface BufferedResponseInit {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+}
+
+function bufferedResponse(bytes: Buffer, init: BufferedResponseInit): Response {
   return new BufferedResponse(bytes, init) as unknown as Response;
 }
 
