@@ -37,7 +37,9 @@ describe('responseHeaders properties', () => {
         seen.push([name, value]);
       });
       const expected: string[][] = [];
-      real.forEach((value, name) => expected.push([name, value]));
+      real.forEach((value, name) => {
+        expected.push([name, value]);
+      });
       expect(seen).toEqual(expected);
       // A copy is a plain Headers, made as a copy of the filled one is.
       expect([...new Headers(ours)]).toEqual([...new Headers(real)]);
