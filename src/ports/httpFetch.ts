@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
+import { inspect } from 'node:util';
 import zlib from 'node:zlib';
 import { boundedFetch, type FetchFunction } from './boundedFetch.js';
 import { ProviderResponseTooLargeError } from './modelProvider.js';
@@ -271,26 +272,53 @@ function decodedBody(incoming: Readable, encoding: string): Readable {
   return stream;
 }
 
-/** `Response` as a base class: its members are redefined below, which the DOM typings do not allow. */
-const ResponseBase = Response as unknown as new (body: null, init: ResponseInit) => object;
-
 /**
  * A `Response` whose body is already in memory: `json()`, `text()` and
  * `arrayBuffer()` read the bytes directly, with no stream in between (a
  * stream per response is most of what a built `Response` costs); `body`
  * makes one only when asked for. A body is read once, as with `fetch`.
+ * `instanceof Response` holds, but the `Response` constructor never runs
+ * (its checks and its own copy of the headers cost as much again): every
+ * member of `Response` is defined here, as a constructed `Response` of the
+ * same status, text and headers would answer.
  */
-class BufferedResponse extends ResponseBase {
+class BufferedResponse {
   readonly #bytes: Buffer;
+  readonly #status: number;
+  readonly #statusText: string;
   readonly #headers: Headers;
   #used = false;
   #stream: ReadableStream<Uint8Array> | null = null;
 
   constructor(bytes: Buffer, init: BufferedResponseInit) {
-    // The headers are kept as they are, not copied into the base's own.
-    super(null, { status: init.status, statusText: init.statusText });
     this.#bytes = bytes;
+    this.#status = init.status;
+    this.#statusText = init.statusText;
     this.#headers = init.headers;
+  }
+
+  get type(): Response['type'] {
+    return 'default';
+  }
+
+  get url(): string {
+    return '';
+  }
+
+  get redirected(): boolean {
+    return false;
+  }
+
+  get status(): number {
+    return this.#status;
+  }
+
+  get ok(): boolean {
+    return this.#status >= 200 && this.#status <= 299;
+  }
+
+  get statusText(): string {
+    return this.#statusText;
   }
 
   get headers(): Headers {
@@ -326,6 +354,10 @@ class BufferedResponse extends ResponseBase {
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
+  async bytes(): Promise<Uint8Array> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
   async blob(): Promise<Blob> {
     const type = this.#headers.get('content-type') ?? '';
     return new Blob([await this.arrayBuffer()], { type });
@@ -337,8 +369,19 @@ class BufferedResponse extends ResponseBase {
 
   clone(): Response {
     if (this.#used) throw new TypeError('Response.clone: Body has already been consumed.');
-    const { status, statusText } = this as unknown as Response;
-    return bufferedResponse(this.#bytes, { status, statusText, headers: this.#headers });
+    return bufferedResponse(this.#bytes, {
+      status: this.#status,
+      statusText: this.#statusText,
+      headers: this.#headers,
+    });
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Response';
+  }
+
+  [inspect.custom](): string {
+    return `Response ${inspect({ status: this.#status, statusText: this.#statusText, headers: this.#headers, bodyUsed: this.#used })}`;
   }
 
   #take(): Buffer {
@@ -347,6 +390,8 @@ class BufferedResponse extends ResponseBase {
     return this.#bytes;
   }
 }
+// `instanceof Response` holds; every member the prototype has is defined above.
+Object.setPrototypeOf(BufferedResponse.prototype, Response.prototype);
 
 /** What a `BufferedResponse` is made with: its headers as they will be read. */
 interface BufferedResponseInit {

@@ -1,18 +1,18 @@
 /** What the fetch standard allows in a header name (a token). */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** `Headers` as a base class: its members are redefined below, which the DOM typings do not allow. */
-const HeadersBase = Headers as unknown as new () => object;
+import { inspect } from 'node:util';
 
 type Entries = ReturnType<Headers['entries']>;
 type Names = ReturnType<Headers['keys']>;
 
 /**
  * The headers of a response `httpFetch` received, read straight from the
- * raw name/value pairs Node's parser gave: a real `Headers` (`instanceof`
- * holds, and `new Headers(these)` copies them) that is immutable, as a
- * `fetch` response's headers are, and costs none of the per-header
- * validation and sorting a filled `Headers` does when nobody asks for them.
+ * raw name/value pairs Node's parser gave: a `Headers` (`instanceof` holds,
+ * and `new Headers(these)` copies them) that is immutable, as a `fetch`
+ * response's headers are. It defines every member of `Headers` itself and
+ * never runs the `Headers` constructor, so it costs none of the per-header
+ * validation and copying a filled `Headers` does.
  * Reads follow the fetch standard: names are case-insensitive, `get` joins
  * repeated values with `, `, iteration is sorted by name with repeated
  * names combined (`set-cookie` listed one by one), `getSetCookie()` lists
@@ -26,7 +26,7 @@ type Names = ReturnType<Headers['keys']>;
  * headers.set('x-a', '3'); // throws TypeError: immutable
  * ```
  */
-class ResponseHeaders extends HeadersBase {
+class ResponseHeaders {
   /** Lower-cased names and their values, in the order received. */
   readonly #names: string[];
   readonly #values: string[];
@@ -34,7 +34,6 @@ class ResponseHeaders extends HeadersBase {
 
   /** `raw`: names and values alternating, as `IncomingMessage.rawHeaders`. */
   constructor(raw: readonly string[]) {
-    super();
     const count = raw.length >> 1;
     this.#names = new Array<string>(count);
     this.#values = new Array<string>(count);
@@ -104,6 +103,14 @@ class ResponseHeaders extends HeadersBase {
     throw immutable();
   }
 
+  get [Symbol.toStringTag](): string {
+    return 'Headers';
+  }
+
+  [inspect.custom](): string {
+    return `Headers ${inspect(Object.fromEntries(this.#list()))}`;
+  }
+
   /** The standard's "sort and combine", made once. */
   #list(): readonly [string, string][] {
     if (this.#sorted !== null) return this.#sorted;
@@ -118,6 +125,9 @@ class ResponseHeaders extends HeadersBase {
     return list;
   }
 }
+
+// `instanceof Headers` holds; every member the prototype has is defined above.
+Object.setPrototypeOf(ResponseHeaders.prototype, Headers.prototype);
 
 /** The headers of a received response, from `rawHeaders` (names and values alternating). */
 export function responseHeaders(raw: readonly string[]): Headers {

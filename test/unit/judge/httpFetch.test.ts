@@ -99,6 +99,40 @@ describe('httpFetch: the judge provider transport', () => {
     );
   });
 
+  it('answers, for every member of Response, what a constructed Response of the same status and headers does', async () => {
+    const statuses = [200, 201, 404, 503];
+    server = await startChatServer((_request, index) => ({
+      status: statuses[index]!,
+      rawBody: '{"ok":true}',
+      headers: { 'content-type': 'application/json', 'x-a': 'b' },
+    }));
+    const fetch = httpFetch({ maxResponseBytes: MiB });
+    for (const status of statuses) {
+      const response = await post(fetch, server.baseURL);
+      const built = new Response('{"ok":true}', {
+        status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+      const members = (value: Response) => ({
+        type: value.type,
+        url: value.url,
+        redirected: value.redirected,
+        status: value.status,
+        ok: value.ok,
+        statusText: value.statusText,
+        headers: [...value.headers],
+        bodyUsed: value.bodyUsed,
+        tag: Object.prototype.toString.call(value),
+      });
+      expect(members(response)).toEqual(members(built));
+      expect(response).toBeInstanceOf(Response);
+      expect(await response.clone().blob()).toEqual(await built.clone().blob());
+      expect(await response.arrayBuffer()).toEqual(await built.arrayBuffer());
+      expect(members(response)).toEqual(members(built));
+    }
+  });
+
   it('decodes gzip and deflate bodies', async () => {
     const text = JSON.stringify({ ok: true });
     server = await startChatServer((_, index) => ({
