@@ -138,6 +138,19 @@ export function promptSha256(rubric: string, context: JudgeContext): string {
 export function messagesSha256(messages: readonly ChatMessage[]): string {
   const system = messages.find((message) => message.role === 'system')?.content ?? '';
   const candidate = messages.find((message) => message.role === 'user')?.content ?? '';
-  // One-shot hash: no Hash object per judgement.
-  return hash('sha256', judgeInputJson({ system, candidate }), 'hex');
+  // Canonical JSON of { system, candidate } (two strings, keys sorted), written
+  // directly: a judge sends one system message, quoted once. One-shot hash: no
+  // Hash object per judgement.
+  if (system !== lastHashedSystem) {
+    lastHashedSystem = system;
+    lastSystemJson = JSON.stringify(system);
+  }
+  return hash(
+    'sha256',
+    `{"candidate":${JSON.stringify(candidate)},"system":${lastSystemJson}}`,
+    'hex',
+  );
 }
+
+let lastHashedSystem: string | undefined;
+let lastSystemJson = '';

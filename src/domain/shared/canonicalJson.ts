@@ -27,64 +27,84 @@ export function canonicalJson(
   value: unknown,
   options: { nonFinite?: NonFinitePolicy } = {},
 ): string {
-  const policy = options.nonFinite ?? 'reject';
-  const parts: string[] = [];
-  write(value, policy, parts, '$');
-  return parts.join('');
+  return write(value, options.nonFinite ?? 'reject', null, null);
 }
 
-function write(value: unknown, policy: NonFinitePolicy, out: string[], path: string): void {
-  if (value === null) {
-    out.push('null');
-    return;
-  }
+/**
+ * Where a value sits, for an error message only: one per container on the
+ * way down, so that no path text is made unless a value is refused.
+ */
+interface Place {
+  readonly parent: Place | null;
+  /** The key or index in the parent; null at the root. */
+  readonly key: string | number | null;
+}
+
+function write(
+  value: unknown,
+  policy: NonFinitePolicy,
+  parent: Place | null,
+  key: string | number | null,
+): string {
+  if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
+      return value ? 'true' : 'false';
     case 'string':
-      out.push(JSON.stringify(value));
-      return;
+      return JSON.stringify(value);
     case 'number':
-      if (Number.isFinite(value)) {
-        out.push(JSON.stringify(value));
-        return;
-      }
+      if (Number.isFinite(value)) return JSON.stringify(value);
       if (policy === 'reject') {
-        throw new CanonicalJsonError(`${path} must be a finite number, got ${String(value)}`);
+        throw new CanonicalJsonError(
+          `${pathOf(parent, key)} must be a finite number, got ${String(value)}`,
+        );
       }
-      out.push(Number.isNaN(value) ? '"__nan__"' : value > 0 ? '"__inf__"' : '"__-inf__"');
-      return;
+      return Number.isNaN(value) ? '"__nan__"' : value > 0 ? '"__inf__"' : '"__-inf__"';
     case 'object': {
+      if (value instanceof Map) return write(Object.fromEntries(value), policy, parent, key);
+      const here: Place = { parent, key };
       if (Array.isArray(value)) {
-        out.push('[');
-        value.forEach((item, index) => {
-          if (index > 0) out.push(',');
-          write(item === undefined ? null : item, policy, out, `${path}[${index}]`);
-        });
-        out.push(']');
-        return;
-      }
-      if (value instanceof Map) {
-        write(Object.fromEntries(value), policy, out, path);
-        return;
+        let text = '[';
+        for (let index = 0; index < value.length; index++) {
+          const item: unknown = value[index];
+          // A hole is skipped, as forEach skips it; an undefined item is written as null.
+          if (item === undefined && !(index in value)) continue;
+          if (index > 0) text += ',';
+          text += write(item === undefined ? null : item, policy, here, index);
+        }
+        return `${text}]`;
       }
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((key) => record[key] !== undefined)
-        .sort();
-      out.push('{');
-      keys.forEach((key, index) => {
-        if (index > 0) out.push(',');
-        out.push(JSON.stringify(key), ':');
-        write(record[key], policy, out, `${path}.${key}`);
-      });
-      out.push('}');
-      return;
+      let text = '{';
+      let first = true;
+      for (const name of Object.keys(record).sort()) {
+        const member = record[name];
+        if (member === undefined) continue;
+        if (!first) text += ',';
+        first = false;
+        text += `${JSON.stringify(name)}:${write(member, policy, here, name)}`;
+      }
+      return `${text}}`;
     }
     default:
-      throw new CanonicalJsonError(`${path} is a ${typeof value}, which JSON cannot hold`);
+      throw new CanonicalJsonError(
+        `${pathOf(parent, key)} is a ${typeof value}, which JSON cannot hold`,
+      );
   }
+}
+
+/** `$`, `$.a.b`, `$.list[2]`: the path of a value as error messages name it. */
+function pathOf(parent: Place | null, key: string | number | null): string {
+  const keys: (string | number)[] = [];
+  for (let place: Place | null = { parent, key }; place !== null; place = place.parent) {
+    if (place.key !== null) keys.push(place.key);
+  }
+  let path = '$';
+  for (let index = keys.length - 1; index >= 0; index--) {
+    const step = keys[index]!;
+    path += typeof step === 'number' ? `[${step}]` : `.${step}`;
+  }
+  return path;
 }
 
 /**
