@@ -43,9 +43,15 @@ describe('httpFetch: the judge provider transport', () => {
     const body = (await response.json()) as { choices: { message: { content: string } }[] };
     expect(body.choices[0]!.message.content).toBe(PASSED);
     expect(server.requests[0]!.body).toEqual({ model: 'm', messages: [] });
+    const sent = JSON.stringify({ model: 'm', messages: [] });
     expect(server.requests[0]!.headers).toMatchObject({
       authorization: 'Bearer k',
       'content-type': 'application/json',
+      // What http.request and fetch add: the server's host, the body's length, keep-alive, the encodings read.
+      host: new URL(server.baseURL).host,
+      'content-length': String(Buffer.byteLength(sent)),
+      connection: 'keep-alive',
+      'accept-encoding': 'gzip, deflate',
     });
   });
 
