@@ -92,14 +92,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
             })),
             temperature: request.temperature,
             ...(options.maxOutputTokens ? { max_completion_tokens: options.maxOutputTokens } : {}),
-            response_format: {
-              type: 'json_schema',
-              json_schema: {
-                name: request.responseSchema.name,
-                strict: request.responseSchema.strict,
-                schema: { ...request.responseSchema.schema },
-              },
-            },
+            response_format: responseFormatOf(request.responseSchema),
           },
           { signal: request.signal, timeout: request.timeoutMs, maxRetries: 0 },
         );
@@ -109,6 +102,32 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
       return responseFrom(completion, price);
     },
   };
+}
+
+/**
+ * The strict `json_schema` response format of a schema, made once per schema:
+ * every judgement of a judge sends the same one, and the SDK only serialises it.
+ */
+const responseFormats = new WeakMap<
+  ModelRequest['responseSchema'],
+  OpenAI.ResponseFormatJSONSchema
+>();
+function responseFormatOf(
+  responseSchema: ModelRequest['responseSchema'],
+): OpenAI.ResponseFormatJSONSchema {
+  let format = responseFormats.get(responseSchema);
+  if (format === undefined) {
+    format = {
+      type: 'json_schema',
+      json_schema: {
+        name: responseSchema.name,
+        strict: responseSchema.strict,
+        schema: { ...responseSchema.schema },
+      },
+    };
+    responseFormats.set(responseSchema, format);
+  }
+  return format;
 }
 
 function responseFrom(
