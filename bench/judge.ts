@@ -12,7 +12,9 @@
  * - CPU per judgement in this process: `judgeMany` through the OpenAI adapter
  *   against the bare `openai` SDK making the same requests (messages, strict
  *   schema, signal, timeout) with `mergeMap`, no judge. The ratio is arena's
- *   cost over the SDK's.
+ *   cost over the SDK's. The server's span of those windows is printed too:
+ *   this process is warmed up, a new `arena judge` process is not, and the
+ *   difference is what V8's warm-up costs a 2,000-case run.
  *
  * The server runs in its own process (test/support/chatServer.ts), as a real
  * model server would, so its CPU is charged to neither side. The machine is
@@ -360,7 +362,7 @@ async function main(): Promise<void> {
         `${String(inFlight).padStart(9)}  ${String(count).padStart(5)}  ${ideal.toFixed(0).padStart(8)} | ${span.toFixed(2).padStart(5)} ${verdict(span, TARGETS.span).padEnd(11)} ${wall.toFixed(2).padStart(5)} ${verdict(wall, TARGETS.wall).padEnd(11)} ${String(connections).padStart(4)} ${verdict(connections, connectionTarget(inFlight)).padEnd(13)} | ${arenaCpu.toFixed(0).padStart(22)} ${bareCpu.toFixed(0).padStart(9)} ${(arenaCpu / bareCpu).toFixed(2).padStart(6)} ${verdict(arenaCpu / bareCpu, TARGETS.cpu)}`,
       );
       console.log(
-        `${''.padStart(9)}  per window: span ${cli.map((run) => (run.spanMs / ideal).toFixed(2)).join(' ')}; wall ${cli.map((run) => (run.wallMs / ideal).toFixed(2)).join(' ')}; connections ${cli.map((run) => run.connections).join(' ')} (in process: arena ${best(arena, 'connections')}, bare SDK ${best(bare, 'connections')}); max in flight ${best(cli, 'maxInFlight')}; CLI process CPU ${(best(cli, 'cpuUs') / count).toFixed(0)} µs/judgement, start-up included`,
+        `${''.padStart(9)}  per window: span ${cli.map((run) => (run.spanMs / ideal).toFixed(2)).join(' ')}; wall ${cli.map((run) => (run.wallMs / ideal).toFixed(2)).join(' ')}; connections ${cli.map((run) => run.connections).join(' ')} (in process: arena ${best(arena, 'connections')}, bare SDK ${best(bare, 'connections')}); max in flight ${best(cli, 'maxInFlight')}; CLI process CPU ${(best(cli, 'cpuUs') / count).toFixed(0)} µs/judgement, start-up included; in this warmed-up process, span / ideal ${(best(arena, 'spanMs') / ideal).toFixed(2)} for arena and ${(best(bare, 'spanMs') / ideal).toFixed(2)} for the bare SDK`,
       );
     }
   } finally {
