@@ -107,7 +107,9 @@ function launchError(executablePath: string, error: unknown): Error {
 
 /**
  * Launch headless Chromium from `@sparticuz/chromium` through playwright-core, extracting it on
- * first use. No system browser is needed or used.
+ * first use. No system browser is needed or used. Each browser gets a temporary folder of its
+ * own (its TMPDIR, for the `.org.chromium.Chromium.*` files it makes), removed when it closes or
+ * crashes, so a browser that did not tidy up leaves nothing behind.
  *
  * @example
  * ```ts
@@ -120,14 +122,23 @@ export async function launchChromium(): Promise<Browser> {
   extraction ??= extractShippedChromium();
   const folder = await extraction;
   const executablePath = path.join(folder, 'chromium');
+  const temporary = mkdtempSync(path.join(tmpdir(), 'arena-chromium-'));
+  const removeTemporary = (): void => rmSync(temporary, { recursive: true, force: true });
   try {
-    return await chromium.launch({
+    const browser = await chromium.launch({
       executablePath,
       headless: true,
       args: chromiumArgs,
-      env: { ...process.env, FONTCONFIG_FILE: path.join(folder, 'fonts', 'arena-fonts.conf') },
+      env: {
+        ...process.env,
+        TMPDIR: temporary,
+        FONTCONFIG_FILE: path.join(folder, 'fonts', 'arena-fonts.conf'),
+      },
     });
+    browser.on('disconnected', removeTemporary);
+    return browser;
   } catch (error) {
+    removeTemporary();
     throw launchError(executablePath, error);
   }
 }
