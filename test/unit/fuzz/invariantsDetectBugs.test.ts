@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { parseTerminationConfig } from '../../../src/domain/termination/index.js';
 import { checkInvariants } from '../../../src/fuzz/termination/invariants.js';
+import { sacSuccessConfig } from '../../support/sacRules.js';
 
 // A termination domain with a seeded bug: conflicting duplicates are swallowed
 // instead of rejected. The fuzzer's invariant check must catch it.
@@ -30,19 +30,7 @@ vi.mock('../../../src/domain/termination/checkpoint.js', async (importOriginal) 
 
 describe('checkInvariants on a broken domain', () => {
   it('reports the broken invariant with its error and a shrunk counterexample', () => {
-    const config = parseTerminationConfig({
-      agents: {
-        SAC: {
-          success: {
-            metric: 'objective',
-            threshold: 0.8,
-            direction: 'greater_equal',
-            consecutive: 2,
-            min_evaluations: 3,
-          },
-        },
-      },
-    });
+    const config = sacSuccessConfig();
     const findings = checkInvariants(
       config,
       [{ metric: 'objective', low: 0, high: 1, assumed: false }],
