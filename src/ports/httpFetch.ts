@@ -220,13 +220,18 @@ function exchange(
 const parsedUrls = new Map<string, URL>();
 function parsedUrl(input: string | URL): URL {
   if (typeof input !== 'string') return new URL(input);
-  let url = parsedUrls.get(input);
-  if (url === undefined) {
-    if (parsedUrls.size >= 256) parsedUrls.clear();
-    url = new URL(input);
-    parsedUrls.set(input, url);
+  return remembered(parsedUrls, input, () => new URL(input));
+}
+
+/** `cache`'s value for `key`, made once; a cache of a client's few URLs, emptied if it ever holds 256. */
+function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= 256) cache.clear();
+    value = make();
+    cache.set(key, value);
   }
-  return url;
+  return value;
 }
 
 /**
@@ -257,13 +262,7 @@ function headerList(
 /** Where a URL points, as `http.request` takes it; the few URLs a client calls are converted once. */
 const requestTargets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
 function requestTarget(url: URL): ReturnType<typeof urlToHttpOptions> {
-  let target = requestTargets.get(url.href);
-  if (target === undefined) {
-    if (requestTargets.size >= 256) requestTargets.clear();
-    target = urlToHttpOptions(url);
-    requestTargets.set(url.href, target);
-  }
-  return target;
+  return remembered(requestTargets, url.href, () => urlToHttpOptions(url));
 }
 
 /** The body as the server meant it: content codings undone, last applied first. */
