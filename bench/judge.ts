@@ -23,7 +23,7 @@
  * same load, with a GC before each in-process window. CPU is
  * `process.cpuUsage()` (user + system), GC helper threads included.
  *
- * Build first (`npx tsc -p tsconfig.build.json`): the CLI rows run `dist/`.
+ * Build first (`npm run build`): the CLI rows run `dist/`, the `arena` command as users get it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -282,7 +282,7 @@ const verdict = (value: number, target: number): string =>
 
 async function main(): Promise<void> {
   if (!existsSync(cliPath)) {
-    throw new Error(`${cliPath} is missing: build first (npx tsc -p tsconfig.build.json)`);
+    throw new Error(`${cliPath} is missing: build first (npm run build)`);
   }
   console.log(
     `load average ${os
