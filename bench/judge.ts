@@ -15,6 +15,9 @@
  *   cost over the SDK's. The server's span of those windows is printed too:
  *   this process is warmed up, a new `arena judge` process is not, and the
  *   difference is what V8's warm-up costs a 2,000-case run.
+ * - The server's span of the bare SDK's requests from a new process of their
+ *   own (as cold as a new `arena judge`): what the SDK alone gives on this
+ *   machine, before a judge, a CLI or arena's connection pool.
  *
  * The server runs in its own process (test/support/chatServer.ts), as a real
  * model server would, so its CPU is charged to neither side. The machine is
@@ -292,33 +295,13 @@ async function main(): Promise<void> {
   );
   const server = await startServerProcess();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'arena-judge-bench-'));
-  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'bench', maxRetries: 0 });
-  // The same request a judge sends (messages, strict schema, signal, timeout), without a judge.
-  const rawCall = (context: JudgeContext): Promise<unknown> =>
-    client.chat.completions.create(
-      {
-        model: 'bench-model',
-        messages: judgeMessages(RUBRIC, context).map((message) => ({ ...message })),
-        temperature: 0,
-        response_format: {
-          type: 'json_schema',
-          json_schema: {
-            name: 'arena_judge_result',
-            strict: true,
-            schema: { ...judgePayloadJsonSchema },
-          },
-        },
-      },
-      { signal: new AbortController().signal, timeout: settings.timeoutMs, maxRetries: 0 },
-    );
+  const bareRun = bareSdkRun(server.baseURL);
   const arenaRun = (count: number, inFlight: number) => {
     // A judge per window, as `arena judge` makes one per run (and its provider, pool included).
     const provider = createOpenAIProvider({ baseURL: server.baseURL, model: 'bench-model' });
     const judge = createModelJudge({ ...settings, provider });
     return lastValueFrom(judgeMany(cases(count), judge, { concurrency: inFlight }).pipe(toArray()));
   };
-  const bareRun = (count: number, inFlight: number) =>
-    lastValueFrom(from(cases(count)).pipe(mergeMap(rawCall, inFlight), toArray()));
   // Warm up both in-process paths (JIT) before any window counts.
   await arenaRun(400, 32);
   await bareRun(400, 32);
@@ -335,7 +318,12 @@ async function main(): Promise<void> {
       const cli: Measured[] = [];
       const arena: Measured[] = [];
       const bare: Measured[] = [];
+      const bareCold: Measured[] = [];
       const steps = [
+        async () =>
+          bareCold.push(
+            await measured(server, () => runBareSdkProcess(server.baseURL, inFlight, count)),
+          ),
         async () =>
           cli.push(await measured(server, () => runCli(folder, casesPath, inFlight, count))),
         async () =>
@@ -348,7 +336,7 @@ async function main(): Promise<void> {
         for (let step = 0; step < steps.length; step++)
           await steps[(round + step) % steps.length]!();
       }
-      for (const run of [...cli, ...arena, ...bare]) {
+      for (const run of [...cli, ...arena, ...bare, ...bareCold]) {
         if (run.requests !== count) throw new Error(`${run.requests} requests for ${count} cases`);
       }
       const best = (runs: Measured[], key: keyof Measured): number =>
@@ -362,7 +350,7 @@ async function main(): Promise<void> {
         `${String(inFlight).padStart(9)}  ${String(count).padStart(5)}  ${ideal.toFixed(0).padStart(8)} | ${span.toFixed(2).padStart(5)} ${verdict(span, TARGETS.span).padEnd(11)} ${wall.toFixed(2).padStart(5)} ${verdict(wall, TARGETS.wall).padEnd(11)} ${String(connections).padStart(4)} ${verdict(connections, connectionTarget(inFlight)).padEnd(13)} | ${arenaCpu.toFixed(0).padStart(22)} ${bareCpu.toFixed(0).padStart(9)} ${(arenaCpu / bareCpu).toFixed(2).padStart(6)} ${verdict(arenaCpu / bareCpu, TARGETS.cpu)}`,
       );
       console.log(
-        `${''.padStart(9)}  per window: span ${cli.map((run) => (run.spanMs / ideal).toFixed(2)).join(' ')}; wall ${cli.map((run) => (run.wallMs / ideal).toFixed(2)).join(' ')}; connections ${cli.map((run) => run.connections).join(' ')} (in process: arena ${best(arena, 'connections')}, bare SDK ${best(bare, 'connections')}); max in flight ${best(cli, 'maxInFlight')}; CLI process CPU ${(best(cli, 'cpuUs') / count).toFixed(0)} µs/judgement, start-up included; in this warmed-up process, span / ideal ${(best(arena, 'spanMs') / ideal).toFixed(2)} for arena and ${(best(bare, 'spanMs') / ideal).toFixed(2)} for the bare SDK`,
+        `${''.padStart(9)}  per window: span ${cli.map((run) => (run.spanMs / ideal).toFixed(2)).join(' ')}; wall ${cli.map((run) => (run.wallMs / ideal).toFixed(2)).join(' ')}; connections ${cli.map((run) => run.connections).join(' ')} (in process: arena ${best(arena, 'connections')}, bare SDK ${best(bare, 'connections')}); max in flight ${best(cli, 'maxInFlight')}; CLI process CPU ${(best(cli, 'cpuUs') / count).toFixed(0)} µs/judgement, start-up included; in this warmed-up process, span / ideal ${(best(arena, 'spanMs') / ideal).toFixed(2)} for arena and ${(best(bare, 'spanMs') / ideal).toFixed(2)} for the bare SDK; a new process of the bare SDK alone (no judge, no CLI), span / ideal ${(best(bareCold, 'spanMs') / ideal).toFixed(2)}`,
       );
     }
   } finally {
@@ -378,5 +366,57 @@ async function main(): Promise<void> {
   );
 }
 
+/**
+ * The bare `openai` SDK making the requests a judge makes (messages, strict
+ * schema, signal, timeout), without a judge: `(count, inFlight)` runs them.
+ */
+function bareSdkRun(baseURL: string): (count: number, inFlight: number) => Promise<unknown[]> {
+  const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
+  const call = (context: JudgeContext): Promise<unknown> =>
+    client.chat.completions.create(
+      {
+        model: 'bench-model',
+        messages: judgeMessages(RUBRIC, context).map((message) => ({ ...message })),
+        temperature: 0,
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'arena_judge_result',
+            strict: true,
+            schema: { ...judgePayloadJsonSchema },
+          },
+        },
+      },
+      { signal: new AbortController().signal, timeout: settings.timeoutMs, maxRetries: 0 },
+    );
+  return (count, inFlight) =>
+    lastValueFrom(from(cases(count)).pipe(mergeMap(call, inFlight), toArray()));
+}
+
+/**
+ * `--bare <baseURL> <inFlight> <count>`: the bare SDK's requests once, in a
+ * new process, as cold as a new `arena judge` (the server's span starts at
+ * the first request, so this file's own start-up is not in it).
+ */
+async function runBareSdkProcess(
+  baseURL: string,
+  inFlight: number,
+  count: number,
+): Promise<{ wallMs: number; cpuUs: number }> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', import.meta.filename, '--bare', baseURL, String(inFlight), String(count)],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`the bare SDK process failed (exit ${code})`);
+  return { wallMs: performance.now() - started, cpuUs: 0 };
+}
+
+const bareAt = process.argv.indexOf('--bare');
 if (process.argv.includes('--serve')) await serve();
-else await main();
+else if (bareAt >= 0) {
+  const [baseURL, inFlight, count] = process.argv.slice(bareAt + 1);
+  await bareSdkRun(baseURL!)(Number(count), Number(inFlight));
+} else await main();
