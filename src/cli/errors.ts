@@ -5,7 +5,7 @@ export const ExitCode = {
   ok: 0,
   /** A gate failed, or a required fuzz reason was unreachable. */
   failed: 1,
-  /** Bad input: a config, YAML, JSON or argument error. */
+  /** Bad input: a config, YAML, JSON or argument error, or a command line commander cannot parse. */
   badInput: 2,
   /** Interrupted by the user (Ctrl-C) or cancelled. */
   cancelled: 130,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CommanderError } from 'commander';
 import { ArenaError } from '../domain/shared/errors.js';
 import { CliError, ExitCode } from './errors.js';
 import { createProgram } from './program.js';
@@ -28,6 +29,10 @@ function exitQuietlyWhenReaderLeaves(stream: NodeJS.WriteStream): void {
 
 /** Print one clear line for an error and return the exit code it deserves. */
 function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Already printed by commander, with the help: `--help` and `--version` are 0, a usage error is bad input.
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.badInput;
+  }
   if (error instanceof CliError) {
     process.stderr.write(`arena: ${error.message}\n`);
     return error.exitCode;

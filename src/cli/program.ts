@@ -43,6 +43,12 @@ export async function createProgram(argv?: readonly string[]): Promise<Command> 
       );
     })
     .showHelpAfterError()
+    // Usage errors reach main() as a CommanderError (commander has printed them) instead of exiting 1 there.
+    .exitOverride()
+    // One style for every error line: `arena: unknown option '--bogus'`, as arena's own errors read.
+    .configureOutput({
+      outputError: (text, write) => write(`arena: ${text.replace(/^error: /, '')}`),
+    })
     .configureHelp({ sortSubcommands: true });
   await registerCommands(program, argv);
   return program;

@@ -241,6 +241,45 @@ describe('input files over the cap are refused; --max-input-bytes raises the cap
   });
 });
 
+describe('a command line arena cannot read is bad input', () => {
+  it.each([
+    [['bogus'], "arena: unknown command 'bogus'", 'Usage: arena [options] [command]'],
+    [['run', '--bogus'], "arena: unknown option '--bogus'", 'Usage: arena run'],
+    [['report'], "arena: missing required argument 'run-id'", 'Usage: arena report'],
+    [
+      ['judge', 'cases.jsonl'],
+      "arena: required option '--config <file>' not specified",
+      'Usage: arena judge',
+    ],
+    [
+      ['judge', 'cases.jsonl', '--config'],
+      "arena: option '--config <file>' argument missing",
+      'Usage: arena judge',
+    ],
+    [
+      ['--log-level', 'loud', 'schema'],
+      "arena: option '--log-level <level>' argument 'loud' is invalid. Allowed choices are trace, debug, info, warn, error, fatal, silent.",
+      'Usage: arena',
+    ],
+  ])('arena %j exits 2 with one error line, then the help', async (args, line, usage) => {
+    const { code, stdout, stderr } = await runArena(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const [first, blank, help] = stderr.split('\n');
+    expect(first).toBe(line);
+    expect(blank).toBe('');
+    expect(help).toContain(usage);
+  });
+
+  it('--help and --version still exit 0, on standard output', async () => {
+    const help = await runArena(['judge', '--help']);
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toMatch(/^Usage: arena judge \[options\] <cases>/);
+    const version = await runArena(['--version']);
+    expect([version.code, version.stdout, version.stderr]).toEqual([0, '0.1.0\n', '']);
+  });
+});
+
 describe('large inputs complete', () => {
   it('validates a run file with 400k keys in one mapping', { timeout: 240_000 }, async () => {
     const keys = Array.from(
