@@ -203,10 +203,14 @@ describe('arena fuzz termination', () => {
     const { code, stderr } = await runArena(['fuzz', 'termination', bad]);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `arena: ${bad}: agent "SAC": success.threshold is missing; it must be a finite number; ` +
-        'agent "SAC": success.direction is missing; it must be greater_equal or less_equal; ' +
-        'agent "SAC": success.consecutive is missing; it must be a positive integer (booleans are not integers); ' +
-        'agent "SAC": success.min_evaluations is missing; it must be a positive integer (booleans are not integers)\n',
+      [
+        `arena: ${bad}: invalid rules file, 4 problems:`,
+        '  agents.SAC.success.threshold: missing; it must be a finite number (line 3, column 14)',
+        '  agents.SAC.success.direction: missing; it must be greater_equal or less_equal (line 3, column 14)',
+        '  agents.SAC.success.consecutive: missing; it must be a positive integer (booleans are not integers) (line 3, column 14)',
+        '  agents.SAC.success.min_evaluations: missing; it must be a positive integer (booleans are not integers) (line 3, column 14)',
+        '',
+      ].join('\n'),
     );
   });
 });

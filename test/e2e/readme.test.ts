@@ -37,6 +37,20 @@ describe('README', () => {
     );
   });
 
+  it('shows the real errors of arena termination replay on a rules file with mistakes', async () => {
+    const result = await runArena([
+      'termination',
+      'replay',
+      'examples/termination/mistakes.yaml',
+      'examples/termination/success.jsonl',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(readme).toContain(
+      `$ npx arena termination replay examples/termination/mistakes.yaml examples/termination/success.jsonl\n${result.stderr}\`\`\``,
+    );
+  });
+
   it('names both commands a new user needs', () => {
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');

@@ -95,7 +95,7 @@ describe('arena termination replay', () => {
         'rules.yaml':
           'agents:\n  SAC:\n    success: {metric: o, threshold: 1, direction: greater_equal, consecutive: true, min_evaluations: 1}\n',
       },
-      'rules.yaml: agent "SAC": success.consecutive must be a positive integer (booleans are not integers), got true',
+      'rules.yaml: invalid rules file, 1 problem:\n  agents.SAC.success.consecutive: must be a positive integer (booleans are not integers), got true (line 3, column 79)',
     ],
     ['bad YAML', { 'rules.yaml': 'agents: [1\n' }, 'rules.yaml: invalid YAML: '],
     [
@@ -109,9 +109,20 @@ describe('arena termination replay', () => {
         'rules.yaml':
           'agents:\n  SAC:\n    success: {metric: o, threshold: 1, direction: greater_equal, consecutive: 1, min_evaluations: 1}\nphase: {mode: train, worker: 2, evaluate_every: 1}\n',
       },
-      'rules.yaml: phase.worker must be exactly 1 (evaluation termination supports one worker), got 2',
+      'rules.yaml: invalid rules file, 1 problem:\n  phase.worker: must be exactly 1 (evaluation termination supports one worker), got 2 (line 4, column 30)',
     ],
-  ])('exits 2 with one clear line for %s', async (_label, files, message) => {
+    [
+      'several problems, in the run file shape',
+      {
+        'rules.yaml':
+          'run_config:\n  condition:\n    params:\n      agents:\n        SAC:\n          success: {metric: o, threshold: 1, direction: sideways, consecutive: 1, min_evaluations: 1}\n        PPO:\n          plateu: {}\n',
+      },
+      'rules.yaml: invalid rules file, 3 problems:\n' +
+        '  run_config.condition.params.agents.SAC.success.direction: must be greater_equal or less_equal, got "sideways" (line 6, column 57)\n' +
+        '  run_config.condition.params.agents.PPO: success is missing; a success rule must be configured for every agent or no agent (line 8, column 11)\n' +
+        '  run_config.condition.params.agents.PPO.plateu: unknown rule; did you mean "plateau"? (expected success and/or plateau) (line 8, column 19)',
+    ],
+  ])('exits 2 with a clear message for %s', async (_label, files, message) => {
     const dir = scratch({ ...files, 'log.jsonl': '' });
     const { code, stdout, stderr } = await runArena([
       'termination',
@@ -121,7 +132,7 @@ describe('arena termination replay', () => {
     ]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(message.split('\n').length);
     expect(stderr).toContain(
       `arena: ${path.join(dir, message.split(':')[0]!)}:${message.slice(message.indexOf(':') + 1)}`,
     );

@@ -1,10 +1,16 @@
 import type { Command } from 'commander';
+import { type ConfigIssue, formatYamlPath, type PathSegment } from '../../config/configIssue.js';
+import { describeIssues } from '../../config/runFileError.js';
+import { locateRunFileIssues } from '../../config/validateRunFile.js';
 import { ArenaError } from '../../domain/shared/errors.js';
 import type { TerminationConfig } from '../../domain/termination/config.js';
-import { parseTerminationConfig } from '../../domain/termination/config.js';
+import {
+  parseTerminationConfig,
+  terminationConfigIssues,
+} from '../../domain/termination/config.js';
 import { validatePhaseConfiguration } from '../../domain/termination/phase.js';
 import { CliError } from '../errors.js';
-import { readYamlInputFile } from '../inputFiles.js';
+import { readYamlInput } from '../inputFiles.js';
 import { LineWriter } from '../lineWriter.js';
 import { CheckpointReplay, readCheckpoints } from './terminationReplay.js';
 import { ColumnWidths, finalLine, tableEntries } from './terminationTable.js';
@@ -47,35 +53,73 @@ export function registerTerminationCommand(program: Command): void {
 }
 
 /**
- * Read and validate a rules file.
+ * Read and validate a rules file: every problem at once, each with its YAML
+ * path, line and column, as `arena validate` lists a run file's.
  *
- * @throws CliError (exit code 2) with one line: `<path>: <what is wrong>`.
+ * @throws CliError (exit code 2): `<path>: invalid rules file, N problems:`,
+ * then one indented line per problem.
  * @example
  * ```ts
  * loadRules('examples/termination/rules.yaml').agentNames; // ['PPO', 'SAC']
+ * loadRules('bad.yaml');
+ * // throws CliError('bad.yaml: invalid rules file, 1 problem:\n  agents.SAC.success.threshold: missing; it must be a finite number (line 3, column 14)')
  * ```
  */
 export function loadRules(rulesPath: string): TerminationConfig {
-  const document = readYamlInputFile(rulesPath);
-  const source =
-    isRecord(document) && isRecord(document.run_config) ? document.run_config : document;
-  const condition = isRecord(source) && isRecord(source.condition) ? source.condition : null;
-  const params = condition !== null && isRecord(condition.params) ? condition.params : source;
+  const { text, value: document } = readYamlInput(rulesPath);
+  const at = rulesPlaceOf(document);
+  const params = valueAt(document, at);
   if (!isRecord(params) || !('agents' in params)) {
     throw new CliError(
       `${rulesPath}: expected an "agents:" mapping (or condition.params.agents), found none`,
     );
   }
-  try {
-    const config = parseTerminationConfig({ agents: params.agents });
-    if (isRecord(document) && document.phase !== undefined && document.phase !== null) {
+  const rules = { agents: params.agents };
+  const issues: ConfigIssue[] = terminationConfigIssues(rules).map((issue) => ({
+    path: formatYamlPath([...at, ...issue.path]),
+    message: issue.detail,
+    location: null,
+  }));
+  if (isRecord(document) && document.phase !== undefined && document.phase !== null) {
+    try {
       validatePhaseConfiguration(document.phase as Record<string, unknown>);
+    } catch (error) {
+      if (!ArenaError.is(error)) throw error;
+      // `phase.episodes must be ...`: the field as the path, the rest as the message.
+      const field = /^phase(\.[a-z_]+)? (.*)$/s.exec(error.message);
+      issues.push({
+        path: `phase${field?.[1] ?? ''}`,
+        message: field === null ? error.message : field[2]!,
+        location: null,
+      });
     }
-    return config;
-  } catch (error) {
-    if (error instanceof ArenaError) throw new CliError(`${rulesPath}: ${error.message}`);
-    throw error;
   }
+  if (issues.length > 0) {
+    throw new CliError(
+      describeIssues(rulesPath, 'invalid rules file', locateRunFileIssues(text, issues)),
+    );
+  }
+  return parseTerminationConfig(rules);
+}
+
+/**
+ * Where a rules file keeps the mapping that holds `agents`: the top, or the
+ * run file's condition shape (`condition.params`, optionally under `run_config`).
+ */
+function rulesPlaceOf(document: unknown): PathSegment[] {
+  const at: PathSegment[] = [];
+  const source =
+    isRecord(document) && isRecord(document.run_config) ? document.run_config : document;
+  if (source !== document) at.push('run_config');
+  const condition = isRecord(source) && isRecord(source.condition) ? source.condition : null;
+  if (condition !== null && isRecord(condition.params)) at.push('condition', 'params');
+  return at;
+}
+
+function valueAt(document: unknown, at: readonly PathSegment[]): unknown {
+  let value = document;
+  for (const segment of at) value = (value as Record<string, unknown>)[segment as string];
+  return value;
 }
 
 /**
