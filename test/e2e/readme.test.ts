@@ -8,6 +8,17 @@ import { repoRoot, runArena } from '../support/cli.js';
 
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 
+/** `termination replay` of `rules` on the success example, as the README runs it. */
+const replayArgs = (rules: string): string[] => [
+  'termination',
+  'replay',
+  rules,
+  'examples/termination/success.jsonl',
+];
+
+/** The line the README shows a command on, as a user types it. */
+const shownCommand = (args: readonly string[]): string => `$ npx arena ${args.join(' ')}\n`;
+
 /** The README shows real output: each shown block must be what the command prints today. */
 describe('README', () => {
   it('shows the real output of the embedding example', () => {
@@ -25,30 +36,18 @@ describe('README', () => {
   });
 
   it('shows the real output of arena termination replay', async () => {
-    const result = await runArena([
-      'termination',
-      'replay',
-      'examples/termination/rules.yaml',
-      'examples/termination/success.jsonl',
-    ]);
+    const args = replayArgs('examples/termination/rules.yaml');
+    const result = await runArena(args);
     expect(result.code).toBe(0);
-    expect(readme).toContain(
-      `$ npx arena termination replay examples/termination/rules.yaml examples/termination/success.jsonl\n${result.stdout}`,
-    );
+    expect(readme).toContain(`${shownCommand(args)}${result.stdout}`);
   });
 
   it('shows the real errors of arena termination replay on a rules file with mistakes', async () => {
-    const result = await runArena([
-      'termination',
-      'replay',
-      'examples/termination/mistakes.yaml',
-      'examples/termination/success.jsonl',
-    ]);
+    const args = replayArgs('examples/termination/mistakes.yaml');
+    const result = await runArena(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(readme).toContain(
-      `$ npx arena termination replay examples/termination/mistakes.yaml examples/termination/success.jsonl\n${result.stderr}\`\`\``,
-    );
+    expect(readme).toContain(`${shownCommand(args)}${result.stderr}\`\`\``);
   });
 
   it('names both commands a new user needs', () => {
@@ -59,17 +58,16 @@ describe('README', () => {
 
 describe('README fuzz example', () => {
   it('shows the real output of arena fuzz termination', async () => {
-    const result = await runArena([
+    const args = [
       'fuzz',
       'termination',
       'examples/termination/rules.yaml',
       '--metric',
       'objective=0:1',
-    ]);
+    ];
+    const result = await runArena(args);
     expect(result.code).toBe(0);
-    expect(readme).toContain(
-      `$ npx arena fuzz termination examples/termination/rules.yaml --metric objective=0:1\n${result.stdout}`,
-    );
+    expect(readme).toContain(`${shownCommand(args)}${result.stdout}`);
   });
 });
 
