@@ -5,10 +5,10 @@
  * lease length. Needs nats-server on PATH and a built dist/ (npm run build).
  */
 import { cpus } from 'node:os';
-import { submitRun } from '../src/actors/queue/submitRun.js';
+import { submitRun } from '../src/actors/experiment/queue/submitRun.js';
 import { loadRunFile } from '../src/config/runFile.js';
 import { openJetStreamRunQueue } from '../src/ports/nats/jetStreamRunQueue.js';
-import { openSqliteStore } from '../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../src/ports/sqlite/sqliteStore.js';
 import { startNatsServer } from '../test/support/natsServer.js';
 import {
   allSucceeded,

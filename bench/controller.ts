@@ -7,7 +7,7 @@
  * 20 MB). Run with `npm run bench controller` (needs --expose-gc, which
  * bench/run.ts passes).
  */
-import { runExperiment } from '../src/actors/runExperiment.js';
+import { runExperiment } from '../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../src/config/runFile.js';
 import type { Brain } from '../src/ports/agent.js';
 import type { Environment, EnvironmentStart, Readings } from '../src/ports/environment.js';

@@ -7,7 +7,7 @@
  * the controller's share of the direct loop's turns per second.
  */
 import { performance } from 'node:perf_hooks';
-import { runExperiment } from '../src/actors/runExperiment.js';
+import { runExperiment } from '../src/actors/experiment/runExperiment.js';
 import { ConstantBrain } from '../src/builtins/brains/constantBrain.js';
 import { DefaultMuscle } from '../src/builtins/brains/defaultMuscle.js';
 import { GridObjective } from '../src/builtins/brains/objectives.js';

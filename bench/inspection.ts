@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInspector } from '@statelyai/inspect';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
-import { createTraceRecorder } from '../src/actors/inspection.js';
-import { toStatelyMessage } from '../src/actors/inspectorRelay.js';
+import { createTraceRecorder } from '../src/actors/inspection/inspection.js';
+import { toStatelyMessage } from '../src/actors/inspection/inspectorRelay.js';
 import type { AgentRulesInput } from '../src/domain/termination/index.js';
 import { evaluationTerminationMachine } from '../src/machines/evaluationTermination.js';
 

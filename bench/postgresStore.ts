@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openPostgresStore } from '../src/ports/postgres/postgresStore.js';
 import { openSyncConnection } from '../src/ports/postgres/syncConnection.js';
-import { openSqliteStore } from '../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../src/ports/sqlite/sqliteStore.js';
 import type { EpisodeRecord, RunStore } from '../src/ports/store.js';
 import { createStoreWriter } from '../src/ports/storeWriter.js';
 import { startTestPostgres } from '../test/support/postgres.js';

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openSqliteStore } from '../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../src/ports/sqlite/sqliteStore.js';
 import type { EpisodeRecord, RunStore } from '../src/ports/store.js';
 import { createStoreWriter } from '../src/ports/storeWriter.js';
 

@@ -91,10 +91,10 @@ export { judgeMachine } from './machines/judge.js';
 // Judges
 export type { JudgeContext, JudgeResult, JudgeSummary } from './domain/judge/index.js';
 export { summarizeJudgeResults } from './domain/judge/index.js';
-export type { Judge } from './actors/judges.js';
-export { judgeFromConfig } from './actors/judgeFromConfig.js';
-export type { JudgeManyOptions } from './actors/judgeMany.js';
-export { judgeMany } from './actors/judgeMany.js';
+export type { Judge } from './actors/judging/judges.js';
+export { judgeFromConfig } from './actors/judging/judgeFromConfig.js';
+export type { JudgeManyOptions } from './actors/judging/judgeMany.js';
+export { judgeMany } from './actors/judging/judgeMany.js';
 export type { JudgeConfig, LoadedJudgeConfig } from './config/judgeConfig.js';
 export { loadJudgeConfig, parseJudgeConfig } from './config/judgeConfig.js';
 

@@ -1,28 +1,32 @@
-export { AgentContractError, AgentRuntime } from './agentRuntime.js';
-export {
-  type BuildWorldOptions,
-  buildPhaseWorld,
-  ComponentContractError,
-  instantiate,
-} from './components.js';
-export {
-  controllerInputFor,
-  MetaProfileError,
-  wireSimulationController,
-} from './controllerActors.js';
-export { ModulesChangedError } from './moduleChanges.js';
-export { runExperiment$ } from './observeRun.js';
-export type { RunEvent } from './runEvents.js';
-export { type RunExperimentOptions, runExperiment } from './runExperiment.js';
 export {
   type RunFileValidationOptions,
   runSpecIssues,
   validateRunFile,
   validateRunFileText,
-} from './runFileValidation.js';
-export { RunInterruptedError } from './runInterrupted.js';
-export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
-export { RunConfigError, terminationIssues, terminationRulesOf } from './terminationRules.js';
+} from '../config/runFileValidation.js';
+export {
+  RunConfigError,
+  terminationIssues,
+  terminationRulesOf,
+} from '../config/terminationRules.js';
+export { AgentContractError, AgentRuntime } from './experiment/agentRuntime.js';
+export {
+  type BuildWorldOptions,
+  buildPhaseWorld,
+  ComponentContractError,
+  instantiate,
+} from './experiment/components.js';
+export {
+  controllerInputFor,
+  MetaProfileError,
+  wireSimulationController,
+} from './experiment/controllerActors.js';
+export { ModulesChangedError } from './experiment/moduleChanges.js';
+export { runExperiment$ } from './experiment/observeRun.js';
+export type { RunEvent } from './experiment/runEvents.js';
+export { type RunExperimentOptions, runExperiment } from './experiment/runExperiment.js';
+export { RunInterruptedError } from './experiment/runInterrupted.js';
+export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './experiment/runSummary.js';
 export {
   EpisodeAbortedError,
   type EpisodeRequest,
@@ -32,4 +36,4 @@ export {
   type WorldAgent,
   WorldError,
   type WorldScript,
-} from './world.js';
+} from './experiment/world.js';

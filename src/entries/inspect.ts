@@ -25,7 +25,7 @@ export type {
   TraceRecord,
   TraceRecorder,
   TraceSnapshot,
-} from '../actors/inspection.js';
+} from '../actors/inspection/inspection.js';
 export {
   buildTimeline,
   combineInspectors,
@@ -37,4 +37,4 @@ export {
   startInspectorRelay,
   TraceFormatError,
   toTraceRecord,
-} from '../actors/inspection.js';
+} from '../actors/inspection/inspection.js';

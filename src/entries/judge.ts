@@ -13,30 +13,6 @@
  * ```
  */
 
-export { loadJudgeAgent } from '../actors/judgeAgentModule.js';
-export { judgeFromConfig } from '../actors/judgeFromConfig.js';
-export type { JudgeManyOptions, JudgeResultCache } from '../actors/judgeMany.js';
-export { judgeCacheKey, judgeMany } from '../actors/judgeMany.js';
-export type { JudgePanel, JudgePanelOptions } from '../actors/judgePanel.js';
-export { createJudgePanel, isJudgePanel, panelFromConfig } from '../actors/judgePanel.js';
-export type {
-  AgentJudgeOptions,
-  FromConfigOptions,
-  Judge,
-  JudgeOptions,
-  ModelJudgeOptions,
-  TimerClock,
-} from '../actors/judges.js';
-export {
-  agentJudgeFromConfig,
-  createAgentJudge,
-  createModelJudge,
-  DEFAULT_MAX_OUTPUT_TOKENS,
-  modelJudgeFromConfig,
-  providerFromConfig,
-} from '../actors/judges.js';
-export type { JudgeTrialsOptions } from '../actors/judgeTrials.js';
-export { judgeTrials } from '../actors/judgeTrials.js';
 export type {
   SubmitEvaluationOptions,
   SubmittedEvaluation,
@@ -47,9 +23,33 @@ export {
   storedVerdicts,
   submitEvaluationRun,
 } from '../actors/judging/evaluationRuns.js';
+export { loadJudgeAgent } from '../actors/judging/judgeAgentModule.js';
 export type { CaseOutcome, JudgeCaseOptions } from '../actors/judging/judgeCase.js';
 export { judgeCaseIntoStore, verdictCacheEntryOf } from '../actors/judging/judgeCase.js';
+export { judgeFromConfig } from '../actors/judging/judgeFromConfig.js';
 export { judgeIntoStore } from '../actors/judging/judgeIntoStore.js';
+export type { JudgeManyOptions, JudgeResultCache } from '../actors/judging/judgeMany.js';
+export { judgeCacheKey, judgeMany } from '../actors/judging/judgeMany.js';
+export type { JudgePanel, JudgePanelOptions } from '../actors/judging/judgePanel.js';
+export { createJudgePanel, isJudgePanel, panelFromConfig } from '../actors/judging/judgePanel.js';
+export type {
+  AgentJudgeOptions,
+  FromConfigOptions,
+  Judge,
+  JudgeOptions,
+  ModelJudgeOptions,
+  TimerClock,
+} from '../actors/judging/judges.js';
+export {
+  agentJudgeFromConfig,
+  createAgentJudge,
+  createModelJudge,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  modelJudgeFromConfig,
+  providerFromConfig,
+} from '../actors/judging/judges.js';
+export type { JudgeTrialsOptions } from '../actors/judging/judgeTrials.js';
+export { judgeTrials } from '../actors/judging/judgeTrials.js';
 export type {
   JudgeWorkerEvent,
   JudgeWorkerOptions,

@@ -58,7 +58,7 @@ export {
   StoreWriteError,
   StoreWriterClosedError,
 } from '../ports/runStore.js';
-export { checkSqliteStore, type StoreCheck } from '../ports/sqliteCheck.js';
+export { checkSqliteStore, type StoreCheck } from '../ports/sqlite/sqliteCheck.js';
 export type {
   Lease,
   LeaseHolder,

@@ -32,7 +32,7 @@ import { terminationEvents } from './terminationEvents.js';
  *
  * The machine holds only plain JSON; the live environments and agents are
  * reached through the actors it invokes, which `wireSimulationController(world)`
- * (in `actors/controllerActors.ts`) supplies with `machine.provide({ actors })`. The evaluation
+ * (in `actors/experiment/controllerActors.ts`) supplies with `machine.provide({ actors })`. The evaluation
  * termination machine is spawned as the child `termination`: checkpoints and
  * episode ends go to it with `sendTo`, and its emitted `flow` and checkpoint
  * events come back through an RxJS observable (`terminationEvents`).

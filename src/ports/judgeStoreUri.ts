@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { JudgeStore } from './judgeStore.js';
-import { openSqliteJudgeStore } from './sqliteJudgeStore.js';
+import { openSqliteJudgeStore } from './sqlite/sqliteJudgeStore.js';
 import { StoreNotFoundError } from './storeErrors.js';
 import type { StoreLocation } from './storeUri.js';
 

@@ -1,4 +1,4 @@
-import { openSqliteStore, type StoreOptions } from './sqliteStore.js';
+import { openSqliteStore, type StoreOptions } from './sqlite/sqliteStore.js';
 import type { RunStore } from './store.js';
 
 /**

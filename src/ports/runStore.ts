@@ -7,8 +7,8 @@
 export { createMemoryStore } from './memoryStore.js';
 export { rewindToLatestSnapshot } from './rewindRun.js';
 export { createRunIdGenerator, type RunIdGenerator } from './runId.js';
-export { type MigratableDatabase, migrateStore, storeMigrations } from './sqliteSchema.js';
-export { openSqliteStore, type StoreOptions } from './sqliteStore.js';
+export { type MigratableDatabase, migrateStore, storeMigrations } from './sqlite/sqliteSchema.js';
+export { openSqliteStore, type StoreOptions } from './sqlite/sqliteStore.js';
 export type {
   CheckpointRecord,
   CheckpointStatus,

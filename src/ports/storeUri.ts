@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { openSqliteStore, type StoreOptions } from './sqliteStore.js';
+import { openSqliteStore, type StoreOptions } from './sqlite/sqliteStore.js';
 import type { RunStore } from './store.js';
 import { StoreNotFoundError, StoreUriError } from './storeErrors.js';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock, type ManualClock } from '../../src/ports/clock.js';
 import { rewindToLatestSnapshot } from '../../src/ports/rewindRun.js';
 import { createRunIdGenerator } from '../../src/ports/runId.js';
-import type { StoreOptions } from '../../src/ports/sqliteStore.js';
+import type { StoreOptions } from '../../src/ports/sqlite/sqliteStore.js';
 import type { LeaseOwner, RunStore } from '../../src/ports/store.js';
 import { encodeStoredJson } from '../../src/ports/storedJson.js';
 import {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import type { RunSummary } from '../../src/actors/runSummary.js';
+import type { RunSummary } from '../../src/actors/experiment/runSummary.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { scratchFolder } from '../support/scratch.js';
 

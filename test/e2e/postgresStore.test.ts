@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresMigrations } from '../../src/ports/postgres/postgresSchema.js';
 import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
-import { openSqliteStore } from '../../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { startArena } from '../support/faultTrials.js';
 import { moduleLog } from '../support/moduleLog.js';

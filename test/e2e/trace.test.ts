@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActorTimeline } from '../../src/actors/inspection.js';
+import type { ActorTimeline } from '../../src/actors/inspection/inspection.js';
 import { repoRoot, runArena } from '../support/cli.js';
 
 let folder: string;

@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createInspectorReplay, type ReplayedEvent } from '../../src/actors/inspectorReplay.js';
+import {
+  createInspectorReplay,
+  type ReplayedEvent,
+} from '../../src/actors/inspection/inspectorReplay.js';
 import {
   INSPECTOR_CONTROL_MESSAGES,
   isAllowedOrigin,
   isControlMessage,
   STATELY_INSPECTOR_ORIGIN,
-} from '../../src/actors/inspectorViewers.js';
+} from '../../src/actors/inspection/inspectorViewers.js';
 
 /** One step of a run as the relay sees it, in terms of the actors alive at that point. */
 type Step =

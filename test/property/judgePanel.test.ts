@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { createJudgePanel } from '../../src/actors/judgePanel.js';
-import { createModelJudge, type Judge } from '../../src/actors/judges.js';
+import { createJudgePanel } from '../../src/actors/judging/judgePanel.js';
+import { createModelJudge, type Judge } from '../../src/actors/judging/judges.js';
 import { JudgeCancelledError } from '../../src/domain/judge/errors.js';
 import {
   type PanelJudgeResult,

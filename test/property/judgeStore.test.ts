@@ -9,7 +9,7 @@ import type {
   VerdictRecording,
 } from '../../src/ports/judgeStore.js';
 import { openPostgresJudgeStore } from '../../src/ports/postgres/postgresJudgeStore.js';
-import { openSqliteJudgeStore } from '../../src/ports/sqliteJudgeStore.js';
+import { openSqliteJudgeStore } from '../../src/ports/sqlite/sqliteJudgeStore.js';
 import { sampleEvaluationRun, sampleVerdict } from '../support/judgeVerdicts.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExperiment } from '../../src/actors/runExperiment.js';
-import type { RunSummary } from '../../src/actors/runSummary.js';
+import { runExperiment } from '../../src/actors/experiment/runExperiment.js';
+import type { RunSummary } from '../../src/actors/experiment/runSummary.js';
 import { parseRunFile } from '../../src/config/runFile.js';
 import type { JsonValue } from '../../src/domain/shared/json.js';
 import { fixedClock } from '../../src/ports/clock.js';
 import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
-import { openSqliteStore } from '../../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
 import type { RunStore } from '../../src/ports/store.js';
 import { encodeStoredJson } from '../../src/ports/storedJson.js';
 import { dyingStore } from '../support/dyingStore.js';

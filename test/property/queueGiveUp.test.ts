@@ -1,8 +1,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runRunWorker, type WorkerEvent } from '../../src/actors/queue/runWorker.js';
-import { submitRun } from '../../src/actors/queue/submitRun.js';
+import { runRunWorker, type WorkerEvent } from '../../src/actors/experiment/queue/runWorker.js';
+import { submitRun } from '../../src/actors/experiment/queue/submitRun.js';
 import { builtinComponents } from '../../src/builtins/index.js';
 import { loadRunFile } from '../../src/config/runFile.js';
 import { createMemoryStore } from '../../src/ports/memoryStore.js';

@@ -1,4 +1,4 @@
-import { openSqliteStore } from '../../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
 import type { RunStore } from '../../src/ports/store.js';
 
 /**

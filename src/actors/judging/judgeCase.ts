@@ -7,7 +7,7 @@ import {
   type VerdictCacheEntry,
   type VerdictRecording,
 } from '../../ports/judgeStore.js';
-import type { Judge } from '../judges.js';
+import type { Judge } from './judges.js';
 
 /**
  * The verdict cache's entry for judging `context` with `judge`: the prompt's

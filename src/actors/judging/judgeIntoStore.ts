@@ -1,7 +1,7 @@
 import { from, mergeMap, Observable, type ObservableInput } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
-import type { Judge } from '../judges.js';
 import { type CaseOutcome, type JudgeCaseOptions, judgeCaseIntoStore } from './judgeCase.js';
+import type { Judge } from './judges.js';
 
 /**
  * Judge cases in this process into the judge store (`arena judge --store`

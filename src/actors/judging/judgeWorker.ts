@@ -7,8 +7,8 @@ import {
   type VerdictRecording,
 } from '../../ports/judgeStore.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
-import type { Judge } from '../judges.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
+import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
 import { judgeOfEvaluationRun } from './storedJudge.js';
 

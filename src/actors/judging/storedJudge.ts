@@ -1,8 +1,8 @@
 import { parseJudgeConfig } from '../../config/judgeConfig.js';
 import type { EvaluationRunRecord } from '../../ports/judgeStore.js';
 import type { Logger } from '../../ports/logger.js';
-import { judgeFromConfig } from '../judgeFromConfig.js';
-import type { Judge } from '../judges.js';
+import { judgeFromConfig } from './judgeFromConfig.js';
+import type { Judge } from './judges.js';
 import { type ModelPauses, pauseKeyOf, pausingProvider } from './modelPauses.js';
 
 /**

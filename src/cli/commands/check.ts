@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkSqliteStore, type StoreCheck } from '../../ports/sqliteCheck.js';
+import { checkSqliteStore, type StoreCheck } from '../../ports/sqlite/sqliteCheck.js';
 import { parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';

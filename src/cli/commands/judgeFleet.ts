@@ -1,13 +1,13 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { judgeFromConfig } from '../../actors/judgeFromConfig.js';
 import {
   cancelEvaluationRun,
   followEvaluationRun,
   storedVerdicts,
   submitEvaluationRun,
 } from '../../actors/judging/evaluationRuns.js';
+import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import { judgeIntoStore } from '../../actors/judging/judgeIntoStore.js';
 import { type JudgeConfig, loadJudgeConfig, selectJudgeName } from '../../config/judgeConfig.js';
 import { type CaseLineOutcome, parseCaseLine } from '../../domain/judge/cases.js';

@@ -1,5 +1,5 @@
-import { isJudgePanel } from '../../actors/judgePanel.js';
-import type { Judge } from '../../actors/judges.js';
+import { isJudgePanel } from '../../actors/judging/judgePanel.js';
+import type { Judge } from '../../actors/judging/judges.js';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
 import type { RatingAgreement } from '../../domain/judge/agreement.js';
 import { isPanelResult, panelAgreement, panelMemberSummaries } from '../../domain/judge/panel.js';

@@ -1,8 +1,11 @@
 import { createInterface } from 'node:readline';
 import type { InspectionEvent, Observer } from 'xstate';
-import { combineInspectors } from '../../actors/inspection.js';
-import { type InspectorRelay, startInspectorRelay } from '../../actors/inspectorRelay.js';
-import { createTraceRecorder, type TraceRecorder } from '../../actors/traceRecorder.js';
+import { combineInspectors } from '../../actors/inspection/inspection.js';
+import {
+  type InspectorRelay,
+  startInspectorRelay,
+} from '../../actors/inspection/inspectorRelay.js';
+import { createTraceRecorder, type TraceRecorder } from '../../actors/inspection/traceRecorder.js';
 import { CliError } from '../errors.js';
 
 /** The `arena run` options that watch a run. */

@@ -1,4 +1,4 @@
-import type { PhaseSummary, RunSummary } from '../../actors/runSummary.js';
+import type { PhaseSummary, RunSummary } from '../../actors/experiment/runSummary.js';
 
 /**
  * The closing summary of `arena run`: the meta decision (baseline -> candidate

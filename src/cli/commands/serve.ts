@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
-import { COMPONENT_METHODS, instantiate, requireMethods } from '../../actors/components.js';
+import {
+  COMPONENT_METHODS,
+  instantiate,
+  requireMethods,
+} from '../../actors/experiment/components.js';
 import { builtinComponents } from '../../builtins/index.js';
 import {
   ComponentResolutionError,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { followRun, type RunProgressView } from '../../actors/queue/followRun.js';
-import { submitRun } from '../../actors/queue/submitRun.js';
-import type { RunSummary } from '../../actors/runSummary.js';
+import { followRun, type RunProgressView } from '../../actors/experiment/queue/followRun.js';
+import { submitRun } from '../../actors/experiment/queue/submitRun.js';
+import type { RunSummary } from '../../actors/experiment/runSummary.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import type { RunStore } from '../../ports/store.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';

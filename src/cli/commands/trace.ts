@@ -5,7 +5,7 @@ import {
   formatTimeline,
   parseTrace,
   TraceFormatError,
-} from '../../actors/traceTimeline.js';
+} from '../../actors/inspection/traceTimeline.js';
 import { CliError } from '../errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { validateRunFile } from '../../actors/runFileValidation.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { RunFileError } from '../../config/runFileError.js';
+import { validateRunFile } from '../../config/runFileValidation.js';
 import { describeRunSpec } from '../../config/validateRunFile.js';
 import { CliError, ExitCode } from '../errors.js';
 

@@ -1,15 +1,15 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import {
+  defaultMaxDeliveries,
+  runRunWorker,
+  type WorkerEvent,
+} from '../../actors/experiment/queue/runWorker.js';
+import {
   type JudgeWorkerEvent,
   type JudgeWorkerTally,
   runJudgeWorker,
 } from '../../actors/judging/judgeWorker.js';
-import {
-  defaultMaxDeliveries,
-  runRunWorker,
-  type WorkerEvent,
-} from '../../actors/queue/runWorker.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
 import { closestName } from '../shared/suggest.js';
 import { describeValue } from './describeValue.js';
-import { TerminationConfigError } from './errors.js';
+import { TerminationConfigError, type TerminationConfigIssue } from './errors.js';
+
+export type { TerminationConfigIssue };
 
 /** When an evaluation metric qualifies for success. */
 export type SuccessDirection = 'greater_equal' | 'less_equal';
@@ -111,18 +113,6 @@ const expectedKeys = {
   success: 'metric, threshold, direction, consecutive, min_evaluations',
   plateau: 'metric, direction, min_delta, patience, min_evaluations, window',
 } as const;
-
-/**
- * One problem in a termination rule set: where it is, relative to the rules
- * as given (`['agents', 'SAC', 'success', 'min_evaluations']`), what is wrong
- * there (`detail`), and the same as one sentence naming agent and field
- * (`message`).
- */
-export interface TerminationConfigIssue {
-  readonly path: readonly (string | number)[];
-  readonly detail: string;
-  readonly message: string;
-}
 
 /**
  * Every problem of a seed-shaped rule set at once, for every agent (an empty

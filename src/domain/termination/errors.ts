@@ -1,5 +1,16 @@
 import { ArenaError } from '../shared/errors.js';
-import type { TerminationConfigIssue } from './config.js';
+
+/**
+ * One problem in a termination rule set: where it is, relative to the rules
+ * as given (`['agents', 'SAC', 'success', 'min_evaluations']`), what is wrong
+ * there (`detail`), and the same as one sentence naming agent and field
+ * (`message`).
+ */
+export interface TerminationConfigIssue {
+  readonly path: readonly (string | number)[];
+  readonly detail: string;
+  readonly message: string;
+}
 
 /**
  * A termination rule set or phase configuration that breaks the seed's rules.

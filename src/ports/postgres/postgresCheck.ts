@@ -1,4 +1,4 @@
-import type { StoreCheck } from '../sqliteCheck.js';
+import type { StoreCheck } from '../sqlite/sqliteCheck.js';
 import { openPostgresConnection } from './postgresOpen.js';
 import { postgresMigrations } from './postgresSchema.js';
 import { parsePostgresUri } from './postgresUri.js';

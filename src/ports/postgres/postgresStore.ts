@@ -16,7 +16,7 @@ import {
   runFromRow,
   type SnapshotRow,
   snapshotFromRow,
-} from '../sqliteRows.js';
+} from '../sqlite/sqliteRows.js';
 import type { Lease, LeaseHolder, RunStore } from '../store.js';
 import { encodeStoredJson } from '../storedJson.js';
 import {

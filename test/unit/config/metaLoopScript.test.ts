@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { validateRunFileText } from '../../../src/actors/runFileValidation.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
 import { RunFileError } from '../../../src/config/runFileError.js';
+import { validateRunFileText } from '../../../src/config/runFileValidation.js';
 import { parseLifecycleScript, ScriptError } from '../../../src/config/script.js';
 import { hostingCapacityText } from '../../support/badRunFiles.js';
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateRunFileText } from '../../../src/actors/runFileValidation.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import {
   ComponentResolutionError,
@@ -11,6 +10,7 @@ import {
   userModuleOf,
 } from '../../../src/config/components.js';
 import { RunFileError } from '../../../src/config/runFileError.js';
+import { validateRunFileText } from '../../../src/config/runFileValidation.js';
 import type { ComponentRef } from '../../../src/config/runSpec.js';
 import { repoRoot } from '../../support/cli.js';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateRunFile, validateRunFileText } from '../../../src/actors/runFileValidation.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import { RunFileError } from '../../../src/config/runFileError.js';
+import { validateRunFile, validateRunFileText } from '../../../src/config/runFileValidation.js';
 import { hostingCapacityText } from '../../support/badRunFiles.js';
 import { repoRoot } from '../../support/cli.js';
 

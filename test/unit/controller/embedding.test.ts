@@ -1,7 +1,7 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runExperiment$ } from '../../../src/actors/observeRun.js';
-import { runExperiment } from '../../../src/actors/runExperiment.js';
+import { runExperiment$ } from '../../../src/actors/experiment/observeRun.js';
+import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
 import { createMemoryStore } from '../../../src/ports/memoryStore.js';
 import { fakeBuiltins, LineEnvironment, resetFakes } from '../../support/fakeComponents.js';

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, toPromise } from 'xstate';
-import { runExperiment } from '../../../src/actors/runExperiment.js';
+import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
 import { simulationControllerMachine } from '../../../src/machines/simulationController.js';
 import { fixedClock } from '../../../src/ports/clock.js';
 import { createMemoryStore } from '../../../src/ports/memoryStore.js';
-import { openSqliteStore } from '../../../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
 import type { RunStore } from '../../../src/ports/store.js';
 import { dyingStore } from '../../support/dyingStore.js';
 import {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runExperiment } from '../../../src/actors/runExperiment.js';
+import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
 import { createMemoryStore } from '../../../src/ports/memoryStore.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine } from 'xstate';
-import { toJsonSafe } from '../../../src/actors/inspection.js';
+import { toJsonSafe } from '../../../src/actors/inspection/inspection.js';
 
 describe('toJsonSafe', () => {
   it('tags non-finite numbers like canonical JSON and keeps finite ones', () => {

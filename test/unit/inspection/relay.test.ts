@@ -7,7 +7,7 @@ import {
   InspectorOptionError,
   type InspectorRelay,
   startInspectorRelay,
-} from '../../../src/actors/inspectorRelay.js';
+} from '../../../src/actors/inspection/inspectorRelay.js';
 import { repoRoot } from '../../support/cli.js';
 
 // Real relays on 127.0.0.1 with real WebSocket clients.
@@ -284,7 +284,7 @@ describe('the inspector relay serves viewers', () => {
   it('never keeps Node alive after close, even with a viewer still connected', async () => {
     const script = [
       `import { createActor, createMachine } from 'xstate';`,
-      `import { startInspectorRelay } from ${JSON.stringify(path.join(repoRoot, 'src/actors/inspectorRelay.ts'))};`,
+      `import { startInspectorRelay } from ${JSON.stringify(path.join(repoRoot, 'src/actors/inspection/inspectorRelay.ts'))};`,
       `const relay = await startInspectorRelay({ port: 0 });`,
       `process.stdout.write(relay.webSocketUrl + '\\n');`,
       `await relay.waitForViewer(30_000);`,

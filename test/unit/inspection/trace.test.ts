@@ -12,7 +12,7 @@ import {
   stateLabel,
   TraceFormatError,
   type TraceRecord,
-} from '../../../src/actors/inspection.js';
+} from '../../../src/actors/inspection/inspection.js';
 import {
   type EvaluationTerminationInput,
   evaluationTerminationMachine,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentJudge } from '../../../src/actors/judges.js';
+import { createAgentJudge } from '../../../src/actors/judging/judges.js';
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
 import type { AgentGenerateOptions, JudgeAgent } from '../../../src/ports/judgeAgent.js';
 import type { ModelResponse } from '../../../src/ports/modelProvider.js';

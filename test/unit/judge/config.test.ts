@@ -5,7 +5,7 @@ import {
   agentJudgeFromConfig,
   modelJudgeFromConfig,
   providerFromConfig,
-} from '../../../src/actors/judges.js';
+} from '../../../src/actors/judging/judges.js';
 import { loadJudgeConfig, parseJudgeConfig } from '../../../src/config/judgeConfig.js';
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
 import type { JudgeAgent } from '../../../src/ports/judgeAgent.js';

@@ -1,7 +1,7 @@
 import { lastValueFrom, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { judgeMany } from '../../../src/actors/judgeMany.js';
-import { createModelJudge } from '../../../src/actors/judges.js';
+import { judgeMany } from '../../../src/actors/judging/judgeMany.js';
+import { createModelJudge } from '../../../src/actors/judging/judges.js';
 import type { JudgeContext } from '../../../src/domain/judge/context.js';
 import type { JudgeResult } from '../../../src/domain/judge/result.js';
 import type { ModelProvider, ModelRequest } from '../../../src/ports/modelProvider.js';

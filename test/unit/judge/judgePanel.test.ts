@@ -1,9 +1,9 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { createJudgePanel } from '../../../src/actors/judgePanel.js';
-import { createModelJudge, type Judge } from '../../../src/actors/judges.js';
-import { judgeTrials } from '../../../src/actors/judgeTrials.js';
+import { createJudgePanel } from '../../../src/actors/judging/judgePanel.js';
+import { createModelJudge, type Judge } from '../../../src/actors/judging/judges.js';
+import { judgeTrials } from '../../../src/actors/judging/judgeTrials.js';
 import { agreementReport } from '../../../src/cli/commands/judgePanelReport.js';
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
 import type { PanelJudgeResult } from '../../../src/domain/judge/panel.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createModelJudge } from '../../../src/actors/judges.js';
+import { createModelJudge } from '../../../src/actors/judging/judges.js';
 import {
   JudgeCancelledError,
   JudgeConfigurationError,

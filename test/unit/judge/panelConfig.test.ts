@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { judgeFromConfig } from '../../../src/actors/judgeFromConfig.js';
-import { isJudgePanel } from '../../../src/actors/judgePanel.js';
-import { modelJudgeFromConfig } from '../../../src/actors/judges.js';
+import { judgeFromConfig } from '../../../src/actors/judging/judgeFromConfig.js';
+import { isJudgePanel } from '../../../src/actors/judging/judgePanel.js';
+import { modelJudgeFromConfig } from '../../../src/actors/judging/judges.js';
 import {
   loadJudgeConfig,
   parseJudgeConfig,

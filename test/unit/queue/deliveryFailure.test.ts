@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ComponentContractError } from '../../../src/actors/components.js';
-import { ModulesChangedError } from '../../../src/actors/moduleChanges.js';
+import { ComponentContractError } from '../../../src/actors/experiment/components.js';
+import { ModulesChangedError } from '../../../src/actors/experiment/moduleChanges.js';
 import {
   classifyDeliveryFailure,
   ModuleMissingError,
   missingModulesOf,
   StoredRunFileError,
-} from '../../../src/actors/queue/deliveryFailure.js';
-import { RunInterruptedError } from '../../../src/actors/runInterrupted.js';
+} from '../../../src/actors/experiment/queue/deliveryFailure.js';
+import { RunInterruptedError } from '../../../src/actors/experiment/runInterrupted.js';
 import {
   LeaseLostError,
   RunLeasedError,

@@ -1,4 +1,4 @@
-import { runExperiment } from '../../../src/actors/runExperiment.js';
+import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
 import { createMemoryStore } from '../../../src/ports/memoryStore.js';
 import type { RunStore } from '../../../src/ports/store.js';

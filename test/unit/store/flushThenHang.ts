@@ -2,7 +2,7 @@
  * Child process of the durability test: writes through a store writer, flushes,
  * queues one more write it never flushes, says `flushed` and waits to be killed.
  */
-import { openSqliteStore } from '../../../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
 import { createStoreWriter } from '../../../src/ports/storeWriter.js';
 import { sampleEpisode } from './sampleRun.js';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJudgeStore } from '../../../src/ports/judgeStoreUri.js';
 import { checkPostgresStore } from '../../../src/ports/postgres/postgresCheck.js';
 import { StoreConnectionError } from '../../../src/ports/postgres/postgresErrors.js';
-import { storeMigrations } from '../../../src/ports/sqliteSchema.js';
+import { storeMigrations } from '../../../src/ports/sqlite/sqliteSchema.js';
 import { StoreNotFoundError, StoreOpenError } from '../../../src/ports/storeErrors.js';
 import { parseStoreUri } from '../../../src/ports/storeUri.js';
 import { sampleEvaluationRun, sampleVerdict } from '../../support/judgeVerdicts.js';

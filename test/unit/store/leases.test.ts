@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock, type ManualClock } from '../../../src/ports/clock.js';
 import { holderProcessIsGone, processLeaseOwner } from '../../../src/ports/leaseOwner.js';
-import { openSqliteStore } from '../../../src/ports/sqliteStore.js';
+import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
 import type { LeaseOwner, RunStore } from '../../../src/ports/store.js';
 import { RunLeasedError } from '../../../src/ports/storeErrors.js';
 import { createStoreWriter } from '../../../src/ports/storeWriter.js';

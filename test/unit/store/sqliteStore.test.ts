@@ -363,7 +363,7 @@ describe('SQLite run store: file', () => {
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   it('keeps what it stored when the file is opened again', async () => {
-    const { openSqliteStore } = await import('../../../src/ports/sqliteStore.js');
+    const { openSqliteStore } = await import('../../../src/ports/sqlite/sqliteStore.js');
     const file = path.join(folder, 'arena.db');
     const first = openSqliteStore(file, { clock: sampleClock() });
     const id = fillSampleRun(first);

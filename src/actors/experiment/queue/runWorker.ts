@@ -1,0 +1,315 @@
+import { sha256Hex } from '../../../config/moduleFingerprints.js';
+import { parseRunFile } from '../../../config/runFile.js';
+import { ArenaError } from '../../../domain/shared/errors.js';
+import { defaultLeaseTtlMs, processLeaseOwner } from '../../../ports/leaseOwner.js';
+import { type Logger, silentLogger } from '../../../ports/logger.js';
+import type { RemoteComponentHost } from '../../../ports/remoteComponent.js';
+import type { RunDelivery, RunQueue } from '../../../ports/runQueue.js';
+import type { LeaseOwner, RunRecord, RunStatus, RunStore } from '../../../ports/store.js';
+import { NothingToResumeError, RunNotFoundError } from '../../../ports/storeErrors.js';
+import type { RunEvent } from '../runEvents.js';
+import { runExperiment } from '../runExperiment.js';
+import type { RunSummary } from '../runSummary.js';
+import {
+  classifyDeliveryFailure,
+  type DeliveryFailure,
+  missingModulesOf,
+  StoredRunFileError,
+} from './deliveryFailure.js';
+import { failUndeliverableRun } from './failUndeliverableRun.js';
+
+/** What a worker tells about each delivery it handles. */
+export type WorkerEvent =
+  | { readonly type: 'taken'; readonly runId: string; readonly deliveryCount: number }
+  | { readonly type: 'ended'; readonly runId: string; readonly summary: RunSummary }
+  | { readonly type: 'handedBack'; readonly runId: string }
+  /**
+   * Given back for later: leased by a live runner elsewhere, or not runnable
+   * here now. `maxDeliveries` is set when the cause is permanent: the run
+   * fails at that delivery; `null` for a transient cause (tried for ever).
+   */
+  | {
+      readonly type: 'deferred';
+      readonly runId: string;
+      readonly reason: string;
+      readonly deliveryCount: number;
+      readonly maxDeliveries: number | null;
+    }
+  /** Marked failed and acked: a permanent cause, still there at the last delivery allowed. */
+  | {
+      readonly type: 'failed';
+      readonly runId: string;
+      readonly deliveries: number;
+      readonly reason: string;
+    }
+  /** Acked without running: the run had already ended (a duplicate delivery). */
+  | { readonly type: 'dropped'; readonly runId: string; readonly status: RunStatus }
+  | { readonly type: 'queueError'; readonly error: unknown };
+
+export interface RunWorkerOptions {
+  readonly store: RunStore;
+  readonly queue: RunQueue;
+  /** Built-in components, as for `runExperiment`. */
+  readonly builtins: ReadonlyMap<string, unknown>;
+  /** The worker's name: its runs' lease owner shows it (`running on W`). */
+  readonly name: string;
+  /** How many runs it works on at once; default 1. */
+  readonly concurrency?: number;
+  /** Each run's lease lifetime without a heartbeat; default 15 s. */
+  readonly leaseTtlMs?: number;
+  /**
+   * A run that cannot run for a permanent cause (a missing module, a stored
+   * run file that no longer loads, an unexpected error) is failed at this
+   * delivery, and deferred before it; default `defaultMaxDeliveries`.
+   */
+  readonly maxDeliveries?: number;
+  /** The queue's ack wait: each delivery is kept in progress three times per it. */
+  readonly ackWaitMs: number;
+  /** Aborting it stops taking runs and hands the running ones back at their last barrier. */
+  readonly signal: AbortSignal;
+  readonly logger?: Logger;
+  readonly onEvent?: (event: WorkerEvent) => void;
+  /** Each run's events, as `runExperiment` emits them. */
+  readonly onRunEvent?: (event: RunEvent) => void;
+  /** Where runs find their `nats:<service>` components, as for `runExperiment`. */
+  readonly remoteComponents?: RemoteComponentHost;
+}
+
+/** What a worker did, when it stopped. */
+export interface WorkerTally {
+  readonly ended: number;
+  readonly handedBack: number;
+  readonly deferred: number;
+  readonly dropped: number;
+  /** Runs failed for a permanent cause after `maxDeliveries` deliveries. */
+  readonly failed: number;
+}
+
+/** How many deliveries a run with a permanent cause gets before it is failed. */
+export const defaultMaxDeliveries = 5;
+
+/** A run that has ended needs no work: a delivery of it is acked and dropped. */
+const endedStatuses: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/**
+ * Take runs off a queue and run them until `signal` aborts: a `queued` run
+ * is started, one started before (a redelivery after a worker died or handed
+ * it back) is resumed from its last barrier, which is exact by construction.
+ * Each run holds its store lease; its delivery is kept in progress while it
+ * works and acked once it ended. A run leased by a live runner elsewhere is
+ * given back with a delay; a delivery of a run that already ended is acked
+ * and dropped, so a duplicate delivery is one execution. A run that cannot
+ * run for a permanent cause (see `classifyDeliveryFailure`) is given back
+ * until its `maxDeliveries`-th delivery, then marked failed and acked.
+ *
+ * @example
+ * ```ts
+ * const stop = new AbortController();
+ * process.once('SIGTERM', () => stop.abort());
+ * await runRunWorker({ store, queue, builtins: builtinComponents, name: 'w1', ackWaitMs, signal: stop.signal });
+ * // { ended: 3, handedBack: 1, deferred: 0, dropped: 0, failed: 0 }
+ * ```
+ */
+export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTally> {
+  const tally = { ended: 0, handedBack: 0, deferred: 0, dropped: 0, failed: 0 };
+  const logger = options.logger ?? silentLogger();
+  const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  const slots = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, async () => {
+    while (!options.signal.aborted) {
+      let delivery: RunDelivery | null;
+      try {
+        delivery = await options.queue.next({ waitMs: 1000 });
+      } catch (error) {
+        // the server is away (a restart): wait and ask again, the runs in hand go on
+        if (options.signal.aborted) break;
+        emit({ type: 'queueError', error });
+        logger.warn({ err: error }, 'the run queue did not answer');
+        await sleep(500);
+        continue;
+      }
+      if (delivery === null) continue;
+      if (options.signal.aborted) {
+        delivery.nak();
+        break;
+      }
+      const outcome = await handleDelivery(delivery, options, logger, emit);
+      tally[outcome] += 1;
+    }
+  });
+  await Promise.all(slots);
+  return tally;
+}
+
+type DeliveryOutcome = keyof WorkerTally;
+
+async function handleDelivery(
+  delivery: RunDelivery,
+  options: RunWorkerOptions,
+  logger: Logger,
+  emit: (event: WorkerEvent) => void,
+): Promise<DeliveryOutcome> {
+  const { runId } = delivery;
+  const ttlMs = options.leaseTtlMs ?? defaultLeaseTtlMs;
+  let record: RunRecord;
+  try {
+    record = options.store.getRun(runId);
+  } catch (error) {
+    if (!(error instanceof RunNotFoundError)) throw error;
+    // a worker on another store: leave it to a worker of the store it was submitted to
+    return defer(
+      delivery,
+      ttlMs,
+      { kind: 'transient', reason: `not in this worker's store` },
+      null,
+      emit,
+    );
+  }
+  if (endedStatuses.includes(record.status)) {
+    await ackOrWarn(delivery, logger);
+    emit({ type: 'dropped', runId, status: record.status });
+    return 'dropped';
+  }
+  emit({ type: 'taken', runId, deliveryCount: delivery.deliveryCount });
+  const keepInProgress = setInterval(() => delivery.working(), options.ackWaitMs / 3);
+  try {
+    const summary = await runExperiment(storedSpec(record), {
+      store: options.store,
+      builtins: options.builtins,
+      runFileText: record.runFile,
+      logger: logger.child({ runId }),
+      handBack: options.signal,
+      leaseTtlMs: ttlMs,
+      resumeRunId: runId,
+      owner: workerLeaseOwner(options.name),
+      ...(options.remoteComponents !== undefined
+        ? { remoteComponents: options.remoteComponents }
+        : {}),
+      ...(options.onRunEvent !== undefined ? { onEvent: options.onRunEvent } : {}),
+    });
+    if (options.signal.aborted && summary.status === 'cancelled') {
+      delivery.nak();
+      emit({ type: 'handedBack', runId });
+      return 'handedBack';
+    }
+    await ackOrWarn(delivery, logger);
+    emit({ type: 'ended', runId, summary });
+    return 'ended';
+  } catch (error) {
+    if (error instanceof NothingToResumeError) {
+      await ackOrWarn(delivery, logger);
+      emit({ type: 'dropped', runId, status: 'succeeded' });
+      return 'dropped';
+    }
+    const cause = await missingModulesOf(error);
+    const failure = classifyDeliveryFailure(cause);
+    if (failure.kind === 'transient') {
+      // leased elsewhere, a service away, a run of another store: try again after a lease length
+      return defer(delivery, ttlMs, failure, null, emit);
+    }
+    // an arena error says all in the deferred or failed line; an unexpected one needs its stack
+    const level = ArenaError.is(cause) ? 'debug' : 'error';
+    logger[level](
+      { err: cause, deliveryCount: delivery.deliveryCount },
+      'the run could not be run',
+    );
+    const maxDeliveries = options.maxDeliveries ?? defaultMaxDeliveries;
+    // below the bound the cause may be this worker's own glitch: another delivery may find it gone
+    if (delivery.deliveryCount < maxDeliveries) {
+      return defer(delivery, ttlMs, failure, maxDeliveries, emit);
+    }
+    return giveUp(delivery, failure, options, ttlMs, logger, emit);
+  } finally {
+    clearInterval(keepInProgress);
+  }
+}
+
+/** Fail a run with a permanent cause at its last delivery allowed, and ack it for good. */
+async function giveUp(
+  delivery: RunDelivery,
+  failure: DeliveryFailure,
+  options: RunWorkerOptions,
+  ttlMs: number,
+  logger: Logger,
+  emit: (event: WorkerEvent) => void,
+): Promise<DeliveryOutcome> {
+  const { runId, deliveryCount } = delivery;
+  let status: RunStatus;
+  try {
+    status = failUndeliverableRun(options.store, runId, {
+      owner: workerLeaseOwner(options.name),
+      ttlMs,
+      error: `${failure.reason}; gave up after ${deliveryCount} deliveries`,
+    });
+  } catch (error) {
+    // leased by a live runner meanwhile, or the store is away: nothing was written, try again later
+    logger.error({ err: error }, 'the run could not be marked failed');
+    return defer(delivery, ttlMs, classifyDeliveryFailure(error), null, emit);
+  }
+  await ackOrWarn(delivery, logger);
+  if (status !== 'failed') {
+    emit({ type: 'dropped', runId, status });
+    return 'dropped';
+  }
+  emit({ type: 'failed', runId, deliveries: deliveryCount, reason: failure.reason });
+  return 'failed';
+}
+
+function defer(
+  delivery: RunDelivery,
+  delayMs: number,
+  failure: DeliveryFailure,
+  maxDeliveries: number | null,
+  emit: (event: WorkerEvent) => void,
+): DeliveryOutcome {
+  delivery.nak(delayMs);
+  emit({
+    type: 'deferred',
+    runId: delivery.runId,
+    reason: failure.reason,
+    deliveryCount: delivery.deliveryCount,
+    maxDeliveries,
+  });
+  return 'deferred';
+}
+
+async function ackOrWarn(delivery: RunDelivery, logger: Logger): Promise<void> {
+  try {
+    await delivery.ack();
+  } catch (error) {
+    // harmless: the run comes back, sees that it ended, and is dropped
+    logger.warn({ err: error, runId: delivery.runId }, 'the queue did not confirm the ack');
+  }
+}
+
+/**
+ * A run's lease owner when a worker runs it: unique per run, named after the worker.
+ *
+ * @example
+ * ```ts
+ * workerLeaseOwner('w1'); // { id: 'w1 (pid 4242 on lab-1 (3fa2c1))', host: 'lab-1', pid: 4242, worker: 'w1' }
+ * ```
+ */
+export function workerLeaseOwner(name: string): LeaseOwner {
+  const processOwner = processLeaseOwner();
+  return { ...processOwner, id: `${name} (${processOwner.id})`, worker: name };
+}
+
+function storedSpec(record: RunRecord) {
+  if (record.runFileSha256 !== null && sha256Hex(record.runFile) !== record.runFileSha256) {
+    throw new StoredRunFileError(
+      record.runId,
+      'does not match its recorded sha256: the store was changed by hand',
+    );
+  }
+  try {
+    // components resolve against the run file's folder (stored as an absolute path), wherever the worker runs
+    return parseRunFile(record.runFile, { sourcePath: record.runFilePath });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoredRunFileError(record.runId, `no longer loads: ${reason}`, { cause: error });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,212 @@
+import type {
+  CheckpointRecord,
+  CheckpointStatus,
+  EpisodeRecord,
+  LeaseHolder,
+  LeaseOwner,
+  MetaDecisionRecord,
+  ModuleFingerprint,
+  PhaseMode,
+  PhaseRecord,
+  PhaseStatus,
+  ResumeRecord,
+  RunRecord,
+  RunStatus,
+  SnapshotRecord,
+} from '../store.js';
+import { decodeStoredJson } from '../storedJson.js';
+
+/** Rows as SQLite returns them, and their mapping to the port's records. */
+
+export interface RunRow {
+  run_id: string;
+  uid: string;
+  seed: number;
+  run_file: string;
+  run_file_path: string;
+  status: string;
+  started_at: string;
+  ended_at: string | null;
+  error: string | null;
+  summary: string | null;
+  // columns of schema version 2; absent when a version-1 file is read read-only
+  run_file_sha256?: string | null;
+  modules?: string | null;
+  lease_owner?: string | null;
+  lease_token?: number;
+  lease_heartbeat_ms?: number | null;
+  lease_expires_ms?: number | null;
+}
+
+export interface PhaseRow {
+  run_id: string;
+  phase_index: number;
+  name: string;
+  mode: string;
+  status: string;
+  termination_reason: string | null;
+  episodes: number;
+  started_at: string;
+  ended_at: string | null;
+  error?: string | null;
+}
+
+export interface EpisodeRow {
+  run_id: string;
+  phase_index: number;
+  episode: number;
+  mode: string;
+  evaluation: number;
+  episode_return: number;
+  steps: number;
+  returns_by_agent: string;
+  done_reason: string;
+}
+
+export interface CheckpointRow {
+  run_id: string;
+  phase_index: number;
+  checkpoint_index: number;
+  after_episode: number;
+  outcomes: string;
+  status: string;
+  decision: string;
+  error: string | null;
+}
+
+export interface MetaDecisionRow {
+  run_id: string;
+  phase_index: number;
+  start_request: number;
+  first_episode: number;
+  environment_uid: string;
+  agent_name: string;
+  record: string;
+}
+
+export interface SnapshotRow {
+  run_id: string;
+  phase_index: number;
+  episode: number;
+  created_at: string;
+  state: string;
+}
+
+export function runFromRow(row: RunRow): RunRecord {
+  return {
+    runId: row.run_id,
+    uid: row.uid,
+    seed: row.seed,
+    runFile: row.run_file,
+    runFilePath: row.run_file_path,
+    status: row.status as RunStatus,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    error: row.error,
+    summary: row.summary === null ? null : decodeStoredJson(row.summary),
+    runFileSha256: row.run_file_sha256 ?? null,
+    modules:
+      row.modules === null || row.modules === undefined
+        ? null
+        : (decodeStoredJson(row.modules) as unknown as ModuleFingerprint[]),
+    lease: leaseHolderFromRow(row),
+  };
+}
+
+/** The lease columns of a run row, or `null` when nobody holds its lease. */
+export function leaseHolderFromRow(row: RunRow): LeaseHolder | null {
+  if (row.lease_owner === null || row.lease_owner === undefined) return null;
+  return {
+    owner: JSON.parse(row.lease_owner) as LeaseOwner,
+    heartbeatAt: new Date(row.lease_heartbeat_ms ?? 0).toISOString(),
+    expiresAt: new Date(row.lease_expires_ms ?? 0).toISOString(),
+  };
+}
+
+export function phaseFromRow(row: PhaseRow): PhaseRecord {
+  return {
+    runId: row.run_id,
+    phaseIndex: row.phase_index,
+    name: row.name,
+    mode: row.mode as PhaseMode,
+    status: row.status as PhaseStatus,
+    terminationReason: row.termination_reason,
+    episodes: row.episodes,
+    error: row.error ?? null,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}
+
+export function episodeFromRow(row: EpisodeRow): EpisodeRecord {
+  return {
+    runId: row.run_id,
+    phaseIndex: row.phase_index,
+    episode: row.episode,
+    mode: row.mode as PhaseMode,
+    evaluation: row.evaluation === 1,
+    episodeReturn: row.episode_return,
+    steps: row.steps,
+    returnsByAgent: decodeStoredJson(row.returns_by_agent),
+    doneReason: row.done_reason,
+  };
+}
+
+export function checkpointFromRow(row: CheckpointRow): CheckpointRecord {
+  return {
+    runId: row.run_id,
+    phaseIndex: row.phase_index,
+    checkpointIndex: row.checkpoint_index,
+    afterEpisode: row.after_episode,
+    outcomes: decodeStoredJson(row.outcomes),
+    status: row.status as CheckpointStatus,
+    decision: decodeStoredJson(row.decision),
+    error: row.error === null ? null : decodeStoredJson(row.error),
+  };
+}
+
+export function metaDecisionFromRow(row: MetaDecisionRow): MetaDecisionRecord {
+  return {
+    runId: row.run_id,
+    phaseIndex: row.phase_index,
+    startRequest: row.start_request,
+    firstEpisode: row.first_episode,
+    environmentUid: row.environment_uid,
+    agentName: row.agent_name,
+    record: decodeStoredJson(row.record),
+  };
+}
+
+export function snapshotFromRow(row: SnapshotRow): SnapshotRecord {
+  return {
+    runId: row.run_id,
+    phaseIndex: row.phase_index,
+    episode: row.episode,
+    createdAt: row.created_at,
+    state: decodeStoredJson(row.state),
+  };
+}
+
+export interface ResumeRow {
+  run_id: string;
+  resume_index: number;
+  resumed_at: string;
+  owner: string;
+  phase_index: number;
+  episode: number;
+  forced: number;
+  changed_modules: string;
+}
+
+export function resumeFromRow(row: ResumeRow): ResumeRecord {
+  return {
+    runId: row.run_id,
+    resumeIndex: row.resume_index,
+    resumedAt: row.resumed_at,
+    owner: row.owner,
+    phaseIndex: row.phase_index,
+    episode: row.episode,
+    forced: row.forced === 1,
+    changedModules: decodeStoredJson(row.changed_modules) as string[],
+  };
+}
