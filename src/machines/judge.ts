@@ -74,13 +74,7 @@ interface Verdict {
  * `clock` and `random` are functions: a judgement is never persisted
  * mid-flight (DESIGN.md: persist at quiet points), so they stay here.
  */
-export interface JudgeJob {
-  readonly subject: JudgeContext;
-  readonly settings: JudgeSettings;
-  readonly model: string | null;
-  readonly selfEvaluation: boolean;
-  readonly clock: JudgeClock;
-  readonly random: () => number;
+export interface JudgeJob extends JudgeMachineInput {
   readonly messages: readonly ChatMessage[];
   readonly promptSha256: string;
   /** Sent with every attempt (it names no attempt, so it is built once). */

@@ -105,6 +105,17 @@ function next(target: string) {
   return [{ guard: 'stepFailed' as const, target: '#metaTurn.failed' }, { target }];
 }
 
+/** Where an invoked step's error goes: `failed`, naming the step and keeping the error. */
+function failedAt(step: string) {
+  return {
+    target: '#metaTurn.failed',
+    actions: [
+      { type: 'recordActorFailure' as const, params: { step } },
+      'recordActorError' as const,
+    ],
+  };
+}
+
 /**
  * One meta turn: `preparingDefinition` (ask the environment for its definition,
  * derive selectors and the definition interface), `settingUpMetaAgent`, then
@@ -365,13 +376,7 @@ export const metaTurnMachine = setup({
               configuration: context.configuration as JsonObject,
             }),
             onDone: { target: 'verifyingProposal', actions: 'assignProposal' },
-            onError: {
-              target: '#metaTurn.failed',
-              actions: [
-                { type: 'recordActorFailure', params: { step: 'loadingDefinitionEnvironment' } },
-                'recordActorError',
-              ],
-            },
+            onError: failedAt('loadingDefinitionEnvironment'),
           },
         },
         verifyingProposal: { entry: 'verifyProposal', always: next('buildingProvider') },
@@ -402,13 +407,7 @@ export const metaTurnMachine = setup({
           agentInterface: context.agentInterface as MetaAgentInterface,
         }),
         onDone: 'acting',
-        onError: {
-          target: 'failed',
-          actions: [
-            { type: 'recordActorFailure', params: { step: 'settingUpMetaAgent' } },
-            'recordActorError',
-          ],
-        },
+        onError: failedAt('settingUpMetaAgent'),
       },
     },
     acting: {
@@ -421,10 +420,7 @@ export const metaTurnMachine = setup({
           phase: context.input.phase,
         }),
         onDone: { target: 'mappingActions', actions: 'assignActions' },
-        onError: {
-          target: 'failed',
-          actions: [{ type: 'recordActorFailure', params: { step: 'acting' } }, 'recordActorError'],
-        },
+        onError: failedAt('acting'),
       },
     },
     mappingActions: { entry: 'mapActions', always: next('proposingPatch') },

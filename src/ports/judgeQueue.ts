@@ -1,4 +1,5 @@
 import type { JudgeContext } from '../domain/judge/context.js';
+import type { QueueDelivery } from './runQueue.js';
 
 /**
  * The judge-queue port: cases of evaluation runs, queued by `arena judge
@@ -15,17 +16,9 @@ export interface QueuedCase {
   readonly context: JudgeContext;
 }
 
-/** One delivery of a case to a worker. */
-export interface QueuedCaseDelivery {
+/** One delivery of a case to a worker: `ack` it once the case has its verdict (or needs none). */
+export interface QueuedCaseDelivery extends QueueDelivery {
   readonly job: QueuedCase;
-  /** 1 on the first delivery, more on each redelivery. */
-  readonly deliveryCount: number;
-  /** Keep the case in progress: call it more often than the queue's ack wait. */
-  working(): void;
-  /** The case has its verdict (or needs none): remove it for good. */
-  ack(): Promise<void>;
-  /** Give the case back, to be delivered again after `delayMs` (default at once). */
-  nak(delayMs?: number): void;
 }
 
 /** What `submit` did with a case. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ArenaError } from '../domain/shared/errors.js';
+import { ArenaError, arenaErrorClass } from '../domain/shared/errors.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from './modelProvider.js';
 
 /**
@@ -12,11 +12,7 @@ import type { ModelProvider, ModelRequest, ModelResponse } from './modelProvider
  * error instanceof ReplayFileError && error.name; // 'ReplayFileError'
  * ```
  */
-export class ReplayFileError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('REPLAY_FILE', message, options);
-  }
-}
+export class ReplayFileError extends arenaErrorClass('REPLAY_FILE') {}
 
 /**
  * No recorded response matches a request.

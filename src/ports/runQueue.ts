@@ -13,17 +13,21 @@ export interface SubmitReceipt {
   readonly duplicate: boolean;
 }
 
-/** One delivery of a queued run to a worker. */
-export interface RunDelivery {
-  readonly runId: string;
+/** One delivery of a queued message to a worker (at least once: it may come again). */
+export interface QueueDelivery {
   /** 1 on the first delivery, more on each redelivery. */
   readonly deliveryCount: number;
   /** Keep the message in progress: call it more often than the queue's ack wait. */
   working(): void;
-  /** The run has ended (or needs no work): remove the message for good. */
+  /** Its work is done (or needs doing no more): remove the message for good. */
   ack(): Promise<void>;
   /** Give the message back, to be delivered again after `delayMs` (default at once). */
   nak(delayMs?: number): void;
+}
+
+/** One delivery of a queued run to a worker: `ack` it once the run has ended (or needs no work). */
+export interface RunDelivery extends QueueDelivery {
+  readonly runId: string;
 }
 
 /** A queue of run ids with at-least-once delivery. */

@@ -1,41 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/cli.js';
-
-/** What one command printed and how it exited. */
-interface CommandRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run a command and collect what it printed. */
-function runCommand(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<CommandRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { type CliRun, repoRoot, runProcess } from '../support/cli.js';
 
 /** The environment for npm in the scratch app, without what `npm test` says about this repo. */
 function scratchNpmEnv(): NodeJS.ProcessEnv {
@@ -97,14 +64,14 @@ export const badRules: EvaluationTerminationInput = { agents: upward };
 `;
 
 let folder: string;
-let install: CommandRun;
-let typeCheck: CommandRun;
-let defaultsTypeCheck: CommandRun;
+let install: CliRun;
+let typeCheck: CliRun;
+let defaultsTypeCheck: CliRun;
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'arena-consumer-e2e-'));
   // dist/ is built by the global set-up; packing must not rebuild it.
-  const pack = await runCommand(
+  const pack = await runProcess(
     'npm',
     ['pack', '--ignore-scripts', '--json', '--pack-destination', folder],
     { cwd: repoRoot },
@@ -117,7 +84,7 @@ beforeAll(async () => {
   );
   // A Node app has Node's types; arena's public Logger is pino's, which needs them.
   const nodeTypes = `@types/node@${repoManifest.devDependencies['@types/node']}`;
-  install = await runCommand(
+  install = await runProcess(
     'npm',
     [
       'install',
@@ -145,7 +112,7 @@ beforeAll(async () => {
       2,
     )}\n`,
   );
-  typeCheck = await runCommand(
+  typeCheck = await runProcess(
     process.execPath,
     [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', folder],
     { cwd: folder },
@@ -156,7 +123,7 @@ beforeAll(async () => {
     defaultsConfig,
     `${JSON.stringify({ include: ['index.ts', 'node_modules/arena-runtime/dist/**/*.d.ts'] }, null, 2)}\n`,
   );
-  defaultsTypeCheck = await runCommand(
+  defaultsTypeCheck = await runProcess(
     process.execPath,
     [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', defaultsConfig],
     { cwd: folder },

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
-import { repoRoot, runArena } from '../support/cli.js';
+import { repoRoot, runArena, runProcess } from '../support/cli.js';
 import { fillSampleRun, sampleClock } from '../unit/store/sampleRun.js';
 
 const cli = path.join(repoRoot, 'dist/cli/main.js');
@@ -99,26 +99,8 @@ function runWithClosedStdout(
 /** `arena ... | head -1` through a real shell pipe; arena's own exit code comes back on stderr. */
 function runThroughHead(args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
   const quoted = [process.execPath, cli, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'sh',
-      ['-c', `{ ${quoted.join(' ')}; echo "arena exit $?" >&2; } | head -1`],
-      {
-        cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve({ stdout, stderr }));
-  });
+  const pipeline = `{ ${quoted.join(' ')}; echo "arena exit $?" >&2; } | head -1`;
+  return runProcess('sh', ['-c', pipeline], { cwd: repoRoot });
 }
 
 const runId = 'grid-demo-20261129T200702-3fa2';

@@ -142,42 +142,39 @@ class Command implements fc.Command<Model, Real> {
   }
 }
 
+/** The model of a controller that has not started. */
+function initialModel(): Model {
+  return { stage: 'idle', episodes: 0, checkpoints: 0, reason: null, startRequests: 0 };
+}
+
+/** A command whose event is always the same: `fc.constant` of it. */
+function fixed(...parts: ConstructorParameters<typeof Command>): fc.Arbitrary<Command> {
+  return fc.constant(new Command(...parts));
+}
+
 /** Commands that move the phase on; `endingCommands` end it (failures, a stop, a cancel). */
 function progressCommands(setup: Setup): fc.Arbitrary<Command>[] {
   const at = (stage: Stage) => (model: Model) => model.stage === stage;
   return [
-    fc.constant(
-      new Command('start', at('idle'), { type: 'start' }, (m) => {
-        m.stage = setup.meta === true ? 'metaTurn' : 'settingUp';
-        m.startRequests += 1;
-      }),
+    fixed('start', at('idle'), { type: 'start' }, (m) => {
+      m.stage = setup.meta === true ? 'metaTurn' : 'settingUp';
+      m.startRequests += 1;
+    }),
+    fixed(
+      'meta turn decided',
+      at('metaTurn'),
+      { type: 'xstate.done.actor.metaTurn', output: decided },
+      (m) => (m.stage = 'settingUp'),
     ),
-    fc.constant(
-      new Command(
-        'meta turn decided',
-        at('metaTurn'),
-        { type: 'xstate.done.actor.metaTurn', output: decided },
-        (m) => (m.stage = 'settingUp'),
-      ),
-    ),
-    fc.constant(
-      new Command(
-        'world closed',
-        at('closingWorld'),
-        { type: 'xstate.done.actor.closeWorld' },
-        (m) => {
-          m.stage = 'metaTurn';
-          m.startRequests += 1;
-        },
-      ),
-    ),
-    fc.constant(
-      new Command(
-        'world ready',
-        at('settingUp'),
-        { type: 'xstate.done.actor.setUpWorld' },
-        (m) => (m.stage = 'running'),
-      ),
+    fixed('world closed', at('closingWorld'), { type: 'xstate.done.actor.closeWorld' }, (m) => {
+      m.stage = 'metaTurn';
+      m.startRequests += 1;
+    }),
+    fixed(
+      'world ready',
+      at('settingUp'),
+      { type: 'xstate.done.actor.setUpWorld' },
+      (m) => (m.stage = 'running'),
     ),
     fc.boolean().map(
       (environmentDone) =>
@@ -194,44 +191,33 @@ function progressCommands(setup: Setup): fc.Arbitrary<Command>[] {
           },
         ),
     ),
-    fc.constant(
-      new Command(
-        'return handed off',
-        at('handingOff'),
-        { type: 'xstate.done.actor.endEpisode' },
-        (m) => {
-          if (setup.evaluateEvery !== null && evaluationDue(setup, m)) m.stage = 'evaluating';
-          else afterBarrierWork(setup, m);
-        },
-      ),
-    ),
-    fc.constant(
-      new Command(
-        'evaluation done',
-        at('evaluating'),
-        {
-          type: 'xstate.done.actor.runEvaluation',
-          output: {
-            summary: {
-              ordinal: 0,
-              episode: 1,
-              mode: 'train',
-              evaluation: true,
-              steps: 3,
-              returnsByAgent: { agent: -1 },
-              environmentDone: false,
-            },
-            outcomes: [
-              { agentName: 'agent', evaluationId: 'e', evaluationEpisode: 0, metrics: {} },
-            ],
+    fixed('return handed off', at('handingOff'), { type: 'xstate.done.actor.endEpisode' }, (m) => {
+      if (setup.evaluateEvery !== null && evaluationDue(setup, m)) m.stage = 'evaluating';
+      else afterBarrierWork(setup, m);
+    }),
+    fixed(
+      'evaluation done',
+      at('evaluating'),
+      {
+        type: 'xstate.done.actor.runEvaluation',
+        output: {
+          summary: {
+            ordinal: 0,
+            episode: 1,
+            mode: 'train',
+            evaluation: true,
+            steps: 3,
+            returnsByAgent: { agent: -1 },
+            environmentDone: false,
           },
+          outcomes: [{ agentName: 'agent', evaluationId: 'e', evaluationEpisode: 0, metrics: {} }],
         },
-        (m) => {
-          m.checkpoints += 1;
-          if (setup.termination) m.stage = 'checkpointing';
-          else afterBarrierWork(setup, m);
-        },
-      ),
+      },
+      (m) => {
+        m.checkpoints += 1;
+        if (setup.termination) m.stage = 'checkpointing';
+        else afterBarrierWork(setup, m);
+      },
     ),
     fc.constantFrom('CONTINUE', 'RESTART').map(
       (control) =>
@@ -244,18 +230,14 @@ function progressCommands(setup: Setup): fc.Arbitrary<Command>[] {
           },
         ),
     ),
-    fc.constant(
-      new Command('continue', at('paused'), { type: 'continue' }, (m) => {
-        m.stage = metaDecisionDue(setup, m) ? 'closingWorld' : 'restarting';
-      }),
-    ),
-    fc.constant(
-      new Command(
-        'world reset',
-        at('restarting'),
-        { type: 'xstate.done.actor.resetWorld' },
-        (m) => (m.stage = 'running'),
-      ),
+    fixed('continue', at('paused'), { type: 'continue' }, (m) => {
+      m.stage = metaDecisionDue(setup, m) ? 'closingWorld' : 'restarting';
+    }),
+    fixed(
+      'world reset',
+      at('restarting'),
+      { type: 'xstate.done.actor.resetWorld' },
+      (m) => (m.stage = 'running'),
     ),
   ];
 }
@@ -263,29 +245,27 @@ function progressCommands(setup: Setup): fc.Arbitrary<Command>[] {
 function endingCommands(): fc.Arbitrary<Command>[] {
   const at = (stage: Stage) => (model: Model) => model.stage === stage;
   return [
-    fc.constant(
-      new Command(
-        'meta turn failed its checks',
-        at('metaTurn'),
-        {
-          type: 'xstate.done.actor.metaTurn',
-          output: {
-            ...decided,
-            status: 'failed',
-            override: null,
-            failedStep: 'validatingCandidate',
-            error: {
-              name: 'DefinitionValidationError',
-              code: 'DEFINITION_VALIDATION',
-              message: 'out of bounds',
-            },
+    fixed(
+      'meta turn failed its checks',
+      at('metaTurn'),
+      {
+        type: 'xstate.done.actor.metaTurn',
+        output: {
+          ...decided,
+          status: 'failed',
+          override: null,
+          failedStep: 'validatingCandidate',
+          error: {
+            name: 'DefinitionValidationError',
+            code: 'DEFINITION_VALIDATION',
+            message: 'out of bounds',
           },
         },
-        (m) => {
-          m.stage = 'failed';
-          m.reason = 'failed';
-        },
-      ),
+      },
+      (m) => {
+        m.stage = 'failed';
+        m.reason = 'failed';
+      },
     ),
     fc.constantFrom('success', 'plateau', 'max_episodes').map(
       (reason) =>
@@ -299,27 +279,23 @@ function endingCommands(): fc.Arbitrary<Command>[] {
           },
         ),
     ),
-    fc.constant(
-      new Command(
-        'episode failed',
-        at('running'),
-        { type: 'xstate.error.actor.runEpisode', error: new Error('environment crashed') },
-        (m) => {
-          m.stage = 'failed';
-          m.reason = 'failed';
-        },
-      ),
+    fixed(
+      'episode failed',
+      at('running'),
+      { type: 'xstate.error.actor.runEpisode', error: new Error('environment crashed') },
+      (m) => {
+        m.stage = 'failed';
+        m.reason = 'failed';
+      },
     ),
-    fc.constant(
-      new Command(
-        'cancel',
-        (m) => !finalStages.includes(m.stage),
-        { type: 'cancel' },
-        (m) => {
-          m.stage = 'cancelled';
-          m.reason = 'cancelled';
-        },
-      ),
+    fixed(
+      'cancel',
+      (m) => !finalStages.includes(m.stage),
+      { type: 'cancel' },
+      (m) => {
+        m.stage = 'cancelled';
+        m.reason = 'cancelled';
+      },
     ),
   ];
 }
@@ -395,19 +371,7 @@ describe('simulation controller chart (model-based)', () => {
           // a cap-free phase needs evaluation rules, as the runner enforces
           fc.pre(setup.episodes !== null || setup.termination);
           const [snapshot] = initialTransition(simulationControllerMachine, inputOf(setup));
-          fc.modelRun(
-            () => ({
-              model: {
-                stage: 'idle' as Stage,
-                episodes: 0,
-                checkpoints: 0,
-                reason: null,
-                startRequests: 0,
-              },
-              real: { snapshot },
-            }),
-            sequence,
-          );
+          fc.modelRun(() => ({ model: initialModel(), real: { snapshot } }), sequence);
         },
       ),
       { numRuns: 300, seed: 4242 },
@@ -444,19 +408,7 @@ describe('simulation controller chart (model-based)', () => {
           fc.pre(setup.episodes !== null || setup.termination);
           const [snapshot] = initialTransition(simulationControllerMachine, inputOf(setup));
           const real = { snapshot };
-          fc.modelRun(
-            () => ({
-              model: {
-                stage: 'idle' as Stage,
-                episodes: 0,
-                checkpoints: 0,
-                reason: null,
-                startRequests: 0,
-              },
-              real,
-            }),
-            sequence,
-          );
+          fc.modelRun(() => ({ model: initialModel(), real }), sequence);
           if (real.snapshot.context.startRequests > 1) seen.loops += 1;
         },
       ),

@@ -9,6 +9,7 @@ import type { JudgeResult } from '../../src/domain/judge/result.js';
 import { addUsage, normaliseUsage, type TokenUsage } from '../../src/domain/judge/usage.js';
 import type { ModelProvider, ModelRequest } from '../../src/ports/modelProvider.js';
 import { ProviderHttpError, ProviderRateLimitError } from '../../src/ports/modelProvider.js';
+import { runToQuiet, settle } from '../support/scheduler.js';
 import { PASSED, subject } from '../unit/judge/fixtures.js';
 
 const TIMEOUT_MS = 1000;
@@ -28,19 +29,6 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('error' as const) }),
   fc.record({ kind: fc.constant('hang' as const) }),
 );
-
-/** Release scheduled tasks one at a time, letting every promise chain settle in between. */
-async function runToQuiet(scheduler: fc.Scheduler): Promise<void> {
-  await settle();
-  while (scheduler.count() > 0) {
-    await scheduler.waitOne();
-    await settle();
-  }
-}
-
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** Reject when `signal` aborts (what a real provider does). */
 function abortable(signal: AbortSignal): Promise<never> {

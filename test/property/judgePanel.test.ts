@@ -12,6 +12,7 @@ import {
 import type { JudgeResult, JudgeStatus } from '../../src/domain/judge/result.js';
 import type { ModelProvider, ModelRequest } from '../../src/ports/modelProvider.js';
 import { ProviderHttpError } from '../../src/ports/modelProvider.js';
+import { runToQuiet } from '../support/scheduler.js';
 import { subject } from '../unit/judge/fixtures.js';
 
 /** What one member will conclude: a verdict its model returns, or an error (its one attempt fails). */
@@ -75,19 +76,6 @@ function expectedVerdict(
   }
   const mean = votes.reduce((sum, vote) => sum + vote.score, 0) / votes.length;
   return { status: mean >= (rule.threshold ?? 0) ? 'passed' : 'failed', errorType: null };
-}
-
-/** Release scheduled tasks one at a time, letting every promise chain settle in between. */
-async function runToQuiet(scheduler: fc.Scheduler): Promise<void> {
-  await settle();
-  while (scheduler.count() > 0) {
-    await scheduler.waitOne();
-    await settle();
-  }
-}
-
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 interface Member {

@@ -13,7 +13,7 @@ import {
 } from '../../src/domain/termination/index.js';
 import { outcomeDigest } from '../../src/domain/termination/outcome.js';
 import { recordDigest } from '../../src/domain/termination/recordDigest.js';
-import { sacOutcome, sacSuccessConfig } from '../support/sacRules.js';
+import { sacOutcome, sacSuccessConfig } from '../support/terminationRules.js';
 
 interface Fields {
   id: string;

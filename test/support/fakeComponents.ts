@@ -76,11 +76,7 @@ export class LineEnvironment implements Environment {
     this.noise = (params.noise as number | undefined) ?? 0;
     this.x = 0;
     this.steps = 0;
-    return {
-      sensors: [{ uid: `${this.uid}.x`, space: { type: 'Box', low: -100, high: 100 } }],
-      actuators: [{ uid: `${this.uid}.u`, space: { type: 'Box', low: -1, high: 1 } }],
-      readings: { [`${this.uid}.x`]: this.x },
-    };
+    return this.interfaceNow();
   }
 
   step(actions: Readings): EnvironmentStep {
@@ -105,6 +101,11 @@ export class LineEnvironment implements Environment {
     this.resets++;
     this.x = 0;
     this.steps = 0;
+    return this.interfaceNow();
+  }
+
+  /** Its sensor and actuator, and the reading of where it stands now. */
+  private interfaceNow(): EnvironmentStart {
     return {
       sensors: [{ uid: `${this.uid}.x`, space: { type: 'Box', low: -100, high: 100 } }],
       actuators: [{ uid: `${this.uid}.u`, space: { type: 'Box', low: -1, high: 1 } }],

@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatServer, ReceivedRequest, ScriptedReply } from './chatServer.js';
-import { repoRoot } from './cli.js';
+import { type RunningProcess, repoRoot, startProcess } from './cli.js';
 import { cli, spawnWorker, type WorkerProcess } from './queueFleet.js';
 import { scratchFolder } from './scratch.js';
 
@@ -123,33 +122,13 @@ export function verdictFacts(result: Record<string, unknown>) {
   };
 }
 
-/** An `arena` command running in the background, its output readable while it runs. */
-export interface RunningArena {
-  readonly child: ChildProcess;
-  readonly exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
-  stderr(): string;
-}
-
 /** Start `arena …` in the background (e.g. `judge --wait`, to interrupt it or watch its output). */
 export function spawnArena(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
-): RunningArena {
-  const child = spawn(process.execPath, [cli, ...args], {
+): RunningProcess {
+  return startProcess(process.execPath, [cli, ...args], {
     cwd: options.cwd,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, exited, stderr: () => stderr };
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
+import { successRule } from './terminationRules.js';
 
 /** A random valid run: 1-2 environments, 1-2 agents, 1-3 turn groups, optional meta turn. */
 export interface RandomRun {
@@ -115,15 +116,7 @@ export function runFileOf(run: RandomRun): string {
           agents: Object.fromEntries(
             loopAgents.map((name) => [
               name,
-              {
-                success: {
-                  metric: 'objective',
-                  threshold: 0.8,
-                  direction: 'greater_equal',
-                  consecutive: 1,
-                  min_evaluations: 1,
-                },
-              },
+              { success: successRule({ consecutive: 1, min_evaluations: 1 }) },
             ]),
           ),
         },

@@ -14,6 +14,9 @@ import { type RemoteComponentHost, remoteKindOf } from '../../ports/remoteCompon
 import { AgentRuntime } from './agentRuntime.js';
 import { PhaseWorld, type WorldAgent } from './world.js';
 
+/** The kinds of component a run file names, each with the methods it must have. */
+type ComponentKind = keyof typeof COMPONENT_METHODS;
+
 function remoteResolver(
   remote: NonNullable<BuildWorldOptions['remote']>,
   phase: string,
@@ -56,28 +59,25 @@ export async function buildPhaseWorld(
     ...(options.components !== undefined ? { components: options.components } : {}),
     ...(options.remote !== undefined ? { remote: remoteResolver(options.remote, phase.name) } : {}),
   };
+  const build = async <T>(ref: ComponentRef, init: unknown, kind: ComponentKind): Promise<T> =>
+    requireMethods<T>(
+      instantiate(await resolveComponent(ref, resolution), init, ref),
+      COMPONENT_METHODS[kind],
+      ref,
+      kind,
+    );
   const environments = new Map<string, Environment>();
   for (const environment of phase.environments) {
-    const factory = await resolveComponent(environment.component, resolution);
-    const instance = instantiate(
-      factory,
-      {
-        uid: environment.uid,
-        params: structuredClone(environment.params),
-        keyOrder: environment.keyOrder,
-        seed: deriveSeed(spec.seed, `${phase.name}/environment/${environment.uid}`),
-        logger: options.logger.child({ environment: environment.uid }),
-      },
-      environment.component,
-    );
+    const init = {
+      uid: environment.uid,
+      params: structuredClone(environment.params),
+      keyOrder: environment.keyOrder,
+      seed: deriveSeed(spec.seed, `${phase.name}/environment/${environment.uid}`),
+      logger: options.logger.child({ environment: environment.uid }),
+    };
     environments.set(
       environment.uid,
-      requireMethods<Environment>(
-        instance,
-        COMPONENT_METHODS.environment,
-        environment.component,
-        'environment',
-      ),
+      await build<Environment>(environment.component, init, 'environment'),
     );
   }
   const agents = new Map<string, WorldAgent>();
@@ -88,34 +88,11 @@ export async function buildPhaseWorld(
       seed: deriveSeed(spec.seed, `agent/${agent.name}/${role}`),
       logger: options.logger.child({ agent: agent.name }),
     });
-    const brain = requireMethods<Brain>(
-      instantiate(
-        await resolveComponent(agent.brain, resolution),
-        init(agent.brain, 'brain'),
-        agent.brain,
-      ),
-      COMPONENT_METHODS.brain,
-      agent.brain,
-      'brain',
-    );
-    const muscle = requireMethods<Muscle>(
-      instantiate(
-        await resolveComponent(agent.muscle, resolution),
-        init(agent.muscle, 'muscle'),
-        agent.muscle,
-      ),
-      COMPONENT_METHODS.muscle,
-      agent.muscle,
-      'muscle',
-    );
-    const objective = requireMethods<Objective>(
-      instantiate(
-        await resolveComponent(agent.objective, resolution),
-        { params: structuredClone(agent.objective.params) },
-        agent.objective,
-      ),
-      COMPONENT_METHODS.objective,
+    const brain = await build<Brain>(agent.brain, init(agent.brain, 'brain'), 'brain');
+    const muscle = await build<Muscle>(agent.muscle, init(agent.muscle, 'muscle'), 'muscle');
+    const objective = await build<Objective>(
       agent.objective,
+      { params: structuredClone(agent.objective.params) },
       'objective',
     );
     agents.set(agent.name, {

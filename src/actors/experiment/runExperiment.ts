@@ -40,10 +40,6 @@ import {
 } from './runSummary.js';
 import type { PhaseWorld } from './world.js';
 
-export { RunConfigError, terminationRulesOf } from '../../config/terminationRules.js';
-export type { RunEvent } from './runEvents.js';
-export type { PhaseOutcomeStatus, PhaseSummary, RunSummary } from './runSummary.js';
-
 /**
  * How `runExperiment` runs a run file: the store, the components it may name, and what to watch.
  */

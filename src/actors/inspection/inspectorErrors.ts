@@ -1,4 +1,4 @@
-import { ArenaError } from '../../domain/shared/errors.js';
+import { ArenaError, arenaErrorClass } from '../../domain/shared/errors.js';
 
 /**
  * The relay could not start (the port is taken, the host unknown...).
@@ -9,11 +9,7 @@ import { ArenaError } from '../../domain/shared/errors.js';
  * error instanceof InspectorRelayError && error.name; // 'InspectorRelayError'
  * ```
  */
-export class InspectorRelayError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('INSPECTOR_RELAY', message, options);
-  }
-}
+export class InspectorRelayError extends arenaErrorClass('INSPECTOR_RELAY') {}
 
 /**
  * An inspector relay or replay option is out of range; the message names it.

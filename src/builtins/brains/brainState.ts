@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { JsonValue } from '../../domain/shared/json.js';
 import { BrainStateError } from './errors.js';
+import { type ComponentInputParser, parseOrThrow } from './parseParams.js';
 
 /**
  * Parse the saved state of `component` with `schema`, or throw a
@@ -12,19 +12,12 @@ import { BrainStateError } from './errors.js';
  * // BrainStateError: RandomBrain saved state.version: Invalid input: expected 1
  * ```
  */
-export function parseBrainState<Schema extends z.ZodType>(
-  component: string,
-  schema: Schema,
-  state: JsonValue,
-): z.infer<Schema> {
-  const parsed = schema.safeParse(state);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.map((part) =>
-    typeof part === 'number' ? `[${part}]` : `.${String(part)}`,
+export const parseBrainState: ComponentInputParser = (component, schema, state) =>
+  parseOrThrow(
+    schema,
+    state,
+    (path, message) => new BrainStateError(`${component} saved state${path}: ${message}`),
   );
-  throw new BrainStateError(`${component} saved state${path.join('')}: ${issue.message}`);
-}
 
 /** An rng state as saved: a 32-bit unsigned integer. */
 export const rngStateSchema = z.int().min(0).max(0xffffffff);

@@ -1,18 +1,11 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../domain/shared/json.js';
 import { clipToSpace } from '../../domain/shared/spaces.js';
-import type {
-  AgentInterface,
-  Brain,
-  BrainInit,
-  EvaluationResult,
-  TerminalUpdate,
-  TurnContext,
-} from '../../ports/agent.js';
+import type { AgentInterface, BrainInit, TurnContext } from '../../ports/agent.js';
 import type { Readings } from '../../ports/environment.js';
 import { parseBrainState, pendingReturnsSchema } from './brainState.js';
+import { BuiltinBrain } from './builtinBrain.js';
 import { BrainParamsError, BrainStateError } from './errors.js';
-import { EvaluationLedger, isEvaluating } from './evaluationLedger.js';
 import { parseParams } from './parseParams.js';
 
 const paramsSchema = z.strictObject({
@@ -38,16 +31,16 @@ const stateSchema = z.strictObject({
  * brain.act(readings, context); // { 'midas.pv_curtail.6': 0.2, 'midas.pv_q.6': 0 }
  * ```
  */
-export class ConstantBrain implements Brain {
+export class ConstantBrain extends BuiltinBrain {
   /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
   static readonly paramsSchema = paramsSchema;
 
   private readonly values: Readonly<Record<string, number>>;
   private readonly fallback: number;
   private actions: Readings | null = null;
-  private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
+    super();
     const params = parseParams('ConstantBrain', ConstantBrain.paramsSchema, init.params);
     this.values = params.values ?? {};
     this.fallback = params.default ?? 0;
@@ -75,16 +68,6 @@ export class ConstantBrain implements Brain {
   act(_readings: Readings, _context: TurnContext): Readings {
     if (this.actions === null) throw new BrainStateError('ConstantBrain: act before setup');
     return { ...this.actions };
-  }
-
-  observe(): void {}
-
-  endEpisode(update: TerminalUpdate, context: TurnContext): void {
-    if (isEvaluating(context)) this.ledger.record(update.episodeReturn);
-  }
-
-  evaluateRollouts(): EvaluationResult {
-    return this.ledger.drain();
   }
 
   saveState(): JsonValue {

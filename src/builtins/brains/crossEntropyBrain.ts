@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../domain/shared/json.js';
-import { createRng, type Rng } from '../../domain/shared/random.js';
-import type {
-  AgentInterface,
-  Brain,
-  BrainInit,
-  EvaluationResult,
-  TerminalUpdate,
-  TurnContext,
-} from '../../ports/agent.js';
+import type { AgentInterface, BrainInit, TerminalUpdate, TurnContext } from '../../ports/agent.js';
 import type { Readings } from '../../ports/environment.js';
 import {
   assertSameUids,
@@ -16,8 +8,9 @@ import {
   pendingReturnsSchema,
   rngStateSchema,
 } from './brainState.js';
+import { SeededBrain } from './builtinBrain.js';
 import { BrainStateError } from './errors.js';
-import { EvaluationLedger, isEvaluating } from './evaluationLedger.js';
+import { isEvaluating } from './evaluationLedger.js';
 import { LinearPolicy } from './linearPolicy.js';
 import { parseParams } from './parseParams.js';
 
@@ -64,26 +57,22 @@ type CrossEntropyState = z.infer<typeof stateSchema>;
  * brain.evaluateRollouts(); // { metrics: { objective: -0.41, episodes: 2 } }
  * ```
  */
-export class CrossEntropyBrain implements Brain {
+export class CrossEntropyBrain extends SeededBrain {
   /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
   static readonly paramsSchema = paramsSchema;
 
-  private readonly seed: number;
   private readonly populationSize: number;
   private readonly eliteCount: number;
   private readonly initialStd: number;
   private readonly minStd: number;
-  private rng: Rng;
   private policy: LinearPolicy | null = null;
   private state: CrossEntropyState | null = null;
   /** State loaded before `setup`, checked against the interface there. */
   private loaded: CrossEntropyState | null = null;
-  private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
+    super(init.seed);
     const params = parseParams('CrossEntropyBrain', CrossEntropyBrain.paramsSchema, init.params);
-    this.seed = init.seed;
-    this.rng = createRng(init.seed);
     this.populationSize = params.population ?? 8;
     this.eliteCount = Math.max(
       1,
@@ -129,9 +118,7 @@ export class CrossEntropyBrain implements Brain {
     return policy.act(state.population[state.returns.length]!, readings);
   }
 
-  observe(): void {}
-
-  endEpisode(update: TerminalUpdate, context: TurnContext): void {
+  override endEpisode(update: TerminalUpdate, context: TurnContext): void {
     const { state } = this.requireSetup();
     if (isEvaluating(context)) {
       this.ledger.record(update.episodeReturn);
@@ -141,10 +128,6 @@ export class CrossEntropyBrain implements Brain {
     const episodeReturn = update.episodeReturn;
     state.returns.push(Number.isFinite(episodeReturn) ? episodeReturn : null);
     if (state.returns.length === state.population.length) this.refit(state);
-  }
-
-  evaluateRollouts(): EvaluationResult {
-    return this.ledger.drain();
   }
 
   /** The mean of the policy distribution: the parameters evaluation episodes act with. */
@@ -199,7 +182,7 @@ export class CrossEntropyBrain implements Brain {
     assertSameUids('CrossEntropyBrain', 'actuators', state.actuatorUids, actuatorUids);
     this.state = state;
     this.loaded = null;
-    this.rng = createRng(this.seed, state.rngState);
+    this.restoreRng(state.rngState);
     this.ledger.restore(state.pendingEvaluationReturns);
   }
 

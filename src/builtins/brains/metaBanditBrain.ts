@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../domain/shared/json.js';
-import { createRng, type Rng } from '../../domain/shared/random.js';
 import { clipToSpace } from '../../domain/shared/spaces.js';
-import type {
-  AgentInterface,
-  Brain,
-  BrainInit,
-  EvaluationResult,
-  TerminalUpdate,
-  TurnContext,
-} from '../../ports/agent.js';
+import type { AgentInterface, BrainInit, TerminalUpdate, TurnContext } from '../../ports/agent.js';
 import type { Readings } from '../../ports/environment.js';
 import { parseBrainState, pendingReturnsSchema, rngStateSchema } from './brainState.js';
+import { SeededBrain } from './builtinBrain.js';
 import { BrainStateError } from './errors.js';
-import { EvaluationLedger, isEvaluating } from './evaluationLedger.js';
+import { isEvaluating } from './evaluationLedger.js';
 import { parseParams } from './parseParams.js';
 import { spaceFrame } from './spaceMath.js';
 
@@ -58,24 +51,20 @@ export const META_RETURN_REWARD = '.return';
  * // { 'midas.definition./der_params/midasmv/mapping/6/0/1': 1.1 } (the first untried arm, 0.5)
  * ```
  */
-export class MetaBanditBrain implements Brain {
+export class MetaBanditBrain extends SeededBrain {
   /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
   static readonly paramsSchema = paramsSchema;
 
-  private readonly seed: number;
   private readonly factors: readonly number[];
   private readonly epsilon: number;
-  private rng: Rng;
   private agentInterface: AgentInterface | null = null;
   private pulls: number[];
   private totals: number[];
   private pendingArm: number | null = null;
-  private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
+    super(init.seed);
     const params = parseParams('MetaBanditBrain', MetaBanditBrain.paramsSchema, init.params);
-    this.seed = init.seed;
-    this.rng = createRng(init.seed);
     this.factors = params.factors ?? DEFAULT_FACTORS;
     this.epsilon = params.epsilon ?? 0.1;
     this.pulls = this.factors.map(() => 0);
@@ -101,9 +90,7 @@ export class MetaBanditBrain implements Brain {
     return actions;
   }
 
-  observe(): void {}
-
-  endEpisode(update: TerminalUpdate, context: TurnContext): void {
+  override endEpisode(update: TerminalUpdate, context: TurnContext): void {
     const reward = terminalReturn(update);
     if (isEvaluating(context)) {
       this.ledger.record(reward);
@@ -112,10 +99,6 @@ export class MetaBanditBrain implements Brain {
     if (this.pendingArm === null || !Number.isFinite(reward)) return;
     this.pulls[this.pendingArm]!++;
     this.totals[this.pendingArm]! += reward;
-  }
-
-  evaluateRollouts(): EvaluationResult {
-    return this.ledger.drain();
   }
 
   /** Each arm's factor, how often it was credited, and its mean return (`null` if never). */
@@ -162,7 +145,7 @@ export class MetaBanditBrain implements Brain {
     this.pulls = [...saved.pulls];
     this.totals = [...saved.totals];
     this.pendingArm = saved.pendingArm;
-    this.rng = createRng(this.seed, saved.rngState);
+    this.restoreRng(saved.rngState);
     this.ledger.restore(saved.pendingEvaluationReturns);
   }
 

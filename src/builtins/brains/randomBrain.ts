@@ -1,18 +1,10 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../domain/shared/json.js';
-import { createRng, type Rng } from '../../domain/shared/random.js';
-import type {
-  AgentInterface,
-  Brain,
-  BrainInit,
-  EvaluationResult,
-  TerminalUpdate,
-  TurnContext,
-} from '../../ports/agent.js';
+import type { AgentInterface, BrainInit, TurnContext } from '../../ports/agent.js';
 import type { Readings } from '../../ports/environment.js';
 import { parseBrainState, pendingReturnsSchema, rngStateSchema } from './brainState.js';
+import { SeededBrain } from './builtinBrain.js';
 import { BrainStateError } from './errors.js';
-import { EvaluationLedger, isEvaluating } from './evaluationLedger.js';
 import { parseParams } from './parseParams.js';
 import { sampleSpace } from './spaceMath.js';
 
@@ -36,19 +28,15 @@ const stateSchema = z.strictObject({
  * brain.act({}, context); // { x: 0.6011037519201636 }
  * ```
  */
-export class RandomBrain implements Brain {
+export class RandomBrain extends SeededBrain {
   /** The zod schema of `params`: the constructor reads them with it, `arena validate` checks them with it. */
   static readonly paramsSchema = paramsSchema;
 
-  private readonly seed: number;
-  private rng: Rng;
   private agentInterface: AgentInterface | null = null;
-  private readonly ledger = new EvaluationLedger();
 
   constructor(init: BrainInit) {
+    super(init.seed);
     parseParams('RandomBrain', RandomBrain.paramsSchema, init.params);
-    this.seed = init.seed;
-    this.rng = createRng(init.seed);
   }
 
   setup(agentInterface: AgentInterface): void {
@@ -64,16 +52,6 @@ export class RandomBrain implements Brain {
     return actions;
   }
 
-  observe(): void {}
-
-  endEpisode(update: TerminalUpdate, context: TurnContext): void {
-    if (isEvaluating(context)) this.ledger.record(update.episodeReturn);
-  }
-
-  evaluateRollouts(): EvaluationResult {
-    return this.ledger.drain();
-  }
-
   saveState(): JsonValue {
     return {
       version: 1,
@@ -84,7 +62,7 @@ export class RandomBrain implements Brain {
 
   loadState(state: JsonValue): void {
     const saved = parseBrainState('RandomBrain', stateSchema, state);
-    this.rng = createRng(this.seed, saved.rngState);
+    this.restoreRng(saved.rngState);
     this.ledger.restore(saved.pendingEvaluationReturns);
   }
 }

@@ -1,4 +1,4 @@
-import { ArenaError } from '../shared/errors.js';
+import { arenaErrorClass } from '../shared/errors.js';
 
 /**
  * Errors of the definition layer. Each kind a caller handles differently has
@@ -21,11 +21,7 @@ import { ArenaError } from '../shared/errors.js';
  * error instanceof JsonPointerError && error.name; // 'JsonPointerError'
  * ```
  */
-export class JsonPointerError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('JSON_POINTER', message, options);
-  }
-}
+export class JsonPointerError extends arenaErrorClass('JSON_POINTER') {}
 
 /**
  * A bad `definition` block (`include`, `exclude`, `selector_manifest`).
@@ -36,11 +32,7 @@ export class JsonPointerError extends ArenaError {
  * error instanceof DefinitionConfigError && error.name; // 'DefinitionConfigError'
  * ```
  */
-export class DefinitionConfigError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('DEFINITION_CONFIG', message, options);
-  }
-}
+export class DefinitionConfigError extends arenaErrorClass('DEFINITION_CONFIG') {}
 
 /**
  * A scenario whose numeric leaves cannot be turned into selectors.
@@ -51,11 +43,7 @@ export class DefinitionConfigError extends ArenaError {
  * error instanceof SelectorDiscoveryError && error.name; // 'SelectorDiscoveryError'
  * ```
  */
-export class SelectorDiscoveryError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('SELECTOR_DISCOVERY', message, options);
-  }
-}
+export class SelectorDiscoveryError extends arenaErrorClass('SELECTOR_DISCOVERY') {}
 
 /**
  * Actions that cannot become a patch, or a patch that cannot be applied.
@@ -66,11 +54,7 @@ export class SelectorDiscoveryError extends ArenaError {
  * error instanceof DefinitionPatchError && error.name; // 'DefinitionPatchError'
  * ```
  */
-export class DefinitionPatchError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('DEFINITION_PATCH', message, options);
-  }
-}
+export class DefinitionPatchError extends arenaErrorClass('DEFINITION_PATCH') {}
 
 /**
  * A definition (or patched candidate) that is not valid for the interface.
@@ -81,11 +65,7 @@ export class DefinitionPatchError extends ArenaError {
  * error instanceof DefinitionValidationError && error.name; // 'DefinitionValidationError'
  * ```
  */
-export class DefinitionValidationError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('DEFINITION_VALIDATION', message, options);
-  }
-}
+export class DefinitionValidationError extends arenaErrorClass('DEFINITION_VALIDATION') {}
 
 /**
  * A patch that would change the definition interface the agent learns over.
@@ -96,11 +76,7 @@ export class DefinitionValidationError extends ArenaError {
  * error instanceof DefinitionFingerprintError && error.name; // 'DefinitionFingerprintError'
  * ```
  */
-export class DefinitionFingerprintError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('DEFINITION_FINGERPRINT', message, options);
-  }
-}
+export class DefinitionFingerprintError extends arenaErrorClass('DEFINITION_FINGERPRINT') {}
 
 /**
  * Descriptors and a vector that do not line up as an agent interface.
@@ -111,11 +87,7 @@ export class DefinitionFingerprintError extends ArenaError {
  * error instanceof DefinitionBridgeError && error.name; // 'DefinitionBridgeError'
  * ```
  */
-export class DefinitionBridgeError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('DEFINITION_BRIDGE', message, options);
-  }
-}
+export class DefinitionBridgeError extends arenaErrorClass('DEFINITION_BRIDGE') {}
 
 /**
  * A scenario contract (state, catalogue, decision, transition) that is inconsistent.
@@ -126,8 +98,4 @@ export class DefinitionBridgeError extends ArenaError {
  * error instanceof ScenarioContractError && error.name; // 'ScenarioContractError'
  * ```
  */
-export class ScenarioContractError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('SCENARIO_CONTRACT', message, options);
-  }
-}
+export class ScenarioContractError extends arenaErrorClass('SCENARIO_CONTRACT') {}

@@ -1,4 +1,4 @@
-import { ArenaError } from '../shared/errors.js';
+import { ArenaError, arenaErrorClass } from '../shared/errors.js';
 
 /**
  * A judge configuration violates identity, safety or resource policy (empty
@@ -9,11 +9,7 @@ import { ArenaError } from '../shared/errors.js';
  * new JudgeConfigurationError('timeoutMs must be positive, got 0').code; // 'JUDGE_CONFIGURATION'
  * ```
  */
-export class JudgeConfigurationError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('JUDGE_CONFIGURATION', message, options);
-  }
-}
+export class JudgeConfigurationError extends arenaErrorClass('JUDGE_CONFIGURATION') {}
 
 /**
  * A judge returned content that does not match the strict result schema, or
@@ -25,11 +21,7 @@ export class JudgeConfigurationError extends ArenaError {
  * new JudgeResponseError('judge response failed validation').name; // 'JudgeResponseError'
  * ```
  */
-export class JudgeResponseError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('JUDGE_RESPONSE', message, options);
-  }
-}
+export class JudgeResponseError extends arenaErrorClass('JUDGE_RESPONSE') {}
 
 /**
  * One attempt ran past the per-attempt timeout; the call was aborted.

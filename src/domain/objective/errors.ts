@@ -1,4 +1,4 @@
-import { ArenaError } from '../shared/errors.js';
+import { arenaErrorClass } from '../shared/errors.js';
 
 /**
  * A component spec list the objective cannot be built from; the message names the field.
@@ -9,11 +9,7 @@ import { ArenaError } from '../shared/errors.js';
  * error instanceof ObjectiveConfigError && error.name; // 'ObjectiveConfigError'
  * ```
  */
-export class ObjectiveConfigError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('OBJECTIVE_CONFIG', message, options);
-  }
-}
+export class ObjectiveConfigError extends arenaErrorClass('OBJECTIVE_CONFIG') {}
 
 /**
  * Readings the objective cannot evaluate: a component's reading is missing or not finite.
@@ -24,8 +20,4 @@ export class ObjectiveConfigError extends ArenaError {
  * error instanceof ObjectiveInputError && error.name; // 'ObjectiveInputError'
  * ```
  */
-export class ObjectiveInputError extends ArenaError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('OBJECTIVE_INPUT', message, options);
-  }
-}
+export class ObjectiveInputError extends arenaErrorClass('OBJECTIVE_INPUT') {}

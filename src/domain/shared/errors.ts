@@ -24,3 +24,29 @@ export class ArenaError extends Error {
     return value instanceof ArenaError && (code === undefined || value.code === code);
   }
 }
+
+/** What {@link arenaErrorClass} makes: an `ArenaError` class constructed from a message and a cause. */
+export type ArenaErrorClass = Pick<typeof ArenaError, 'is'> &
+  (new (
+    message: string,
+    options?: { cause?: unknown },
+  ) => ArenaError);
+
+/**
+ * The base of an arena error that carries only a message (and a cause): its
+ * class is then one line, `class XError extends arenaErrorClass('X') {}`.
+ *
+ * @example
+ * ```ts
+ * class JsonPointerError extends arenaErrorClass('JSON_POINTER') {}
+ * const error = new JsonPointerError('pointer "x" does not start with "/"');
+ * [error.code, error.name, error instanceof ArenaError]; // ['JSON_POINTER', 'JsonPointerError', true]
+ * ```
+ */
+export function arenaErrorClass(code: string): ArenaErrorClass {
+  return class extends ArenaError {
+    constructor(message: string, options?: { cause?: unknown }) {
+      super(code, message, options);
+    }
+  };
+}

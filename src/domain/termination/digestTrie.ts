@@ -3,39 +3,16 @@
  * plain JSON arrays, so that a termination state stays plain data and adding
  * one evaluation digest copies a few small arrays instead of the whole map.
  *
- * A node is either a bucket (`[key, a, b, c, d, key, a, b, c, d, ...]`,
- * never empty, so its first item is a string) or a branch of slots (each a node or `null`)
- * indexed by 3 bits of the key's hash a level (8 slots), so every node an
- * insert copies is small (32-slot top levels made half again as much garbage) and
- * sparse subtrees pay for few empty slots. Every copy is made at its exact
- * size: a pushed-to copy carries up to half its length again as slack.
+ * A node is a bucket (`[key, a, b, c, d, ...]`, never empty: a record digest
+ * as its four 32-bit words, any other value as the string `a`) or a branch of
+ * 8 slots, each a node or `null`. {@link trieHash} places consecutive ids on
+ * one path, so an insert copies the nodes the last insert just copied. The
+ * root carries the layout's scheme as its 9th item; {@link currentTrie}
+ * rebuilds a trie of an older scheme once.
  *
- * The top three levels are placed by the key without its last 3 characters,
- * the next five by the key without its last one, the deepest two by the
- * whole key (see {@link trieHash}): consecutive ids share their path down to
- * one bucket, so an insert copies nodes the last insert just copied (hot in
- * cache, dead young) instead of a random path through a large trie, and ids
- * that differ only in their last character still spread over 64 buckets at
- * the bottom. That locality is also why buckets store no key hashes: the keys
- * they compare are recent, in cache. A bucket keeps a record digest (see
- * `recordDigest`) as its four 32-bit words `a, b, c, d`, and any other value
- * as the string `a` with `b, c, d` zero: a digest string was one more object
- * per entry for the garbage collector to copy (scavenges took 3.5 times as
- * long with them) and 16 bytes more.
- *
- * The root is a branch with the scheme (4) as its 9th item; a trie of a
- * former scheme (restored from an older snapshot) is rebuilt once by
- * {@link currentTrie}: scheme 3 placed all but the top three levels by the
- * whole key and kept digests as text; scheme 2 placed five top levels by the
- * key's head, which left most of them single-child chains; before it,
- * buckets were `[hash, key, value, ...]`.
- *
- * Why not a library or a Map: the state must stay plain JSON and every older
- * state must stay valid (states are shared, never mutated), so a `Map` would
- * need a full copy per checkpoint (O(n): `new Map(previous).set(id, digest)`
- * measured ~960 µs per insert over the first 20k ids, this trie 0.2-0.4 µs), and
- * no persistent map is among the dependencies (Immutable.js and the like are
- * not in node_modules, and their maps are class instances, not JSON).
+ * Not a `Map` (states are shared, so each checkpoint would copy it whole) nor
+ * a library (none is a dependency, and theirs are not JSON): the measurements
+ * and the schemes tried are in docs/performance-notes.md.
  */
 import { digestText, digestWordsOf } from './recordDigest.js';
 
@@ -421,10 +398,11 @@ function slotOf(hash: number, level: number): number {
 }
 
 /**
- * The hash that places `key` in the trie: 9 bits of FNV-1a over the key
- * without its last 3 UTF-16 code units for the top three levels, 21 bits of
- * FNV-1a over the whole key for the deeper ones.
- * The deep bits hash every character, so ids that differ anywhere spread out.
+ * The hash that places `key` in the trie, from FNV-1a: 9 bits over the key
+ * without its last 3 UTF-16 code units for the top three levels, 15 bits over
+ * the key without its last one for the next five, 6 bits over the whole key
+ * for the deepest two. Consecutive ids share a path down to one bucket; the
+ * deep bits hash every character, so ids that differ anywhere spread out.
  *
  * @example
  * ```ts

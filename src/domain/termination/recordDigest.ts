@@ -44,9 +44,8 @@ let length = 0;
  * collision on purpose gains only that the crafted outcome is ignored as a
  * duplicate (it is never recorded and changes no decision).
  *
- * Why not sha256 (node:crypto) as before: encoding and sha256 measured 620 ns
- * an outcome here, 40% of a checkpoint and mostly the binding's cost; the
- * encoding and this hash measured 250-330 ns on the same loaded machine.
+ * Not sha256 (node:crypto): its native binding made it 40% of a checkpoint
+ * (see docs/performance-notes.md).
  *
  * @throws CanonicalJsonError when a value is not JSON data (as `outcomeDigest`).
  * @example
@@ -246,7 +245,7 @@ function digit(word: number, shift: number): number {
 /** The members `canonicalJson` writes (undefined ones dropped), sorted, as numbers where all are finite numbers. */
 function writeMetrics(metrics: object): void {
   const record = metrics as Record<string, unknown>;
-  // Object.keys, then drop what canonicalJson drops (for-in allocated more, measured).
+  // Object.keys, then drop what canonicalJson drops (for-in allocates more).
   const keys = Object.keys(record);
   let count = 0;
   let numeric = true;

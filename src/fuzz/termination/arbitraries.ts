@@ -43,14 +43,14 @@ const MAX_CODE = 2 * GRID_STEPS + 1;
 /**
  * Uniform codes, without fast-check's bias towards the ends of the integer
  * range: the special values already hold the range's ends, and the bias costs
- * an extra draw per value (search share 0.70 -> 0.75 without it).
+ * an extra draw per value.
  */
 const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: MAX_CODE }));
 
 /**
  * Codes per config and range, kept while both live: every search of one
  * fuzz report draws from the same ranges, and filling a grid (a
- * `toPrecision` per step) cost each search as much as 600 of its draws.
+ * `toPrecision` per step) costs as much as hundreds of draws.
  */
 const metricCodes = new WeakMap<TerminationConfig, WeakMap<MetricRange, MetricCode>>();
 

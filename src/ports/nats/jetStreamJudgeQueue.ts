@@ -8,7 +8,6 @@ import {
   type JetStreamManager,
   jetstream,
   jetstreamManager,
-  RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
 import {
@@ -21,7 +20,14 @@ import {
 } from '../judgeQueue.js';
 import { RunQueueError } from '../runQueue.js';
 import { minPullMs, pullHeartbeatMs } from './jetStreamRunQueue.js';
-import { connectForQueue, ensureStream, isApiError, messageOf, nanos } from './jetStreamSetup.js';
+import {
+  connectForQueue,
+  ensureStream,
+  ensureWorkQueueStream,
+  isApiError,
+  nanos,
+  queueSetupError,
+} from './jetStreamSetup.js';
 
 /** Where the judge queue lives on the server, and how it delivers. */
 export interface JetStreamJudgeQueueOptions {
@@ -73,13 +79,7 @@ export async function openJetStreamJudgeQueue(
   const nc = await connectForQueue(options.url, options.name ?? 'arena judge');
   try {
     const jsm = await jetstreamManager(nc);
-    await ensureStream(jsm, {
-      name: stream,
-      subjects: [`${prefix}.cases.>`],
-      retention: RetentionPolicy.Workqueue,
-      storage: StorageType.File,
-      duplicate_window: nanos(options.duplicateWindowMs ?? 10 * 60_000),
-    });
+    await ensureWorkQueueStream(jsm, stream, [`${prefix}.cases.>`], options.duplicateWindowMs);
     await ensureConsumer(jsm, stream, `${prefix}.cases.>`, options);
     const js = jetstream(nc);
     const consumer = options.consume === undefined ? null : await js.consumers.get(stream, durable);
@@ -164,12 +164,7 @@ export async function openJetStreamJudgeQueue(
     };
     return queue;
   } catch (error) {
-    await nc.close().catch(() => undefined);
-    if (error instanceof RunQueueError) throw error;
-    throw new RunQueueError(
-      `cannot set up the judge queue on ${options.url} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
-      { cause: error },
-    );
+    throw await queueSetupError(nc, 'judge queue', options.url, error);
   }
 }
 

@@ -11,12 +11,16 @@ import {
   type JsMsg,
   jetstream,
   jetstreamManager,
-  RetentionPolicy,
-  StorageType,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { defaultAckWaitMs, type RunDelivery, type RunQueue, RunQueueError } from '../runQueue.js';
-import { connectForQueue, ensureStream, isApiError, messageOf, nanos } from './jetStreamSetup.js';
+import {
+  connectForQueue,
+  ensureWorkQueueStream,
+  isApiError,
+  nanos,
+  queueSetupError,
+} from './jetStreamSetup.js';
 
 /** Where the queue lives on the server, and how it delivers. */
 export interface JetStreamRunQueueOptions {
@@ -69,13 +73,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
   const nc = await connectForQueue(options.url, options.name ?? 'arena');
   try {
     const jsm = await jetstreamManager(nc);
-    await ensureStream(jsm, {
-      name: stream,
-      subjects: [subject],
-      retention: RetentionPolicy.Workqueue,
-      storage: StorageType.File,
-      duplicate_window: nanos(options.duplicateWindowMs ?? 10 * 60_000),
-    });
+    await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
     const js = jetstream(nc);
     const { consume } = options;
     if (consume === undefined) return jetStreamQueue(nc, js, null, subject);
@@ -95,12 +93,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     );
     return jetStreamQueue(nc, js, await js.consumers.get(stream, durable), subject);
   } catch (error) {
-    await nc.close().catch(() => undefined);
-    if (error instanceof RunQueueError) throw error;
-    throw new RunQueueError(
-      `cannot set up the run queue on ${options.url} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
-      { cause: error },
-    );
+    throw await queueSetupError(nc, 'run queue', options.url, error);
   }
 }
 

@@ -2,6 +2,8 @@ import {
   JetStreamApiCodes,
   JetStreamApiError,
   type JetStreamManager,
+  RetentionPolicy,
+  StorageType,
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -61,6 +63,56 @@ export async function ensureStream(
     if (!(error instanceof JetStreamApiError)) throw error;
     await jsm.streams.info(config.name);
   }
+}
+
+/**
+ * {@link ensureStream} for a queue's work-queue stream: on file, a message kept
+ * until acked, a message id published again within `duplicateWindowMs`
+ * (default 10 minutes) dropped as a duplicate.
+ *
+ * @example
+ * ```ts
+ * await ensureWorkQueueStream(jsm, 'ARENA_RUNS', ['arena.runs.queued'], options.duplicateWindowMs);
+ * ```
+ */
+export async function ensureWorkQueueStream(
+  jsm: JetStreamManager,
+  name: string,
+  subjects: string[],
+  duplicateWindowMs?: number,
+): Promise<void> {
+  await ensureStream(jsm, {
+    name,
+    subjects,
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    duplicate_window: nanos(duplicateWindowMs ?? 10 * 60_000),
+  });
+}
+
+/**
+ * What to throw when setting up a queue failed, after closing its connection:
+ * a `RunQueueError` as it is, anything else as a `RunQueueError` that names
+ * the queue, the server and the likely cause.
+ *
+ * @example
+ * ```ts
+ * try { ... } catch (error) { throw await queueSetupError(nc, 'run queue', url, error); }
+ * // RunQueueError: cannot set up the run queue on nats://127.0.0.1:4222 (JetStream enabled? start nats-server with -js): ...
+ * ```
+ */
+export async function queueSetupError(
+  nc: NatsConnection,
+  queue: string,
+  url: string,
+  error: unknown,
+): Promise<RunQueueError> {
+  await nc.close().catch(() => undefined);
+  if (error instanceof RunQueueError) return error;
+  return new RunQueueError(
+    `cannot set up the ${queue} on ${url} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
+    { cause: error },
+  );
 }
 
 /**

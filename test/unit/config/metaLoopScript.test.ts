@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
 import { RunFileError } from '../../../src/config/runFileError.js';
-import { validateRunFileText } from '../../../src/config/runFileValidation.js';
-import { parseLifecycleScript, ScriptError } from '../../../src/config/script.js';
+import { parseLifecycleScript } from '../../../src/config/script.js';
 import { hostingCapacityText } from '../../support/badRunFiles.js';
+import { runFileProblems, scriptRejections } from '../../support/configRejections.js';
 
 const context = {
   agents: ['meta', 'operator'],
@@ -13,15 +13,7 @@ const context = {
 };
 const loop = [{ agents: ['operator'], environments: ['grid'] }];
 
-function rejections(raw: unknown): [string, string][] {
-  try {
-    parseLifecycleScript(raw, context);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScriptError);
-    return (error as ScriptError).issues.map((issue) => [issue.path, issue.message]);
-  }
-  throw new Error('expected the script to be rejected');
-}
+const rejections = (raw: unknown) => scriptRejections(raw, context);
 
 describe('the repeated meta loop in the script', () => {
   it('opts in with every on the episode_start group; learning defaults to carry_over', () => {
@@ -122,13 +114,8 @@ describe('the repeated meta loop in the script', () => {
       'environments: [midas]\n                every: 0\n            loop:',
     );
     expect(text).toContain('every: 0');
-    const error = await validateRunFileText(text, {
-      sourcePath: 'run.yaml',
-      builtins: builtinComponents,
-    }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(RunFileError);
     expect(
-      (error as RunFileError).issues.map((issue) => `${issue.path}: ${issue.message}`),
+      await runFileProblems(text, { sourcePath: 'run.yaml', builtins: builtinComponents }),
     ).toEqual([
       'schedule[0].explore_1.simulation.params.script.episode_start[0].every: expected a whole number of episodes (1 or more), got number 0',
     ]);

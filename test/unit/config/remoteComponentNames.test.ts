@@ -9,10 +9,10 @@ import {
   resolveComponent,
   userModuleOf,
 } from '../../../src/config/components.js';
-import { RunFileError } from '../../../src/config/runFileError.js';
 import { validateRunFileText } from '../../../src/config/runFileValidation.js';
 import type { ComponentRef } from '../../../src/config/runSpec.js';
 import { repoRoot } from '../../support/cli.js';
+import { runFileProblems } from '../../support/configRejections.js';
 
 const examples = path.join(repoRoot, 'examples');
 const environmentPath = 'schedule[0].train.environments[0].environment';
@@ -82,29 +82,15 @@ describe('nats:<service> component names', () => {
     const text = customText
       .replace('name: arena:AgentEvaluationObjectiveTerminationCondition', 'name: nats:judge')
       .replace('name: ./my-env.js:TankEnvironment', 'name: nats:tank!');
-    const error = await validateRunFileText(text, {
-      sourcePath: 'run.yaml',
-      baseDir: examples,
-      builtins: builtinComponents,
-    }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(RunFileError);
-    expect(
-      (error as RunFileError).issues.map((issue) => `${issue.path}: ${issue.message}`),
-    ).toEqual([
+    const options = { sourcePath: 'run.yaml', baseDir: examples, builtins: builtinComponents };
+    expect(await runFileProblems(text, options)).toEqual([
       `${environmentPath}.name: expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code), ./path.js:ExportName or nats:<service> (served by arena serve), got string "nats:tank!"`,
     ]);
     const conditionOnly = customText.replace(
       'name: arena:AgentEvaluationObjectiveTerminationCondition',
       'name: nats:judge',
     );
-    const conditionError = await validateRunFileText(conditionOnly, {
-      sourcePath: 'run.yaml',
-      baseDir: examples,
-      builtins: builtinComponents,
-    }).catch((caught: unknown) => caught);
-    expect(
-      (conditionError as RunFileError).issues.map((issue) => `${issue.path}: ${issue.message}`),
-    ).toEqual([
+    expect(await runFileProblems(conditionOnly, options)).toEqual([
       'run_config.condition: a termination condition runs in the controller: nats:<service> names only an environment, brain, muscle or objective',
       'run_config.condition.name: unknown termination condition "nats:judge" (expected arena:AgentEvaluationObjectiveTerminationCondition or arena:MaxEpisodesTerminationCondition)',
     ]);

@@ -2,19 +2,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinComponents } from '../../../src/builtins/index.js';
-import { RunFileError } from '../../../src/config/runFileError.js';
+import type { RunFileError } from '../../../src/config/runFileError.js';
 import { validateRunFile, validateRunFileText } from '../../../src/config/runFileValidation.js';
 import { hostingCapacityText } from '../../support/badRunFiles.js';
 import { repoRoot } from '../../support/cli.js';
+import { runFileProblems } from '../../support/configRejections.js';
 
 const examples = path.join(repoRoot, 'examples');
 const options = { sourcePath: 'run.yaml', baseDir: examples, builtins: builtinComponents };
 
-async function problems(text: string): Promise<string[]> {
-  const error = await validateRunFileText(text, options).catch((caught: unknown) => caught);
-  expect(error).toBeInstanceOf(RunFileError);
-  return (error as RunFileError).issues.map((issue) => `${issue.path}: ${issue.message}`);
-}
+const problems = (text: string) => runFileProblems(text, options);
 
 describe('validateRunFile', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseLifecycleScript, ScriptError } from '../../../src/config/script.js';
+import { parseLifecycleScript, type ScriptError } from '../../../src/config/script.js';
+import { scriptRejections } from '../../support/configRejections.js';
 
 const context = {
   agents: ['meta', 'operator', 'helper'],
@@ -8,16 +9,7 @@ const context = {
 };
 const group = (agents: string[], environments: string[] = ['grid']) => ({ agents, environments });
 
-/** `[path, message]` of every issue the script is rejected with. */
-function rejections(raw: unknown): [string, string][] {
-  try {
-    parseLifecycleScript(raw, context);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScriptError);
-    return (error as ScriptError).issues.map((issue) => [issue.path, issue.message]);
-  }
-  throw new Error('expected the script to be rejected');
-}
+const rejections = (raw: unknown) => scriptRejections(raw, context);
 
 describe('parseLifecycleScript: generic profile', () => {
   it('selects the generic profile when episode_start is empty or absent', () => {

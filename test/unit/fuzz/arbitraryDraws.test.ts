@@ -9,43 +9,18 @@ import {
 import { type MetricRange, rangeOf } from '../../../src/fuzz/termination/metricRanges.js';
 import type { MetricEvaluation, MetricSequence } from '../../../src/fuzz/termination/sequences.js';
 import { metricsByAgent } from '../../../src/fuzz/termination/sequences.js';
+import { plateauRule, successRule } from '../../support/terminationRules.js';
 
 // SAC reads two metrics (the multi-metric path), PPO one (the shared-entry path).
 const config = parseTerminationConfig({
   agents: {
     SAC: {
-      success: {
-        metric: 'objective',
-        threshold: 0.8,
-        direction: 'greater_equal',
-        consecutive: 1,
-        min_evaluations: 2,
-      },
-      plateau: {
-        metric: 'loss',
-        direction: 'minimize',
-        min_delta: 0.01,
-        patience: 2,
-        min_evaluations: 3,
-        window: 2,
-      },
+      success: successRule({ consecutive: 1, min_evaluations: 2 }),
+      plateau: plateauRule({ metric: 'loss', direction: 'minimize', window: 2 }),
     },
     PPO: {
-      success: {
-        metric: 'objective',
-        threshold: 0.5,
-        direction: 'greater_equal',
-        consecutive: 2,
-        min_evaluations: 2,
-      },
-      plateau: {
-        metric: 'objective',
-        direction: 'maximize',
-        min_delta: 0.01,
-        patience: 2,
-        min_evaluations: 3,
-        window: 2,
-      },
+      success: successRule({ threshold: 0.5, min_evaluations: 2 }),
+      plateau: plateauRule({ window: 2 }),
     },
   },
 });

@@ -8,29 +8,17 @@ import {
 } from '../../../src/fuzz/termination/bounds.js';
 import type { MetricRange } from '../../../src/fuzz/termination/metricRanges.js';
 import { playSequence } from '../../../src/fuzz/termination/sequences.js';
+import { plateauRule, successRule } from '../../support/terminationRules.js';
 
 const unit: MetricRange[] = [{ metric: 'objective', low: 0, high: 1, assumed: false }];
 
 function rules(agents: Record<string, { success?: object; plateau?: object }>) {
   return parseTerminationConfig({ agents });
 }
-const success = (overrides: object = {}) => ({
-  metric: 'objective',
-  threshold: 0.8,
-  direction: 'greater_equal',
-  consecutive: 2,
-  min_evaluations: 3,
-  ...overrides,
-});
-const plateau = (overrides: object = {}) => ({
-  metric: 'objective',
-  direction: 'maximize',
-  min_delta: 0.1,
-  patience: 2,
-  min_evaluations: 3,
-  window: 1,
-  ...overrides,
-});
+const success = successRule;
+/** A plateau rule that moves by 0.1 at least. */
+const plateau = (overrides: Record<string, unknown> = {}) =>
+  plateauRule({ min_delta: 0.1, ...overrides });
 
 describe('lower bounds from the rules', () => {
   it('success needs max(min_evaluations, consecutive) evaluations, the most over the agents', () => {

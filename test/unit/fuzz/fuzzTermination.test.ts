@@ -7,28 +7,14 @@ import {
   parseMetricRange,
   playSequence,
 } from '../../../src/fuzz/index.js';
+import { plateauRule, successRule } from '../../support/terminationRules.js';
 
-const successRule = {
-  metric: 'objective',
-  threshold: 0.8,
-  direction: 'greater_equal',
-  consecutive: 2,
-  min_evaluations: 3,
-};
-const plateauRule = {
-  metric: 'objective',
-  direction: 'maximize',
-  min_delta: 0.01,
-  patience: 2,
-  min_evaluations: 3,
-  window: 1,
-};
 const quick = { runs: 60, seed: 7, maxEvaluations: 20 };
 
 describe('fuzzTermination', () => {
   it('finds a success threshold above the metric range unreachable, and reports a required reason', () => {
     const config = parseTerminationConfig({
-      agents: { SAC: { success: { ...successRule, threshold: 2 } } },
+      agents: { SAC: { success: successRule({ threshold: 2 }) } },
     });
     const report = fuzzTermination(config, { ...quick, require: ['success'] });
     expect(report.reasons[0]).toMatchObject({
@@ -47,7 +33,7 @@ describe('fuzzTermination', () => {
   it('finds the minimal plateau: patience 2, min_evaluations 3, window 1 takes 4 evaluations', () => {
     // Evaluation 1 sets the best; 2 does not improve but is below min_evaluations;
     // 3 and 4 do not improve: patience 1, then 2 = plateau.
-    const config = parseTerminationConfig({ agents: { SAC: { plateau: plateauRule } } });
+    const config = parseTerminationConfig({ agents: { SAC: { plateau: plateauRule() } } });
     const report = fuzzTermination(config, quick);
     const plateau = report.reasons.find((finding) => finding.reason === 'plateau')!;
     expect(plateau).toMatchObject({
@@ -64,7 +50,7 @@ describe('fuzzTermination', () => {
 
   it('finds the shortest success sequence within the given metric range', () => {
     const config = parseTerminationConfig({
-      agents: { SAC: { success: { ...successRule, threshold: 8 } } },
+      agents: { SAC: { success: successRule({ threshold: 8 }) } },
     });
     const report = fuzzTermination(config, {
       ...quick,
@@ -80,8 +66,8 @@ describe('fuzzTermination', () => {
   it('needs both agents to succeed at once, and every example stays within the range', () => {
     const config = parseTerminationConfig({
       agents: {
-        A: { success: { ...successRule, consecutive: 1, min_evaluations: 1 } },
-        B: { success: { ...successRule, consecutive: 3, min_evaluations: 1 } },
+        A: { success: successRule({ consecutive: 1, min_evaluations: 1 }) },
+        B: { success: successRule({ consecutive: 3, min_evaluations: 1 }) },
       },
     });
     const success = fuzzTermination(config, quick).reasons[0]!;
@@ -93,7 +79,7 @@ describe('fuzzTermination', () => {
   });
 
   it('reaches max_episodes under a cap only after the evaluations the cap allows', () => {
-    const config = parseTerminationConfig({ agents: { SAC: { success: successRule } } });
+    const config = parseTerminationConfig({ agents: { SAC: { success: successRule() } } });
     const phase = { mode: 'train', worker: 1 as const, episodes: 12, evaluateEvery: 5 };
     const report = fuzzTermination(config, { ...quick, phase });
     expect(report.settings.horizon).toBe(2);
@@ -108,7 +94,7 @@ describe('fuzzTermination', () => {
   });
 
   it('says where the phase came from, in the settings and in a cap-free note', () => {
-    const config = parseTerminationConfig({ agents: { SAC: { success: successRule } } });
+    const config = parseTerminationConfig({ agents: { SAC: { success: successRule() } } });
     const capFree = { mode: 'train', worker: 1 as const, episodes: null, evaluateEvery: 5 };
     const report = fuzzTermination(config, {
       ...quick,
@@ -131,7 +117,7 @@ describe('fuzzTermination', () => {
 
   it('says a run cannot go on forever when min_delta > 0 bounds every plateau', () => {
     const config = parseTerminationConfig({
-      agents: { SAC: { plateau: { ...plateauRule, min_delta: 0.5 } } },
+      agents: { SAC: { plateau: plateauRule({ min_delta: 0.5 }) } },
     });
     const report = fuzzTermination(config, quick);
     // start max(window 1, min_evaluations 3 − 1) = 2, then (⌊1 / 0.5⌋ + 1 + 1) · patience 2 = 8 more.
@@ -141,8 +127,8 @@ describe('fuzzTermination', () => {
   it('holds every invariant of the termination property tests on the rules', () => {
     const config = parseTerminationConfig({
       agents: {
-        PPO: { success: successRule, plateau: plateauRule },
-        SAC: { success: successRule, plateau: plateauRule },
+        PPO: { success: successRule(), plateau: plateauRule() },
+        SAC: { success: successRule(), plateau: plateauRule() },
       },
     });
     const { invariants } = fuzzTermination(config, { ...quick, runs: 40 });
@@ -167,7 +153,7 @@ describe('fuzzTermination', () => {
 
   it('gives the same report for the same seed and runs', () => {
     const config = parseTerminationConfig({
-      agents: { SAC: { success: successRule, plateau: plateauRule } },
+      agents: { SAC: { success: successRule(), plateau: plateauRule() } },
     });
     const a = fuzzTermination(config, { ...quick, runs: 30 });
     const b = fuzzTermination(config, { ...quick, runs: 30 });
@@ -175,7 +161,7 @@ describe('fuzzTermination', () => {
   });
 
   it('rejects bad settings naming the option', () => {
-    const config = parseTerminationConfig({ agents: { SAC: { success: successRule } } });
+    const config = parseTerminationConfig({ agents: { SAC: { success: successRule() } } });
     expect(() => fuzzTermination(config, { runs: 0 })).toThrow(
       new FuzzInputError('--runs must be a positive integer, got 0'),
     );
@@ -187,7 +173,7 @@ describe('fuzzTermination', () => {
 
 describe('formatFuzzReport', () => {
   it('prints each reason, the example per agent and metric, forever and the invariants', () => {
-    const config = parseTerminationConfig({ agents: { SAC: { plateau: plateauRule } } });
+    const config = parseTerminationConfig({ agents: { SAC: { plateau: plateauRule() } } });
     const text = formatFuzzReport(fuzzTermination(config, { ...quick, runs: 20 }), 'rules.yaml');
     const lines = text.split('\n');
     expect(lines.slice(0, 6)).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { checkInvariants } from '../../../src/fuzz/termination/invariants.js';
-import { sacSuccessConfig } from '../../support/sacRules.js';
+import { sacSuccessConfig } from '../../support/terminationRules.js';
 
 // A termination domain with a seeded bug: conflicting duplicates are swallowed
 // instead of rejected. The fuzzer's invariant check must catch it.

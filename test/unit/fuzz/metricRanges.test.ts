@@ -6,17 +6,12 @@ import {
   parseMetricRange,
   resolveMetricRanges,
 } from '../../../src/fuzz/termination/metricRanges.js';
+import { successRule } from '../../support/terminationRules.js';
 
 const config = parseTerminationConfig({
   agents: {
     SAC: {
-      success: {
-        metric: 'objective',
-        threshold: 0.8,
-        direction: 'greater_equal',
-        consecutive: 1,
-        min_evaluations: 1,
-      },
+      success: successRule({ consecutive: 1, min_evaluations: 1 }),
       plateau: {
         metric: 'loss',
         direction: 'minimize',

@@ -12,27 +12,12 @@ import {
   outcomesOf,
   playSequence,
 } from '../../../src/fuzz/termination/sequences.js';
+import { successRule } from '../../support/terminationRules.js';
 
 const config = parseTerminationConfig({
   agents: {
-    SAC: {
-      success: {
-        metric: 'objective',
-        threshold: 0.8,
-        direction: 'greater_equal',
-        consecutive: 1,
-        min_evaluations: 2,
-      },
-    },
-    PPO: {
-      success: {
-        metric: 'objective',
-        threshold: 0.8,
-        direction: 'greater_equal',
-        consecutive: 1,
-        min_evaluations: 2,
-      },
-    },
+    SAC: { success: successRule({ consecutive: 1, min_evaluations: 2 }) },
+    PPO: { success: successRule({ consecutive: 1, min_evaluations: 2 }) },
   },
 });
 const ranges: MetricRange[] = [{ metric: 'objective', low: -1, high: 3, assumed: false }];

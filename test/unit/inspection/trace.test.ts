@@ -17,6 +17,7 @@ import {
   type EvaluationTerminationInput,
   evaluationTerminationMachine,
 } from '../../../src/machines/evaluationTermination.js';
+import { successRule } from '../../support/terminationRules.js';
 
 let folder: string;
 beforeEach(() => {
@@ -26,15 +27,7 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 const rules: EvaluationTerminationInput = {
   agents: {
-    SAC: {
-      success: {
-        metric: 'objective',
-        threshold: 0.8,
-        direction: 'greater_equal',
-        consecutive: 1,
-        min_evaluations: 1,
-      },
-    },
+    SAC: { success: successRule({ consecutive: 1, min_evaluations: 1 }) },
   },
 };
 

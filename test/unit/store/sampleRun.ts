@@ -68,12 +68,8 @@ export function sampleMetaDecision(runId: string, phaseIndex: number): MetaDecis
   };
 }
 
-/**
- * Fill `store` with one finished run: a training phase of 4 training episodes
- * with evaluations after episodes 2 and 4 (6 episodes in all, 2 checkpoints,
- * one meta decision, a snapshot at each barrier), stopped by `success`.
- */
-export function fillSampleRun(store: RunStore, runId = 'grid-demo-20261129T200702-3fa2'): string {
+/** Create run `runId` in `store` from the sample run file (seed 42), with nothing recorded yet. */
+export function createSampleRun(store: RunStore, runId: string): void {
   store.createRun({
     runId,
     uid: 'grid-demo',
@@ -81,6 +77,15 @@ export function fillSampleRun(store: RunStore, runId = 'grid-demo-20261129T20070
     runFile: sampleRunFile,
     runFilePath: 'run.yaml',
   });
+}
+
+/**
+ * Fill `store` with one finished run: a training phase of 4 training episodes
+ * with evaluations after episodes 2 and 4 (6 episodes in all, 2 checkpoints,
+ * one meta decision, a snapshot at each barrier), stopped by `success`.
+ */
+export function fillSampleRun(store: RunStore, runId = 'grid-demo-20261129T200702-3fa2'): string {
+  createSampleRun(store, runId);
   store.startPhase({ runId, phaseIndex: 0, name: 'train', mode: 'train' });
   store.recordMetaDecision(sampleMetaDecision(runId, 0));
   let episode = 0;

@@ -12,6 +12,7 @@ import {
   RunNotFoundError,
 } from '../../../src/ports/storeErrors.js';
 import {
+  createSampleRun,
   fillSampleRun,
   sampleCheckpoint,
   sampleClock,
@@ -25,13 +26,7 @@ const runId = 'r1';
 
 beforeEach(() => {
   store = createMemoryStore({ clock: sampleClock() });
-  store.createRun({
-    runId,
-    uid: 'grid-demo',
-    seed: 42,
-    runFile: sampleRunFile,
-    runFilePath: 'run.yaml',
-  });
+  createSampleRun(store, runId);
   store.startPhase({ runId, phaseIndex: 0, name: 'train', mode: 'train' });
 });
 afterEach(() => store.close());
@@ -242,13 +237,7 @@ describe('SQLite run store: truncateAfter', () => {
 
     // The interrupted run: the same writes up to its snapshot after episode 3, then a few more, then Ctrl-C.
     const resumed = 'resumed';
-    store.createRun({
-      runId: resumed,
-      uid: 'grid-demo',
-      seed: 42,
-      runFile: sampleRunFile,
-      runFilePath: 'run.yaml',
-    });
+    createSampleRun(store, resumed);
     store.startPhase({ runId: resumed, phaseIndex: 0, name: 'train', mode: 'train' });
     store.recordMetaDecision(sampleMetaDecision(resumed, 0));
     store.recordEpisode(sampleEpisode(resumed, 0, 1));

@@ -4,11 +4,11 @@ import type { RunStore } from '../../../src/ports/store.js';
 import { StoreWriteError, StoreWriterClosedError } from '../../../src/ports/storeErrors.js';
 import { createStoreWriter, type StoreWriteCommand } from '../../../src/ports/storeWriter.js';
 import {
+  createSampleRun,
   sampleCheckpoint,
   sampleClock,
   sampleEpisode,
   sampleMetaDecision,
-  sampleRunFile,
 } from './sampleRun.js';
 
 const runId = 'r1';
@@ -51,13 +51,7 @@ beforeEach(() => {
   transactions = 0;
   writesOutsideTransactions = 0;
   store = countingStore();
-  store.createRun({
-    runId,
-    uid: 'grid-demo',
-    seed: 42,
-    runFile: sampleRunFile,
-    runFilePath: 'run.yaml',
-  });
+  createSampleRun(store, runId);
 });
 afterEach(() => {
   vi.useRealTimers();

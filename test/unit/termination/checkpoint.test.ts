@@ -9,7 +9,7 @@ import {
   parseTerminationConfig,
   type TerminationState,
 } from '../../../src/domain/termination/index.js';
-import { outcome, plateauRule, successRule } from './fixtures.js';
+import { outcome, plateauRule, successRule } from '../../support/terminationRules.js';
 
 const oneAgent = parseTerminationConfig({
   agents: { SAC: { success: successRule({ consecutive: 2, min_evaluations: 3 }) } },

@@ -5,7 +5,7 @@ import {
   TerminationConfigError,
   terminationConfigIssues,
 } from '../../../src/domain/termination/index.js';
-import { plateauRule, successRule } from './fixtures.js';
+import { plateauRule, successRule } from '../../support/terminationRules.js';
 
 function messageOf(raw: unknown): string {
   try {

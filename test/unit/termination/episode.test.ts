@@ -6,7 +6,7 @@ import {
   markFailed,
   parseTerminationConfig,
 } from '../../../src/domain/termination/index.js';
-import { successRule } from './fixtures.js';
+import { successRule } from '../../support/terminationRules.js';
 
 const config = parseTerminationConfig({ agents: { SAC: { success: successRule() } } });
 const fresh = createTerminationState(config);

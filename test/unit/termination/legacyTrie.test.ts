@@ -8,7 +8,7 @@ import {
   type TerminationState,
 } from '../../../src/domain/termination/index.js';
 import { outcomeDigest } from '../../../src/domain/termination/outcome.js';
-import { sacOutcome, sacSuccessConfig } from '../../support/sacRules.js';
+import { sacOutcome, sacSuccessConfig } from '../../support/terminationRules.js';
 
 /** How arena placed ids before (whole-key FNV-1a, 30 bits, no scheme mark), to build old snapshots. */
 function legacyHash(key: string): number {

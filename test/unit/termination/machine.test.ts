@@ -12,7 +12,7 @@ import {
   evaluationTerminationMachine,
   terminationFlow$,
 } from '../../../src/machines/evaluationTermination.js';
-import { outcome, successRule } from './fixtures.js';
+import { outcome, successRule } from '../../support/terminationRules.js';
 
 // the fixture's rules are loosely typed so that other tests can spoil them; these are valid
 const sac = { success: successRule({ consecutive: 1, min_evaluations: 2 }) } as AgentRulesInput;

@@ -8,7 +8,7 @@ import {
   TerminationStateError,
   toStateDict,
 } from '../../../src/domain/termination/index.js';
-import { outcome, plateauRule, successRule } from './fixtures.js';
+import { outcome, plateauRule, successRule } from '../../support/terminationRules.js';
 
 const config = parseTerminationConfig({
   agents: { SAC: { success: successRule(), plateau: plateauRule({ window: 2 }) } },
