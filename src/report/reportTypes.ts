@@ -27,13 +27,17 @@ export interface RunOverview {
   readonly runFilePath: string;
 }
 
-/** One phase: its outcome, metrics, returns, meta decisions and why it ended. */
-export interface PhaseReport {
+/** A phase as its record names it: position, name, mode, status and why it ended. */
+export interface PhaseOverview {
   readonly phaseIndex: number;
   readonly name: string;
   readonly mode: string;
   readonly status: string;
   readonly terminationReason: string | null;
+}
+
+/** One phase: its outcome, metrics, returns, meta decisions and why it ended. */
+export interface PhaseReport extends PhaseOverview {
   /** Episodes the phase ran, evaluation episodes included. */
   readonly episodes: number;
   readonly metrics: readonly MetricSeries[];

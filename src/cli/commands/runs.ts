@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import type { RunStore } from '../../ports/store.js';
 import { RunNotFoundError } from '../../ports/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import { runDetails } from '../../report/runDetails.js';
+import { runListings } from '../../report/runListings.js';
 import { CliError, ExitCode } from '../errors.js';
-import { listRunOverviews, reportRun } from './runsReport.js';
-import { formatRunReport, formatRunTable } from './runsText.js';
+import { formatRunDetails, formatRunTable } from './runsText.js';
 
 interface StoreCommandOptions {
   store?: string;
@@ -39,7 +40,7 @@ export function registerRunsCommands(program: Command): void {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       const limit = parseLimit(options.limit ?? '50');
       await withStore(options.store, (store, location) => {
-        const runs = listRunOverviews(store, limit);
+        const runs = runListings(store, limit);
         if (options.json) printLine(JSON.stringify(runs, null, 2));
         else if (runs.length === 0) printLine(`no runs in ${location.path}`);
         else printLine(formatRunTable(runs));
@@ -56,13 +57,13 @@ export function registerRunsCommands(program: Command): void {
     .action(async (runId: string, _options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       await withStore(options.store, (store) => {
-        const report = reportRun(store, runId);
+        const details = runDetails(store, runId);
         // A terminal gets the ends of a long list; a pipe (grep, a file) gets every line.
         const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
         printLine(
           options.json
-            ? JSON.stringify(report, null, 2)
-            : formatRunReport(report, { allCheckpoints }),
+            ? JSON.stringify(details, null, 2)
+            : formatRunDetails(details, { allCheckpoints }),
         );
       });
     });
