@@ -3,6 +3,7 @@ import { from, Observable, type ObservableInput } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { JudgeConfigurationError } from '../../domain/judge/errors.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
+import { judgeCacheKey } from './judgeCacheKey.js';
 import type { Judge } from './judges.js';
 
 /** Where `judgeMany` keeps results; a `Map` will do. Errors are never stored. */
@@ -16,18 +17,6 @@ export interface JudgeManyOptions {
   /** The most judgements in flight at once (a positive integer). */
   readonly concurrency: number;
   readonly cache?: JudgeResultCache;
-}
-
-/**
- * The cache key of a judgement: the judge's identity and the prompt's sha256.
- *
- * @example
- * ```ts
- * judgeCacheKey(judge, context) === judgeCacheKey(judge, context); // true: same judge, same prompt
- * ```
- */
-export function judgeCacheKey(judge: Judge, context: JudgeContext): string {
-  return `${judge.identity}\u0000${judge.promptSha256(context)}`;
 }
 
 /**
