@@ -1,0 +1,93 @@
+import type { Subscription } from 'rxjs';
+import type { JudgeContext } from '../../domain/judge/context.js';
+import type { EvaluationRunRecord, JudgeStore, NewEvaluationRun } from '../../ports/judgeStore.js';
+import { EvaluationRunCancelledError } from './evaluationRunErrors.js';
+import { cancelEvaluationRun } from './evaluationRuns.js';
+import type { CaseOutcome } from './judgeCase.js';
+import { judgeIntoStore } from './judgeIntoStore.js';
+import type { Judge } from './judges.js';
+
+/** What `judgeEvaluationRun` needs besides the cases. */
+export interface JudgeEvaluationRunOptions {
+  readonly store: JudgeStore;
+  readonly judge: Judge;
+  /** The run to record; its `cache` says whether the verdict cache is read and filled. */
+  readonly run: NewEvaluationRun;
+  readonly concurrency: number;
+  /** Lines of the cases file that were not cases, recorded with the run. */
+  readonly malformedLines: number;
+  /** Aborting cancels the run: the judgements in flight are cancelled and none is recorded. */
+  readonly signal?: AbortSignal;
+  /** Each case as its verdict is in. */
+  readonly onJudged?: (outcome: CaseOutcome) => void;
+}
+
+/**
+ * Judge cases in this process as one evaluation run of the judge store
+ * (`arena judge --store` without `--nats`): the run is recorded, its cases
+ * judged into it as a worker judges them (see `judgeIntoStore`), and it ends
+ * with as many cases as it has verdicts (duplicate lines share one). A
+ * judgement that rejects fails the run with its message, then rejects.
+ *
+ * @throws EvaluationRunCancelledError when `signal` aborted first.
+ * @example
+ * ```ts
+ * const run = await judgeEvaluationRun(cases, { store, judge, run: newRun, concurrency: 8, malformedLines: 0 });
+ * run.status; // 'succeeded'
+ * ```
+ */
+export async function judgeEvaluationRun(
+  cases: readonly JudgeContext[],
+  options: JudgeEvaluationRunOptions,
+): Promise<EvaluationRunRecord> {
+  const { store, signal } = options;
+  const { evaluationRunId } = await store.createEvaluationRun(options.run);
+  const outcome = await new Promise<'done' | 'interrupted'>((resolve, reject) => {
+    let subscription: Subscription | undefined;
+    let settled = false;
+    // declared before the subscription: no cases at all complete it at once
+    const settle = (then: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      then();
+    };
+    const onAbort = (): void =>
+      settle(() => {
+        // unsubscribing cancels the judgements in flight: none is recorded after the cancel
+        subscription?.unsubscribe();
+        resolve('interrupted');
+      });
+    subscription = judgeIntoStore(cases, {
+      store,
+      evaluationRunId,
+      judge: options.judge,
+      cache: options.run.cache,
+      worker: null,
+      concurrency: options.concurrency,
+    }).subscribe({
+      next: (judged) => options.onJudged?.(judged),
+      error: (error: unknown) => settle(() => reject(error)),
+      complete: () => settle(() => resolve('done')),
+    });
+    if (signal?.aborted) onAbort();
+    else if (!settled) signal?.addEventListener('abort', onAbort, { once: true });
+  }).catch(async (error: unknown) => {
+    await store.failEvaluationRun(evaluationRunId, messageOf(error)).catch(() => undefined);
+    throw error;
+  });
+  if (outcome === 'interrupted') {
+    await cancelEvaluationRun(store, evaluationRunId);
+    throw new EvaluationRunCancelledError(evaluationRunId);
+  }
+  // duplicate lines share one verdict: the run holds as many cases as it has verdicts
+  return store.setCasesTotal(
+    evaluationRunId,
+    await store.verdictCount(evaluationRunId),
+    options.malformedLines,
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
