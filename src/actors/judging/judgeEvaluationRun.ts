@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import { defer, fromEvent, lastValueFrom, NEVER, of, takeUntil, tap } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { EvaluationRunRecord, JudgeStore, NewEvaluationRun } from '../../ports/judgeStore.js';
 import { EvaluationRunCancelledError } from './evaluationRunErrors.js';
@@ -42,41 +42,34 @@ export async function judgeEvaluationRun(
 ): Promise<EvaluationRunRecord> {
   const { store, signal } = options;
   const { evaluationRunId } = await store.createEvaluationRun(options.run);
-  const outcome = await new Promise<'done' | 'interrupted'>((resolve, reject) => {
-    let subscription: Subscription | undefined;
-    let settled = false;
-    // declared before the subscription: no cases at all complete it at once
-    const settle = (then: () => void): void => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      then();
-    };
-    const onAbort = (): void =>
-      settle(() => {
-        // unsubscribing cancels the judgements in flight: none is recorded after the cancel
-        subscription?.unsubscribe();
-        resolve('interrupted');
-      });
-    subscription = judgeIntoStore(cases, {
-      store,
-      evaluationRunId,
-      judge: options.judge,
-      cache: options.run.cache,
-      worker: null,
-      concurrency: options.concurrency,
-    }).subscribe({
-      next: (judged) => options.onJudged?.(judged),
-      error: (error: unknown) => settle(() => reject(error)),
-      complete: () => settle(() => resolve('done')),
-    });
-    if (signal?.aborted) onAbort();
-    else if (!settled) signal?.addEventListener('abort', onAbort, { once: true });
-  }).catch(async (error: unknown) => {
+  let interrupted = false;
+  // an abort ends the judging: unsubscribing cancels the judgements in flight, none is recorded after
+  const aborted =
+    signal === undefined
+      ? NEVER
+      : defer(() => (signal.aborted ? of(null) : fromEvent(signal, 'abort'))).pipe(
+          tap(() => {
+            interrupted = true;
+          }),
+        );
+  const judging = judgeIntoStore(cases, {
+    store,
+    evaluationRunId,
+    judge: options.judge,
+    cache: options.run.cache,
+    worker: null,
+    concurrency: options.concurrency,
+  }).pipe(
+    tap((judged) => options.onJudged?.(judged)),
+    takeUntil(aborted),
+  );
+  try {
+    await lastValueFrom(judging, { defaultValue: null });
+  } catch (error) {
     await store.failEvaluationRun(evaluationRunId, messageOf(error)).catch(() => undefined);
     throw error;
-  });
-  if (outcome === 'interrupted') {
+  }
+  if (interrupted) {
     await cancelEvaluationRun(store, evaluationRunId);
     throw new EvaluationRunCancelledError(evaluationRunId);
   }
