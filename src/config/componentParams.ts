@@ -6,7 +6,7 @@ import {
   parseYamlPath,
 } from './configIssue.js';
 import type { ComponentRef } from './runSpec.js';
-import { describeValue, issuesFromZod } from './zodIssues.js';
+import { describeYamlValue, issuesFromZod } from './zodIssues.js';
 
 /**
  * The part of the Standard Schema interface (https://standardschema.dev)
@@ -110,7 +110,7 @@ export async function componentParamsIssues(
 /** `expected number, got string "six"` for a wrong type; zod's own message for the rest. */
 function typeMismatch(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code !== 'invalid_type' || issue.input === undefined) return undefined;
-  return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
+  return `expected ${issue.expected}, got ${describeYamlValue(issue.input)}`;
 }
 
 function segmentOf(segment: PropertyKey | { readonly key: PropertyKey }): PathSegment {

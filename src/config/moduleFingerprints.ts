@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sha256Hex } from '../domain/shared/canonicalJson.js';
 import { componentRefsOf, userModuleOf } from './components.js';
 import type { RunSpec } from './runSpec.js';
 
@@ -48,9 +48,4 @@ export async function hashFiles(files: readonly string[]): Promise<ModuleFileHas
       }
     }),
   );
-}
-
-/** sha256 of bytes or text, in hex. */
-export function sha256Hex(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
 }

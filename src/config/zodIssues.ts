@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeValue } from '../domain/shared/describeValue.js';
 import { didYouMean } from '../domain/shared/suggest.js';
 import type { PathSegment } from './configIssue.js';
 
@@ -9,25 +10,28 @@ export interface PathIssue {
 }
 
 /**
- * Describe a value from a YAML file in a few words, for "got ..." messages.
+ * Describe a value from a YAML file in a few words, for "got ..." messages:
+ * `describeValue` with a scalar's type named first, a long string cut short
+ * and an empty list told apart (a YAML author reads types, not JSON).
  *
  * @example
  * ```ts
- * describeValue(true); // 'boolean true'
- * describeValue([]);   // 'an empty list'
+ * describeYamlValue(true); // 'boolean true'
+ * describeYamlValue([]);   // 'an empty list'
  * ```
  */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'boolean') return `boolean ${value}`;
-  if (typeof value === 'number') return `number ${value}`;
-  if (typeof value === 'string') {
-    const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
-    return `string ${JSON.stringify(shown)}`;
+export function describeYamlValue(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return `string ${describeValue(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
+    case 'boolean':
+    case 'number':
+      return `${typeof value} ${describeValue(value)}`;
+    case 'object':
+      return Array.isArray(value) && value.length === 0 ? 'an empty list' : describeValue(value);
+    default:
+      return value === undefined ? describeValue(value) : 'a mapping';
   }
-  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
-  return 'a mapping';
 }
 
 /**
@@ -45,7 +49,7 @@ export function expecting(description: string): (issue: { readonly input?: unkno
   return (issue) =>
     issue.input === undefined
       ? `required: expected ${description}`
-      : `expected ${description}, got ${describeValue(issue.input)}`;
+      : `expected ${description}, got ${describeYamlValue(issue.input)}`;
 }
 
 /**

@@ -1,6 +1,12 @@
-import { escapeHtml, scriptJson } from './htmlText.js';
-import { mermaidClientScript } from './mermaidClient.js';
-import { mermaidScript } from './vendorScript.js';
+import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
+import { escapeHtml } from '../html/htmlText.js';
+import { mermaidClientScript, mermaidScript } from './mermaidClient.js';
+
+const style = `
+body { font-family: system-ui, sans-serif; margin: 2rem; color: #1f2933; }
+.diagram svg { max-width: 100%; height: auto; }
+pre { background: #f5f7fa; padding: 0.75rem; overflow-x: auto; }
+`;
 
 /** One diagram of a page: a heading, its Mermaid text, and optionally its drawing as SVG. */
 export interface PageDiagram {
@@ -54,25 +60,14 @@ ${body}
   const scripts =
     sources.length === 0
       ? ''
-      : `<script type="application/json" id="diagram-sources">${scriptJson(sources)}</script>
+      : `${jsonScriptElement('diagram-sources', sources)}
 <script>${mermaidScript()}</script>
 <script>${mermaidClientScript('diagram-sources')}</script>
 `;
-  return `<!doctype html>
-<html lang="en"${sources.length === 0 ? ' data-diagrams="rendered"' : ''}>
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(page.title)}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 2rem; color: #1f2933; }
-.diagram svg { max-width: 100%; height: auto; }
-pre { background: #f5f7fa; padding: 0.75rem; overflow-x: auto; }
-</style>
-</head>
-<body>
-<h1>${escapeHtml(page.title)}</h1>
-${sections}
-${scripts}</body>
-</html>
-`;
+  return htmlPage({
+    title: page.title,
+    htmlAttributes: sources.length === 0 ? ' data-diagrams="rendered"' : '',
+    style,
+    body: `${sections}\n${scripts}`,
+  });
 }

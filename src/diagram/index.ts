@@ -1,6 +1,5 @@
 export { diagramHtmlPage, type PageDiagram } from './diagramHtml.js';
 export { UnknownMachineError } from './errors.js';
-export { escapeHtml, scriptJson } from './htmlText.js';
 export { type MachineName, machineNamed, machinesByName } from './machineCatalog.js';
 export {
   type DiagramState,
@@ -10,7 +9,7 @@ export {
 } from './machineGraph.js';
 export { markdownDiagramBlock, markdownDiagrams } from './markdownDiagrams.js';
 export { mermaidFromGraph, toMermaid } from './mermaid.js';
-export { mermaidClientScript } from './mermaidClient.js';
+export { mermaidClientScript, mermaidScript } from './mermaidClient.js';
 export { mermaidStateIds } from './mermaidIds.js';
 export { svgFromGraph, svgFromLayout, toSvg } from './svg.js';
 export { clipAtEntry, type Point, type Rect, smoothPath, svgNumber } from './svgGeometry.js';
@@ -24,4 +23,3 @@ export {
 } from './svgLayout.js';
 export { escapeXml, svgFontFamily, type TextStyle, textWidth } from './svgText.js';
 export { guardName, transitionEventLabel } from './transitionLabel.js';
-export { inlineScriptText, mermaidScript, readVendorScript } from './vendorScript.js';

@@ -1,3 +1,5 @@
+import { vendorScriptOnce } from '../html/vendorScript.js';
+
 /**
  * The browser code that draws Mermaid diagrams in an arena page. The page
  * holds the diagram sources as a JSON list in the `<script
@@ -30,3 +32,14 @@ export function mermaidClientScript(sourcesElementId: string): string {
   document.documentElement.dataset.diagrams = 'rendered';
 })();`;
 }
+
+/**
+ * Mermaid's browser bundle (`mermaid/dist/mermaid.min.js`), ready to inline,
+ * read once per process.
+ *
+ * @example
+ * ```ts
+ * mermaidScript().length > 1_000_000; // true
+ * ```
+ */
+export const mermaidScript: () => string = vendorScriptOnce('mermaid', 'mermaid.min.js');

@@ -24,12 +24,13 @@ export {
   submitEvaluationRun,
 } from '../actors/judging/evaluationRuns.js';
 export { loadJudgeAgent } from '../actors/judging/judgeAgentModule.js';
+export { judgeCacheKey, verdictCacheEntryOf } from '../actors/judging/judgeCacheKey.js';
 export type { CaseOutcome, JudgeCaseOptions } from '../actors/judging/judgeCase.js';
-export { judgeCaseIntoStore, verdictCacheEntryOf } from '../actors/judging/judgeCase.js';
+export { judgeCaseIntoStore } from '../actors/judging/judgeCase.js';
 export { judgeFromConfig } from '../actors/judging/judgeFromConfig.js';
 export { judgeIntoStore } from '../actors/judging/judgeIntoStore.js';
 export type { JudgeManyOptions, JudgeResultCache } from '../actors/judging/judgeMany.js';
-export { judgeCacheKey, judgeMany } from '../actors/judging/judgeMany.js';
+export { judgeMany } from '../actors/judging/judgeMany.js';
 export type { JudgePanel, JudgePanelOptions } from '../actors/judging/judgePanel.js';
 export { createJudgePanel, isJudgePanel, panelFromConfig } from '../actors/judging/judgePanel.js';
 export type {

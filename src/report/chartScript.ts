@@ -1,4 +1,4 @@
-import { readVendorScript } from '../diagram/vendorScript.js';
+import { vendorScriptOnce } from '../html/vendorScript.js';
 
 /**
  * Chart.js's browser bundle (`chart.js/dist/chart.umd.js`), ready to inline,
@@ -9,12 +9,7 @@ import { readVendorScript } from '../diagram/vendorScript.js';
  * const html = `<script>${chartJsScript()}</script>`; // defines window.Chart
  * ```
  */
-export function chartJsScript(): string {
-  chartSource ??= readVendorScript('chart.js', 'chart.umd.js');
-  return chartSource;
-}
-
-let chartSource: string | undefined;
+export const chartJsScript: () => string = vendorScriptOnce('chart.js', 'chart.umd.js');
 
 /**
  * The browser code that draws the page's charts: it reads the list of Chart.js

@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
 import type { MetaDecisionRecord, RunStore } from '../ports/store.js';
 import { metricSeries } from './metricSeries.js';
+import { phaseOverview, selectorChanges } from './recordViews.js';
 import type { MetaDecisionRows, PhaseReport, RunReport } from './reportTypes.js';
 import { storedRules } from './storedRules.js';
 import { studySummary } from './studySummary.js';
@@ -28,11 +29,7 @@ export function collectRunReport(store: RunStore, runId: string): RunReport {
     const checkpoints = store.checkpoints(runId, phase.phaseIndex);
     const episodes = store.episodes(runId, phase.phaseIndex);
     return {
-      phaseIndex: phase.phaseIndex,
-      name: phase.name,
-      mode: phase.mode,
-      status: phase.status,
-      terminationReason: phase.terminationReason,
+      ...phaseOverview(phase),
       episodes: phase.episodes,
       metrics: metricSeries(checkpoints, rules),
       episodeReturns: episodes.map((episode) => ({
@@ -86,23 +83,14 @@ function metaDecisionRows(decision: MetaDecisionRecord): MetaDecisionRows {
     firstEpisode: decision.firstEpisode,
     environmentUid: decision.environmentUid,
     agentName: decision.agentName,
-    selectors: selectorChanges(decision.record),
+    selectors: selectorRows(decision.record),
   };
 }
 
-/**
- * Baseline and candidate per selector UID, in the definition interface's order
- * (`selectorOrder`: stored JSON sorts object keys, so the order is kept apart).
- */
-function selectorChanges(record: JsonValue): MetaDecisionRows['selectors'] {
+/** A decision whose record lacks a map still gets its rows: the missing side is all `null`. */
+function selectorRows(record: JsonValue): MetaDecisionRows['selectors'] {
   if (!isPlainObject(record)) return [];
   const baseline = isPlainObject(record.baseline) ? record.baseline : {};
   const candidate = isPlainObject(record.candidate) ? record.candidate : {};
-  const order = Array.isArray(record.selectorOrder) ? record.selectorOrder.map(String) : [];
-  const uids = [...new Set([...order, ...Object.keys(baseline), ...Object.keys(candidate)])];
-  return uids.map((uid) => ({
-    uid,
-    baseline: (baseline[uid] as JsonValue | undefined) ?? null,
-    candidate: (candidate[uid] as JsonValue | undefined) ?? null,
-  }));
+  return selectorChanges(record, baseline, candidate);
 }

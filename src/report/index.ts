@@ -16,6 +16,7 @@ export type {
   MetaDecisionRows,
   MetricPoint,
   MetricSeries,
+  PhaseOverview,
   PhaseReport,
   RunOverview,
   RunReport,
@@ -26,6 +27,14 @@ export type {
   StudySummary,
   TerminationEvidence,
 } from './reportTypes.js';
+export {
+  type CheckpointDetails,
+  type MetaDecisionDetails,
+  type PhaseDetails,
+  type RunDetails,
+  runDetails,
+} from './runDetails.js';
+export { type RunListing, runListings } from './runListings.js';
 export { type StoredRules, storedRules } from './storedRules.js';
 export { studySummary } from './studySummary.js';
 export { type PhaseHistory, terminationEvidence } from './terminationEvidence.js';

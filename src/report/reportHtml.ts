@@ -1,4 +1,4 @@
-import { escapeHtml, scriptJson } from '../diagram/htmlText.js';
+import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
 import {
   type ChartConfig,
   episodeReturnChartConfig,
@@ -99,18 +99,12 @@ ${loopCharts}
 ${metaDecisionsHtml(phase.metaDecisions)}
 </section>`;
   });
-  const title = `arena run report: ${report.run.runId}`;
-  return `<!doctype html>
-<html lang="en" data-diagrams="rendered">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-${study}
+  return htmlPage({
+    title: `arena run report: ${report.run.runId}`,
+    htmlAttributes: ' data-diagrams="rendered"',
+    viewport: true,
+    style,
+    body: `${study}
 ${runMetadataHtml(report)}
 ${phases.join('\n')}
 <section class="lifecycle">
@@ -118,13 +112,12 @@ ${phases.join('\n')}
 <p>The simulation controller's statechart, drawn from its definition (<code>arena diagram controller --format svg</code>).</p>
 <div class="diagram">${options.controllerSvg}</div>
 </section>
-<script type="application/json" id="run-report">${scriptJson(report)}</script>
-<script type="application/json" id="chart-configs">${scriptJson(charts)}</script>
+${jsonScriptElement('run-report', report)}
+${jsonScriptElement('chart-configs', charts)}
 <script>${chartJsScript()}</script>
 <script>${chartClientScript('chart-configs')}</script>
-</body>
-</html>
-`;
+`,
+  });
 }
 
 /** The numeric selectors a phase's repeated decisions moved (none for a one-shot phase). */

@@ -1,6 +1,6 @@
-import { escapeHtml } from '../diagram/htmlText.js';
 import type { JsonValue } from '../domain/shared/json.js';
 import { isPlainObject } from '../domain/shared/json.js';
+import { escapeHtml } from '../html/htmlText.js';
 import { formatNumber } from './formatNumber.js';
 import type {
   MetaDecisionRows,

@@ -27,13 +27,17 @@ export interface RunOverview {
   readonly runFilePath: string;
 }
 
-/** One phase: its outcome, metrics, returns, meta decisions and why it ended. */
-export interface PhaseReport {
+/** A phase as its record names it: position, name, mode, status and why it ended. */
+export interface PhaseOverview {
   readonly phaseIndex: number;
   readonly name: string;
   readonly mode: string;
   readonly status: string;
   readonly terminationReason: string | null;
+}
+
+/** One phase: its outcome, metrics, returns, meta decisions and why it ended. */
+export interface PhaseReport extends PhaseOverview {
   /** Episodes the phase ran, evaluation episodes included. */
   readonly episodes: number;
   readonly metrics: readonly MetricSeries[];
@@ -127,12 +131,8 @@ export interface StudySummary {
   readonly findings: readonly string[];
 }
 
-/** One phase of a study. */
-export interface StudyPhase {
-  readonly phaseIndex: number;
-  readonly name: string;
-  readonly mode: string;
-  readonly terminationReason: string | null;
+/** One phase of a study: the phase as its overview names it (its status aside), its decision and outcome. */
+export interface StudyPhase extends Omit<PhaseOverview, 'status'> {
   /** The candidate value per selector UID the meta agent chose, or `null` without a decision. */
   readonly decision: Readonly<Record<string, JsonValue>> | null;
   /** The phase's outcome, or `null` without a finished episode. */

@@ -1,4 +1,5 @@
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
+import type { AgentCheckpointReport } from '../domain/termination/checkpoint.js';
 import type { PlateauRule, SuccessRule, TerminationConfig } from '../domain/termination/config.js';
 import type { CheckpointRecord, EpisodeRecord, PhaseRecord } from '../ports/store.js';
 import { formatNumber } from './formatNumber.js';
@@ -14,17 +15,20 @@ export interface PhaseHistory {
   readonly runError: string | null;
 }
 
-/** The fields of one agent's checkpoint report that the evidence uses. */
-interface AgentEvidence {
-  readonly agentName: string;
+/** The fields of one agent's checkpoint report that the evidence uses, read back from stored JSON. */
+type AgentEvidence = Pick<
+  AgentCheckpointReport,
+  | 'agentName'
+  | 'successValue'
+  | 'smoothedValue'
+  | 'validEvaluations'
+  | 'successStreak'
+  | 'plateauPatience'
+  | 'bestMetric'
+> & {
+  /** Any text a stored report holds, not only the statuses this version writes. */
   readonly status: string | null;
-  readonly successValue: number | null;
-  readonly smoothedValue: number | null;
-  readonly validEvaluations: number;
-  readonly successStreak: number;
-  readonly plateauPatience: number;
-  readonly bestMetric: number | null;
-}
+};
 
 /**
  * Why a phase ended, in one line, and the checkpoint report that decided it.
@@ -94,8 +98,7 @@ function successLine(
   decisive: CheckpointRecord,
 ): string {
   const rule: SuccessRule | null = history.rules?.agents[agent.agentName]?.success ?? null;
-  const streakValues = recentValues(history.checkpoints, decisive, agent.agentName, 'successValue');
-  const values = listed(lastValues(streakValues, agent.successStreak));
+  const values = recentListed(history, decisive, agent, 'successValue', agent.successStreak);
   if (rule === null) {
     return `${agent.agentName} success streak ${agent.successStreak} ${values}, ${agent.validEvaluations} valid evaluations`;
   }
@@ -115,8 +118,7 @@ function plateauLine(
   decisive: CheckpointRecord,
 ): string {
   const rule: PlateauRule | null = history.rules?.agents[agent.agentName]?.plateau ?? null;
-  const smoothed = recentValues(history.checkpoints, decisive, agent.agentName, 'smoothedValue');
-  const values = listed(lastValues(smoothed, agent.plateauPatience));
+  const values = recentListed(history, decisive, agent, 'smoothedValue', agent.plateauPatience);
   const best = agent.bestMetric === null ? 'none' : formatNumber(agent.bestMetric);
   if (rule === null) {
     return `${agent.agentName} no improvement for ${agent.plateauPatience} evaluations ${values}, best ${best}`;
@@ -149,12 +151,16 @@ function recentValues(
   return values;
 }
 
-function listed(values: readonly number[]): string {
-  return `(${values.map(formatNumber).join(', ')})`;
-}
-
-function lastValues(values: readonly number[], count: number): readonly number[] {
-  return count <= 0 ? [] : values.slice(-count);
+/** The agent's last `count` values of `field` up to the decisive checkpoint, as `(0.9, 0.95)`. */
+function recentListed(
+  history: PhaseHistory,
+  decisive: CheckpointRecord,
+  agent: AgentEvidence,
+  field: 'successValue' | 'smoothedValue',
+  count: number,
+): string {
+  const values = recentValues(history.checkpoints, decisive, agent.agentName, field);
+  return `(${(count <= 0 ? [] : values.slice(-count)).map(formatNumber).join(', ')})`;
 }
 
 function otherSummary(history: PhaseHistory): string {

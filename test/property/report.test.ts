@@ -1,11 +1,11 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import type { RunReport } from '../../src/cli/commands/runsReport.js';
-import { formatRunReport } from '../../src/cli/commands/runsText.js';
+import { formatRunDetails as formatRunReport } from '../../src/cli/commands/runsText.js';
 import { parseTerminationConfig } from '../../src/domain/termination/config.js';
 import type { CheckpointRecord } from '../../src/ports/store.js';
 import { plateauSeries } from '../../src/report/plateauSeries.js';
 import type { PhaseReport } from '../../src/report/reportTypes.js';
+import type { RunDetails as RunReport } from '../../src/report/runDetails.js';
 import { studySummary } from '../../src/report/studySummary.js';
 import { checkpointReport, runReport } from '../support/runReports.js';
 

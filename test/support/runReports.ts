@@ -1,4 +1,7 @@
-import type { CheckpointReport, RunReport } from '../../src/cli/commands/runsReport.js';
+import type {
+  CheckpointDetails as CheckpointReport,
+  RunDetails as RunReport,
+} from '../../src/report/runDetails.js';
 
 /** One accepted checkpoint of phase 0, as `arena show` reports it. */
 export function checkpointReport(

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { hashFiles, sha256Hex, userModuleFiles } from '../../config/moduleFingerprints.js';
+import { hashFiles, userModuleFiles } from '../../config/moduleFingerprints.js';
 import type { RunSpec } from '../../config/runSpec.js';
+import { sha256Hex } from '../../domain/shared/canonicalJson.js';
 import type { NewRun } from '../../ports/store.js';
 
 /**

@@ -7,6 +7,7 @@ import {
   type NewEvaluationRun,
   type StoredVerdict,
 } from '../../ports/judgeStore.js';
+import { EvaluationRunCancelledError, EvaluationRunFailedError } from './evaluationRunErrors.js';
 
 /** What `submitEvaluationRun` needs. */
 export interface SubmitEvaluationOptions {
@@ -149,6 +150,25 @@ export async function* storedVerdicts(
     if (page.length < pageSize) return;
     afterSeq = page[page.length - 1]!.seq;
   }
+}
+
+/**
+ * The verdicts of an ended run (see `storedVerdicts`), checked first: a
+ * cancelled or failed run has no result to give.
+ *
+ * @throws EvaluationRunCancelledError or EvaluationRunFailedError, at the call.
+ * @example
+ * ```ts
+ * for await (const verdict of endedRunVerdicts(store, run)) summary.add(verdict.result);
+ * ```
+ */
+export function endedRunVerdicts(
+  store: JudgeStore,
+  run: EvaluationRunRecord,
+): AsyncGenerator<StoredVerdict> {
+  if (run.status === 'cancelled') throw new EvaluationRunCancelledError(run.evaluationRunId);
+  if (run.status === 'failed') throw new EvaluationRunFailedError(run.evaluationRunId, run.error);
+  return storedVerdicts(store, run.evaluationRunId);
 }
 
 /**

@@ -1,35 +1,8 @@
-import { hash } from 'node:crypto';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
-import {
-  caseKeyOf,
-  type JudgeStore,
-  type VerdictCacheEntry,
-  type VerdictRecording,
-} from '../../ports/judgeStore.js';
+import { caseKeyOf, type JudgeStore, type VerdictRecording } from '../../ports/judgeStore.js';
+import { verdictCacheEntryOf } from './judgeCacheKey.js';
 import type { Judge } from './judges.js';
-
-/**
- * The verdict cache's entry for judging `context` with `judge`: the prompt's
- * sha256 and the judge's identity (name, judge and rubric versions, evaluator
- * and model), hashed together. Any change to the prompt, the model or a
- * version is another key.
- *
- * @example
- * ```ts
- * verdictCacheEntryOf(judge, context).key; // '5d41…' (64 hex)
- * ```
- */
-export function verdictCacheEntryOf(judge: Judge, context: JudgeContext): VerdictCacheEntry {
-  const promptSha256 = judge.promptSha256(context);
-  return {
-    key: hash('sha256', JSON.stringify([promptSha256, judge.identity]), 'hex'),
-    promptSha256,
-    model: judge.model,
-    judgeVersion: judge.settings.judgeVersion,
-    rubricVersion: judge.settings.rubricVersion,
-  };
-}
 
 /** What became of one case. */
 export interface CaseOutcome {

@@ -1,5 +1,6 @@
-import { from, mergeMap, Observable, type ObservableInput } from 'rxjs';
+import { from, type Observable, type ObservableInput } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
+import { fanOut } from './fanOut.js';
 import { type CaseOutcome, type JudgeCaseOptions, judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 
@@ -23,27 +24,8 @@ export function judgeIntoStore(
   },
 ): Observable<CaseOutcome> {
   return from(cases).pipe(
-    mergeMap(
-      (context) =>
-        new Observable<CaseOutcome>((subscriber) => {
-          const controller = new AbortController();
-          let settled = false;
-          judgeCaseIntoStore(context, { ...options, signal: controller.signal }).then(
-            (outcome) => {
-              settled = true;
-              subscriber.next(outcome);
-              subscriber.complete();
-            },
-            (error: unknown) => {
-              settled = true;
-              subscriber.error(error);
-            },
-          );
-          return () => {
-            if (!settled) controller.abort();
-          };
-        }),
-      options.concurrency,
+    fanOut(options.concurrency, (context, signal) =>
+      judgeCaseIntoStore(context, { ...options, signal }),
     ),
   );
 }

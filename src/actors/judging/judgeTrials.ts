@@ -1,8 +1,9 @@
-import { from, map, mergeMap, type Observable } from 'rxjs';
+import { from, type Observable } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { JudgeConfigurationError } from '../../domain/judge/errors.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import type { TrialJudgeResult } from '../../domain/judge/trials.js';
+import { fanOut } from './fanOut.js';
 import { type JudgeManyOptions, judgeMany } from './judgeMany.js';
 import type { Judge } from './judges.js';
 
@@ -43,21 +44,13 @@ export function judgeTrials(
       'trials are independent judgements: judge them without a cache',
     );
   }
-  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
-    throw new JudgeConfigurationError(
-      `concurrency must be a positive integer, got ${String(options.concurrency)}`,
-    );
-  }
+  const judging = fanOut<{ trial: number; context: JudgeContext }, TrialJudgeResult>(
+    options.concurrency,
+    ({ trial, context }, signal) =>
+      judge.evaluate(context, { signal }).then((result) => ({ ...result, trial })),
+  );
   const runs = Array.from({ length: trials }, (_, index) =>
     cases.map((context) => ({ trial: index + 1, context })),
   ).flat();
-  return from(runs).pipe(
-    mergeMap(
-      ({ trial, context }) =>
-        judgeMany([context], judge, { concurrency: 1 }).pipe(
-          map((result): TrialJudgeResult => ({ ...result, trial })),
-        ),
-      options.concurrency,
-    ),
-  );
+  return from(runs).pipe(judging);
 }

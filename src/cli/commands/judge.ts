@@ -1,45 +1,23 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import { judgeTrials } from '../../actors/judging/judgeTrials.js';
-import { type JudgeConfig, loadJudgeConfig } from '../../config/judgeConfig.js';
-import { type MalformedCaseLine, parseCaseLine } from '../../domain/judge/cases.js';
+import { loadJudgeConfig } from '../../config/judgeConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
-import {
-  failedGates,
-  type JudgeSummary,
-  summarizeJudgeResults,
-} from '../../domain/judge/summary.js';
-import { createLogger, type LogLevel } from '../../ports/logger.js';
+import { summarizeJudgeResults } from '../../domain/judge/summary.js';
+import { createLogger } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
-import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
 import {
-  type AgreementReport,
-  agreementReport,
-  checkAgreementGate,
-  parseTrials,
-} from './judgePanelReport.js';
-
-export interface JudgeCommandOptions {
-  logLevel: LogLevel;
-  config: string;
-  out?: string;
-  json?: boolean;
-  concurrency: string;
-  judge?: string;
-  runId?: string;
-  store?: string;
-  nats?: string;
-  wait?: boolean;
-  cache: boolean;
-  maxInFlight?: string;
-  trials?: string;
-}
+  type JudgeCommandOptions,
+  readCases,
+  reportJudgeRun,
+  reportMalformedLine,
+} from './judgeCommandIo.js';
+import { agreementReport, checkAgreementGate, parseTrials } from './judgePanelReport.js';
 
 /**
  * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
@@ -112,17 +90,17 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     );
   }
   if (options.nats !== undefined || options.wait === true || maxInFlight !== undefined) {
-    const { judgeOnFleet } = await import('./judgeFleet.js');
+    const { judgeOnFleetCommand } = await import('./judgeFleet.js');
     const { maxInFlight: _text, ...rest } = options;
-    await judgeOnFleet(casesPath, {
+    await judgeOnFleetCommand(casesPath, {
       ...rest,
       ...(maxInFlight !== undefined ? { maxInFlight } : {}),
     });
     return;
   }
   if (options.store !== undefined) {
-    const { judgeIntoStoreHere } = await import('./judgeFleet.js');
-    await judgeIntoStoreHere(casesPath, { ...options, concurrency });
+    const { judgeIntoStoreCommand } = await import('./judgeFleet.js');
+    await judgeIntoStoreCommand(casesPath, { ...options, concurrency });
     return;
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
@@ -136,9 +114,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   });
   checkAgreementGate(config, judge, trials);
   const { cases, malformed } = await readCases(casesPath, options.runId);
-  for (const problem of malformed) {
-    process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
-  }
+  for (const problem of malformed) reportMalformedLine(casesPath, problem);
   const results = await judgeAll(cases, judge, concurrency, options.out, trials);
   const agreement = agreementReport(results, { trials, minAgreement: config.gates.min_agreement });
   reportJudgeRun(
@@ -149,65 +125,6 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     options,
     agreement,
   );
-}
-
-/**
- * Print the summary and gates (a panel's or the trials' agreement among
- * them), and set the exit code: 2 for malformed lines, 1 for a failed gate.
- */
-export function reportJudgeRun(
-  judgeName: string,
-  summary: JudgeSummary,
-  malformedLines: number,
-  config: JudgeConfig,
-  options: Pick<JudgeCommandOptions, 'json' | 'out'>,
-  agreement: AgreementReport = { lines: [], json: {}, failedGates: [] },
-  extra: Record<string, unknown> = {},
-): void {
-  const gates = failedGates(summary, {
-    ...(config.gates.min_pass_rate !== undefined
-      ? { minPassRate: config.gates.min_pass_rate }
-      : {}),
-    ...(config.gates.min_mean_score !== undefined
-      ? { minMeanScore: config.gates.min_mean_score }
-      : {}),
-    ...(config.gates.max_errors !== undefined ? { maxErrors: config.gates.max_errors } : {}),
-  });
-  gates.push(...agreement.failedGates);
-  const report = options.json
-    ? `${JSON.stringify({ judge: judgeName, ...extra, summary, malformedLines, failedGates: gates, ...agreement.json })}\n`
-    : formatSummary(judgeName, summary, malformedLines, gates, agreement);
-  (options.out ? process.stdout : process.stderr).write(report);
-  if (malformedLines > 0) process.exitCode = ExitCode.badInput;
-  else if (gates.length > 0) process.exitCode = ExitCode.failed;
-}
-
-/** Read the cases file a line at a time; a malformed line is kept to report, the rest still judged. */
-export async function readCases(
-  casesPath: string,
-  runId: string | undefined,
-): Promise<{ cases: JudgeContext[]; malformed: MalformedCaseLine[] }> {
-  const file = await open(casesPath).catch((error: unknown) => {
-    throw new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause: error });
-  });
-  try {
-    const defaultRunId = runId ?? `judge-${(await fileSha256(file)).slice(0, 12)}`;
-    const cases: JudgeContext[] = [];
-    const malformed: MalformedCaseLine[] = [];
-    let line = 0;
-    for await (const text of fileLines(file)) {
-      line += 1;
-      const outcome = parseCaseLine(text, line, defaultRunId);
-      if (outcome.kind === 'case') cases.push(outcome.context);
-      else if (outcome.kind === 'malformed') malformed.push(outcome.problem);
-    }
-    return { cases, malformed };
-  } catch (error) {
-    if (!isFileSystemError(error)) throw error;
-    throw new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause: error });
-  } finally {
-    await file.close();
-  }
 }
 
 /** Judge every case, writing each result as it finishes; Ctrl-C cancels what is in flight. */
@@ -264,25 +181,4 @@ function judgeAll(
       complete: () => finish(),
     });
   });
-}
-
-export function formatSummary(
-  judgeName: string,
-  summary: JudgeSummary,
-  malformed: number,
-  gates: string[],
-  extra: AgreementReport,
-): string {
-  const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
-    .map((status) => `${status} ${summary.byStatus[status]}`)
-    .join(', ');
-  const ratio = (value: number | null): string =>
-    value === null ? 'n/a' : String(Number(value.toFixed(4)));
-  const lines = [
-    `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
-    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
-    ...extra.lines,
-    gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
-  ];
-  return `${lines.join('\n')}\n`;
 }

@@ -1,28 +1,35 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  cancelEvaluationRun,
-  followEvaluationRun,
-  storedVerdicts,
-  submitEvaluationRun,
-} from '../../actors/judging/evaluationRuns.js';
+  EvaluationRunCancelledError,
+  EvaluationRunFailedError,
+} from '../../actors/judging/evaluationRunErrors.js';
+import { endedRunVerdicts } from '../../actors/judging/evaluationRuns.js';
+import { judgeEvaluationRun } from '../../actors/judging/judgeEvaluationRun.js';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
-import { judgeIntoStore } from '../../actors/judging/judgeIntoStore.js';
+import { judgeOnFleet } from '../../actors/judging/judgeOnFleet.js';
 import { type JudgeConfig, loadJudgeConfig, selectJudgeName } from '../../config/judgeConfig.js';
-import { type CaseLineOutcome, parseCaseLine } from '../../domain/judge/cases.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { JudgeQueue } from '../../ports/judgeQueue.js';
-import type { EvaluationRunRecord, JudgeStore } from '../../ports/judgeStore.js';
+import type { EvaluationRunRecord, JudgeStore, StoredVerdict } from '../../ports/judgeStore.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger } from '../../ports/logger.js';
 import { parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
-import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
-import { createProgressBar } from '../progress.js';
-import { type JudgeCommandOptions, readCases, reportJudgeRun } from './judge.js';
+import { fileLines, fileSha256 } from '../fileLines.js';
+import { createProgressBar, type ProgressBar } from '../progress.js';
+import {
+  caseLines,
+  defaultRunIdOf,
+  type JudgeCommandOptions,
+  openCases,
+  readCases,
+  reportJudgeRun,
+  reportMalformedLine,
+} from './judgeCommandIo.js';
 import { agreementReport } from './judgePanelReport.js';
 import { natsUrlOf, openJudgeQueue } from './runQueueOpen.js';
 
@@ -40,7 +47,7 @@ import { natsUrlOf, openJudgeQueue } from './runQueueOpen.js';
  * # judged 2000 cases with strict: passed 1200, failed 700, skipped 100, error 0
  * ```
  */
-export async function judgeOnFleet(
+export async function judgeOnFleetCommand(
   casesPath: string,
   options: Omit<JudgeCommandOptions, 'maxInFlight'> & { readonly maxInFlight?: number },
 ): Promise<void> {
@@ -54,24 +61,19 @@ export async function judgeOnFleet(
   process.once('SIGINT', onInterrupt);
   let queue: JudgeQueue | null = null;
   let store: JudgeStore | null = null;
+  const bars = new Bars();
   try {
     const casesSha256 = await fileSha256(file);
-    const defaultRunId = options.runId ?? `judge-${casesSha256.slice(0, 12)}`;
+    const defaultRunId = options.runId ?? defaultRunIdOf(casesSha256);
     queue = await openJudgeQueue(url, {
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
-    const opened = await openJudgeStore(location);
-    store = opened;
-    const lines = caseLines(file, defaultRunId, casesPath);
+    store = await openJudgeStore(location);
     let malformed = 0;
     // a long file takes a while to queue: a bar over its non-blank lines (read once more, streamed)
-    const queueing = createProgressBar({
-      total: Math.max(1, await nonBlankLines(file)),
-      label: 'queueing',
-      stream: process.stderr,
-    });
-    const { run, duplicates } = await submitEvaluationRun(lines, {
-      store: opened,
+    const queueing = bars.open(Math.max(1, await nonBlankLines(file)), 'queueing');
+    const { run, ended } = await judgeOnFleet(caseLines(file, defaultRunId, casesPath), {
+      store,
       queue,
       run: {
         judgeName,
@@ -81,31 +83,32 @@ export async function judgeOnFleet(
         casesSha256,
         cache: options.cache,
       },
+      wait: options.wait === true,
+      signal: stop.signal,
       onMalformed: (problem) => {
         malformed++;
-        say(`arena: ${casesPath} line ${problem.line}: ${problem.message}`);
+        reportMalformedLine(casesPath, problem);
       },
       onQueued: (queued) => queueing.update(queued + malformed),
-    }).finally(() => queueing.finish());
-    say(
-      `queued ${run.casesTotal} cases as evaluation run ${run.evaluationRunId}${duplicates > 0 ? ` (${duplicates} duplicate lines judged once)` : ''}`,
-    );
-    if (stop.signal.aborted) {
-      await cancelEvaluationRun(opened, run.evaluationRunId, queue);
-      throw cancelled(run.evaluationRunId);
-    }
-    if (options.wait !== true) {
+      onSubmitted: ({ run, duplicates }) => {
+        bars.finish();
+        say(
+          `queued ${run.casesTotal} cases as evaluation run ${run.evaluationRunId}${duplicates > 0 ? ` (${duplicates} duplicate lines judged once)` : ''}`,
+        );
+      },
+      // followed with one bar over every worker's verdicts
+      onProgress: (done, total) =>
+        (bars.now ?? bars.open(Math.max(1, total ?? 1), 'judging')).update(done),
+    }).catch(cliErrorOf);
+    bars.finish();
+    if (ended === null) {
       process.stdout.write(`${run.evaluationRunId}\n`);
       if (malformed > 0) process.exitCode = ExitCode.badInput;
       return;
     }
-    const ended = await follow(opened, run, stop.signal);
-    if (ended.status === 'running') {
-      await cancelEvaluationRun(opened, run.evaluationRunId, queue);
-      throw cancelled(run.evaluationRunId);
-    }
-    await finishStoredRun(opened, ended, config, options);
+    await finishStoredRun(store, ended, config, options);
   } finally {
+    bars.finish();
     process.removeListener('SIGINT', onInterrupt);
     await file.close().catch(() => undefined);
     await queue?.close();
@@ -124,7 +127,7 @@ export async function judgeOnFleet(
  * # judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0 (from the cache: 0)
  * ```
  */
-export async function judgeIntoStoreHere(
+export async function judgeIntoStoreCommand(
   casesPath: string,
   options: Omit<JudgeCommandOptions, 'concurrency'> & { readonly concurrency: number },
 ): Promise<void> {
@@ -138,67 +141,37 @@ export async function judgeIntoStoreHere(
   });
   const location = storeLocationOf(options.store, '--store');
   const { cases, malformed } = await readCases(casesPath, options.runId);
-  for (const problem of malformed) {
-    say(`arena: ${casesPath} line ${problem.line}: ${problem.message}`);
-  }
+  for (const problem of malformed) reportMalformedLine(casesPath, problem);
   const file = await openCases(casesPath);
   const casesSha256 = await fileSha256(file).finally(() => file.close());
   const store = await openJudgeStore(location);
+  const stop = new AbortController();
+  const onInterrupt = (): void => stop.abort();
+  const bar = createProgressBar({ total: cases.length, label: 'judging', stream: process.stderr });
   try {
-    const run = await store.createEvaluationRun({
-      judgeName: judge.settings.name,
-      judgeConfig: config as unknown as JsonValue,
-      configDir: baseDir,
-      casesFile: path.resolve(casesPath),
-      casesSha256,
-      cache: options.cache,
-    });
-    const { evaluationRunId } = run;
-    const bar = createProgressBar({
-      total: cases.length,
-      label: 'judging',
-      stream: process.stderr,
-    });
+    process.once('SIGINT', onInterrupt);
     let done = 0;
-    const outcome = await new Promise<'done' | 'interrupted'>((resolve, reject) => {
-      const subscription = judgeIntoStore(cases, {
-        store,
-        evaluationRunId,
-        judge,
+    const ended = await judgeEvaluationRun(cases, {
+      store,
+      judge,
+      run: {
+        judgeName: judge.settings.name,
+        judgeConfig: config as unknown as JsonValue,
+        configDir: baseDir,
+        casesFile: path.resolve(casesPath),
+        casesSha256,
         cache: options.cache,
-        worker: null,
-        concurrency: options.concurrency,
-      }).subscribe({
-        next: () => bar.update(++done),
-        error: (error: unknown) => settle(() => reject(error)),
-        complete: () => settle(() => resolve('done')),
-      });
-      const onInterrupt = (): void =>
-        settle(() => {
-          // unsubscribing cancels the judgements in flight: none is recorded after the cancel
-          subscription.unsubscribe();
-          resolve('interrupted');
-        });
-      const settle = (then: () => void): void => {
+      },
+      concurrency: options.concurrency,
+      malformedLines: malformed.length,
+      signal: stop.signal,
+      onJudged: () => bar.update(++done),
+    })
+      .catch(cliErrorOf)
+      .finally(() => {
         process.removeListener('SIGINT', onInterrupt);
         bar.finish();
-        then();
-      };
-      process.once('SIGINT', onInterrupt);
-    }).catch(async (error: unknown) => {
-      await store.failEvaluationRun(evaluationRunId, messageOf(error)).catch(() => undefined);
-      throw error;
-    });
-    if (outcome === 'interrupted') {
-      await cancelEvaluationRun(store, evaluationRunId);
-      throw cancelled(evaluationRunId);
-    }
-    // duplicate lines share one verdict: the run holds as many cases as it has verdicts
-    const ended = await store.setCasesTotal(
-      evaluationRunId,
-      await store.verdictCount(evaluationRunId),
-      malformed.length,
-    );
+      });
     await finishStoredRun(store, ended, config, options);
   } finally {
     await store.close();
@@ -212,12 +185,11 @@ async function finishStoredRun(
   config: JudgeConfig,
   options: Pick<JudgeCommandOptions, 'json' | 'out'>,
 ): Promise<void> {
-  if (run.status === 'cancelled') throw cancelled(run.evaluationRunId);
-  if (run.status === 'failed') {
-    throw new CliError(
-      `evaluation run ${run.evaluationRunId} failed: ${run.error ?? 'no reason recorded'}`,
-      ExitCode.badInput,
-    );
+  let verdicts: AsyncGenerator<StoredVerdict>;
+  try {
+    verdicts = endedRunVerdicts(store, run);
+  } catch (error) {
+    cliErrorOf(error);
   }
   const out: WriteStream | NodeJS.WriteStream = options.out
     ? createWriteStream(options.out)
@@ -227,7 +199,7 @@ async function finishStoredRun(
   const kept: JudgeResult[] | null =
     run.judgeName in (config.panels ?? {}) || config.gates.min_agreement !== undefined ? [] : null;
   let fromCache = 0;
-  for await (const verdict of storedVerdicts(store, run.evaluationRunId)) {
+  for await (const verdict of verdicts) {
     summary.add(verdict.result);
     kept?.push(verdict.result);
     if (verdict.fromCache) fromCache++;
@@ -253,50 +225,25 @@ async function finishStoredRun(
   });
 }
 
-/** Follow a run with one progress bar over every worker's verdicts. */
-async function follow(
-  store: JudgeStore,
-  run: EvaluationRunRecord,
-  signal: AbortSignal,
-): Promise<EvaluationRunRecord> {
-  const bar = createProgressBar({
-    total: Math.max(1, run.casesTotal ?? 1),
-    label: 'judging',
-    stream: process.stderr,
-  });
-  try {
-    return await followEvaluationRun(store, run.evaluationRunId, {
-      signal,
-      onProgress: (done) => bar.update(done),
-    });
-  } finally {
-    bar.finish();
+/** The bar on stderr now (queueing, then judging): one at a time, each finished once. */
+class Bars {
+  now: ProgressBar | null = null;
+  open(total: number, label: string): ProgressBar {
+    this.finish();
+    this.now = createProgressBar({ total, label, stream: process.stderr });
+    return this.now;
+  }
+  finish(): void {
+    this.now?.finish();
+    this.now = null;
   }
 }
 
 /** How many lines of the file hold something (a case or a malformed line). */
-async function nonBlankLines(file: Awaited<ReturnType<typeof open>>): Promise<number> {
+async function nonBlankLines(file: FileHandle): Promise<number> {
   let count = 0;
   for await (const text of fileLines(file)) if (text.trim() !== '') count++;
   return count;
-}
-
-/** The cases file's lines as they are read, each parsed; the file is never held whole. */
-async function* caseLines(
-  file: Awaited<ReturnType<typeof open>>,
-  defaultRunId: string,
-  casesPath: string,
-): AsyncGenerator<CaseLineOutcome> {
-  let line = 0;
-  try {
-    for await (const text of fileLines(file)) {
-      line += 1;
-      yield parseCaseLine(text, line, defaultRunId);
-    }
-  } catch (error) {
-    if (!isFileSystemError(error)) throw error;
-    throw new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause: error });
-  }
 }
 
 function storeLocationOf(option: string | undefined, needs: string) {
@@ -309,21 +256,15 @@ function storeLocationOf(option: string | undefined, needs: string) {
   return parseStoreUri(given);
 }
 
-async function openCases(casesPath: string) {
-  return open(casesPath).catch((error: unknown) => {
-    throw new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause: error });
-  });
-}
-
-function cancelled(evaluationRunId: string): CliError {
-  return new CliError(
-    `interrupted: evaluation run ${evaluationRunId} cancelled; no cancelled case became a verdict`,
-    ExitCode.cancelled,
-  );
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** An evaluation run's end, as the CLI tells it: a cancel exits 130, a failed run is bad input. */
+function cliErrorOf(error: unknown): never {
+  if (error instanceof EvaluationRunCancelledError) {
+    throw new CliError(`interrupted: ${error.message}`, ExitCode.cancelled, { cause: error });
+  }
+  if (error instanceof EvaluationRunFailedError) {
+    throw new CliError(error.message, ExitCode.badInput, { cause: error });
+  }
+  throw error;
 }
 
 function say(line: string): void {

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { RunNotFoundError } from '../../ports/storeErrors.js';
-import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { buildRunReportHtml } from '../../report/buildRunReport.js';
-import { CliError, ExitCode } from '../errors.js';
 import { writeCommandOutput } from './diagram.js';
+import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 
 interface ReportCommandOptions {
   store?: string;
@@ -29,33 +27,14 @@ export function registerReportCommand(program: Command): void {
       "write a stored run's HTML report: the study's answer across phases, then per phase the termination evidence, metrics, returns and meta decision",
     )
     .argument('<run-id>', 'the run, as `arena runs` lists it')
-    .option(
-      '--store <uri>',
-      'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
-    )
+    .option('--store <uri>', runStoreHelp)
     .option(
       '--out <file>',
       'the HTML file to write, - for standard output (default: <run-id>.html)',
     )
     .action(async (runId: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<ReportCommandOptions>();
-      const location = parseStoreUri(options.store);
-      const store = await openStoreAsync(location, { readonly: true });
-      let html: string;
-      try {
-        html = buildRunReportHtml(store, runId);
-      } catch (error) {
-        if (error instanceof RunNotFoundError) {
-          throw new CliError(
-            `no run '${runId}' in ${location.path} (arena runs lists the runs)`,
-            ExitCode.badInput,
-            { cause: error },
-          );
-        }
-        throw error;
-      } finally {
-        store.close();
-      }
+      const html = await withRunStore(options.store, (store) => buildRunReportHtml(store, runId));
       const out = options.out ?? `${runId}.html`;
       writeCommandOutput(html, out === '-' ? undefined : out);
     });

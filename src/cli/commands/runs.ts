@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import type { RunStore } from '../../ports/store.js';
-import { RunNotFoundError } from '../../ports/storeErrors.js';
-import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import { runDetails } from '../../report/runDetails.js';
+import { runListings } from '../../report/runListings.js';
 import { CliError, ExitCode } from '../errors.js';
-import { listRunOverviews, reportRun } from './runsReport.js';
-import { formatRunReport, formatRunTable } from './runsText.js';
+import { runStoreHelp, withRunStore } from './runStoreAccess.js';
+import { formatRunDetails, formatRunTable } from './runsText.js';
 
 interface StoreCommandOptions {
   store?: string;
@@ -12,9 +11,6 @@ interface StoreCommandOptions {
   limit?: string;
   all?: boolean;
 }
-
-const storeHelp =
-  'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)';
 
 /**
  * Register `arena runs` (list the stored runs) and `arena show <run-id>`
@@ -32,14 +28,14 @@ export function registerRunsCommands(program: Command): void {
   program
     .command('runs')
     .description('list the runs in the store, newest first')
-    .option('--store <uri>', storeHelp)
+    .option('--store <uri>', runStoreHelp)
     .option('--limit <count>', 'how many runs to list', '50')
     .option('--json', 'print JSON instead of a table')
     .action(async (_options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       const limit = parseLimit(options.limit ?? '50');
-      await withStore(options.store, (store, location) => {
-        const runs = listRunOverviews(store, limit);
+      await withRunStore(options.store, (store, location) => {
+        const runs = runListings(store, limit);
         if (options.json) printLine(JSON.stringify(runs, null, 2));
         else if (runs.length === 0) printLine(`no runs in ${location.path}`);
         else printLine(formatRunTable(runs));
@@ -50,45 +46,22 @@ export function registerRunsCommands(program: Command): void {
     .command('show')
     .description('summarise one run: phases, episodes, checkpoints, meta decisions, snapshots')
     .argument('<run-id>', 'the run to show, as `arena runs` lists it')
-    .option('--store <uri>', storeHelp)
+    .option('--store <uri>', runStoreHelp)
     .option('--json', 'print JSON instead of text')
     .option('--all', 'print every checkpoint on a terminal too (piped output always has every one)')
     .action(async (runId: string, _options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
-      await withStore(options.store, (store) => {
-        const report = reportRun(store, runId);
+      await withRunStore(options.store, (store) => {
+        const details = runDetails(store, runId);
         // A terminal gets the ends of a long list; a pipe (grep, a file) gets every line.
         const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
         printLine(
           options.json
-            ? JSON.stringify(report, null, 2)
-            : formatRunReport(report, { allCheckpoints }),
+            ? JSON.stringify(details, null, 2)
+            : formatRunDetails(details, { allCheckpoints }),
         );
       });
     });
-}
-
-/** Open the store, run `work`, close it; an unknown run id becomes one line and exit 2. */
-async function withStore(
-  uri: string | undefined,
-  work: (store: RunStore, location: StoreLocation) => void,
-): Promise<void> {
-  const location = parseStoreUri(uri);
-  const store = await openStoreAsync(location, { readonly: true });
-  try {
-    work(store, location);
-  } catch (error) {
-    if (error instanceof RunNotFoundError) {
-      throw new CliError(
-        `no run '${error.runId}' in ${location.path} (arena runs lists the runs)`,
-        ExitCode.badInput,
-        { cause: error },
-      );
-    }
-    throw error;
-  } finally {
-    store.close();
-  }
 }
 
 function parseLimit(text: string): number {

@@ -1,14 +1,20 @@
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
 import type { ResumeRecord } from '../../ports/store.js';
-import type { CheckpointReport, MetaDecisionReport, RunListing, RunReport } from './runsReport.js';
+import { formatNumber } from '../../report/formatNumber.js';
+import type {
+  CheckpointDetails,
+  MetaDecisionDetails,
+  RunDetails,
+} from '../../report/runDetails.js';
+import type { RunListing } from '../../report/runListings.js';
 
 /**
  * The `arena runs` table, columns padded to their widest cell.
  *
  * @example
  * ```ts
- * formatRunTable(listRunOverviews(store, 50));
+ * formatRunTable(runListings(store, 50));
  * // RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION
  * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success
  * ```
@@ -38,7 +44,7 @@ export function formatRunTable(runs: readonly RunListing[]): string {
 }
 
 /** How `arena show` prints the checkpoints. */
-export interface RunReportTextOptions {
+export interface RunDetailsTextOptions {
   /** Every checkpoint (the default), or only the first and last `elidedEnds` with `…` between. */
   readonly allCheckpoints?: boolean;
 }
@@ -54,7 +60,7 @@ const elidedEnds = 5;
  *
  * @example
  * ```ts
- * formatRunReport(reportRun(store, runId), { allCheckpoints: false });
+ * formatRunDetails(runDetails(store, runId), { allCheckpoints: false });
  * // run grid-demo-20261129T200702-3fa2
  * //   ...
  * // phases
@@ -71,8 +77,8 @@ const elidedEnds = 5;
  * // snapshots 2
  * ```
  */
-export function formatRunReport(report: RunReport, options: RunReportTextOptions = {}): string {
-  const { run } = report;
+export function formatRunDetails(details: RunDetails, options: RunDetailsTextOptions = {}): string {
+  const { run } = details;
   const lines = [
     `run ${run.runId}`,
     `  uid       ${run.uid}`,
@@ -88,10 +94,10 @@ export function formatRunReport(report: RunReport, options: RunReportTextOptions
       `  running   by ${run.lease.owner.id}, lease until ${formatTime(run.lease.expiresAt)}`,
     );
   }
-  for (const resume of report.resumes) lines.push(`  ${resumeLine(resume)}`);
+  for (const resume of details.resumes) lines.push(`  ${resumeLine(resume)}`);
   lines.push('phases');
-  if (report.phases.length === 0) lines.push('  none');
-  for (const phase of report.phases) {
+  if (details.phases.length === 0) lines.push('  none');
+  for (const phase of details.phases) {
     const episodes = [
       episodeCount(phase.trainingEpisodes, 'training', phase.meanReturn),
       episodeCount(phase.evaluationEpisodes, 'evaluation', phase.evaluationMeanReturn),
@@ -100,11 +106,14 @@ export function formatRunReport(report: RunReport, options: RunReportTextOptions
       `  ${phase.phaseIndex} ${phase.name} (${phase.mode}): ${phase.status}, ${phase.terminationReason ?? 'no termination reason'}; ${episodes.join('; ')}`,
     );
   }
-  lines.push('checkpoints', ...checkpointLines(report.checkpoints, options.allCheckpoints ?? true));
+  lines.push(
+    'checkpoints',
+    ...checkpointLines(details.checkpoints, options.allCheckpoints ?? true),
+  );
   lines.push('meta decisions');
-  if (report.metaDecisions.length === 0) lines.push('  none');
-  for (const decision of report.metaDecisions) lines.push(...metaDecisionLines(decision));
-  lines.push(`snapshots ${report.snapshots}`);
+  if (details.metaDecisions.length === 0) lines.push('  none');
+  for (const decision of details.metaDecisions) lines.push(...metaDecisionLines(decision));
+  lines.push(`snapshots ${details.snapshots}`);
   return lines.join('\n');
 }
 
@@ -120,7 +129,7 @@ function episodeCount(count: number, kind: string, meanReturn: number | null): s
     : `${count} ${kind} ${noun}, mean return ${formatNumber(meanReturn)}`;
 }
 
-function checkpointLines(checkpoints: readonly CheckpointReport[], all: boolean): string[] {
+function checkpointLines(checkpoints: readonly CheckpointDetails[], all: boolean): string[] {
   if (checkpoints.length === 0) return ['  none'];
   const constant = constantMetrics(checkpoints);
   const lines = [...constant.values()].map(
@@ -144,7 +153,7 @@ function checkpointLines(checkpoints: readonly CheckpointReport[], all: boolean)
  * more checkpoints that has the agent, and present in each of them.
  */
 function constantMetrics(
-  checkpoints: readonly CheckpointReport[],
+  checkpoints: readonly CheckpointDetails[],
 ): Map<string, { agentName: string; metric: string; value: JsonValue; count: number }> {
   const seen = new Map<
     string,
@@ -180,7 +189,7 @@ function constantMetrics(
 }
 
 function checkpointLine(
-  checkpoint: CheckpointReport,
+  checkpoint: CheckpointDetails,
   constant: ReadonlyMap<string, unknown> = new Map(),
 ): string {
   const where = `phase ${checkpoint.phaseIndex} #${checkpoint.checkpointIndex} after episode ${checkpoint.afterEpisode}`;
@@ -199,7 +208,7 @@ function checkpointLine(
   return `${where}: ${decision}; ${metrics}${error}`;
 }
 
-function metaDecisionLines(decision: MetaDecisionReport): string[] {
+function metaDecisionLines(decision: MetaDecisionDetails): string[] {
   const head = `  phase ${decision.phaseIndex}, start request ${decision.startRequest}: ${decision.agentName} on ${decision.environmentUid}`;
   if (decision.changes === null) return [head, `    ${formatJson(decision.record)}`];
   if (decision.changes.length === 0) return [head, '    no selectors'];
@@ -233,11 +242,6 @@ function errorText(error: JsonValue): string {
 function formatValue(value: JsonValue | undefined): string {
   if (typeof value === 'number') return formatNumber(value);
   return value === undefined ? '-' : formatJson(value);
-}
-
-/** Up to 6 significant digits, without trailing zeros: 4.5, 0.333333, 1200000. */
-function formatNumber(value: number): string {
-  return Number.isFinite(value) ? String(Number(value.toPrecision(6))) : String(value);
 }
 
 function formatJson(value: JsonValue): string {

@@ -117,13 +117,14 @@ function pathOf(parent: Place | null, key: string | number | null): string {
 }
 
 /**
- * Hex sha256 of a UTF-8 string.
+ * Hex sha256 of bytes, or of a string's UTF-8.
  *
  * @example
  * ```ts
  * sha256Hex('abc'); // 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+ * sha256Hex(new TextEncoder().encode('abc')); // the same
  * ```
  */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+export function sha256Hex(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
 }

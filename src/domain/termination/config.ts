@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
+import { describeValue } from '../shared/describeValue.js';
 import { closestName } from '../shared/suggest.js';
-import { describeValue } from './describeValue.js';
 import { TerminationConfigError, type TerminationConfigIssue } from './errors.js';
 
 export type { TerminationConfigIssue };

@@ -1,4 +1,4 @@
-import { describeValue } from './describeValue.js';
+import { describeValue } from '../shared/describeValue.js';
 import { TerminationConfigError } from './errors.js';
 
 /** A phase configuration as a run file writes it (`evaluateEvery` also accepted). */

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../shared/canonicalJson.js';
+import { describeValue } from '../shared/describeValue.js';
 import type { TerminationConfig } from './config.js';
 import { configurationFingerprint, configurationView } from './config.js';
-import { describeValue } from './describeValue.js';
 import type { DigestTrie } from './digestTrie.js';
 import { trieEntries, trieSet } from './digestTrie.js';
 import { TerminationStateError } from './errors.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/actors/experiment/runSummary.js';
 import { formatRunSummary } from '../../../src/cli/commands/runSummaryText.js';
-import { formatRunReport } from '../../../src/cli/commands/runsText.js';
+import { formatRunDetails as formatRunReport } from '../../../src/cli/commands/runsText.js';
 import { checkpointReport, runReport } from '../../support/runReports.js';
 
 function checkpointSection(text: string): string[] {

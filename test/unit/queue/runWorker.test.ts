@@ -6,8 +6,8 @@ import { runRunWorker, type WorkerEvent } from '../../../src/actors/experiment/q
 import { submitRun } from '../../../src/actors/experiment/queue/submitRun.js';
 import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
-import { sha256Hex } from '../../../src/config/moduleFingerprints.js';
 import { loadRunFile } from '../../../src/config/runFile.js';
+import { sha256Hex } from '../../../src/domain/shared/canonicalJson.js';
 import { createMemoryStore } from '../../../src/ports/memoryStore.js';
 import { createInProcessRunQueue, type RunQueue } from '../../../src/ports/runQueue.js';
 import type { RunStore } from '../../../src/ports/store.js';

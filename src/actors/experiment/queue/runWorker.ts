@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../../config/moduleFingerprints.js';
 import { parseRunFile } from '../../../config/runFile.js';
+import { sha256Hex } from '../../../domain/shared/canonicalJson.js';
 import { ArenaError } from '../../../domain/shared/errors.js';
 import { defaultLeaseTtlMs, processLeaseOwner } from '../../../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../../../ports/logger.js';

@@ -1,28 +1,10 @@
-import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
-import type { ResumeRecord, RunRecord, RunStatus, RunStore } from '../../ports/store.js';
+import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
+import type { ResumeRecord, RunRecord, RunStore } from '../ports/store.js';
+import { phaseOverview, selectorChanges } from './recordViews.js';
+import type { PhaseOverview, SelectorChange } from './reportTypes.js';
 
-/** One line of `arena runs`. */
-export interface RunListing {
-  readonly runId: string;
-  readonly uid: string;
-  readonly status: RunStatus;
-  readonly startedAt: string;
-  readonly phases: number;
-  /** Training and evaluation episodes of all phases. */
-  readonly episodes: number;
-  /** The termination reason of the last phase that has one. */
-  readonly terminationReason: string | null;
-  /** The worker (`arena worker --name`) holding the run's lease now, or `null`. */
-  readonly worker: string | null;
-}
-
-/** One phase in `arena show`. */
-export interface PhaseReport {
-  readonly phaseIndex: number;
-  readonly name: string;
-  readonly mode: string;
-  readonly status: string;
-  readonly terminationReason: string | null;
+/** One phase in `arena show`: its episode counts and mean returns. */
+export interface PhaseDetails extends PhaseOverview {
   readonly trainingEpisodes: number;
   /** Mean return of the training episodes; `null` without any. */
   readonly meanReturn: number | null;
@@ -31,7 +13,7 @@ export interface PhaseReport {
 }
 
 /** One evaluation checkpoint in `arena show`. */
-export interface CheckpointReport {
+export interface CheckpointDetails {
   readonly phaseIndex: number;
   readonly checkpointIndex: number;
   readonly afterEpisode: number;
@@ -46,74 +28,38 @@ export interface CheckpointReport {
 }
 
 /** One meta decision in `arena show`. */
-export interface MetaDecisionReport {
+export interface MetaDecisionDetails {
   readonly phaseIndex: number;
   readonly startRequest: number;
   readonly environmentUid: string;
   readonly agentName: string;
   /** Baseline → candidate per selector UID, or `null` when the record has no such maps. */
-  readonly changes: ReadonlyArray<{
-    uid: string;
-    baseline: JsonValue | null;
-    candidate: JsonValue | null;
-  }> | null;
+  readonly changes: readonly SelectorChange[] | null;
   readonly record: JsonValue;
 }
 
-/** Everything `arena show` prints about one run. */
-export interface RunReport {
+/** Everything `arena show` prints about one run: its records as they are, without the HTML report's analysis. */
+export interface RunDetails {
   readonly run: Omit<RunRecord, 'runFile'>;
-  readonly phases: readonly PhaseReport[];
-  readonly checkpoints: readonly CheckpointReport[];
-  readonly metaDecisions: readonly MetaDecisionReport[];
+  readonly phases: readonly PhaseDetails[];
+  readonly checkpoints: readonly CheckpointDetails[];
+  readonly metaDecisions: readonly MetaDecisionDetails[];
   readonly snapshots: number;
   /** Every `--resume` of the run, oldest first. */
   readonly resumes: readonly ResumeRecord[];
 }
 
 /**
- * The newest runs of a store, as `arena runs` lists them.
+ * One stored run as `arena show` summarises it. Throws `RunNotFoundError` for an unknown id.
  *
  * @example
  * ```ts
- * listRunOverviews(store, 1);
- * // [{ runId: 'grid-demo-20261129T200702-3fa2', uid: 'grid-demo', status: 'succeeded',
- * //    startedAt: '2026-11-29T20:07:02.000Z', phases: 1, episodes: 6, terminationReason: 'success' }]
- * ```
- */
-export function listRunOverviews(store: RunStore, limit: number): RunListing[] {
-  return store.listRuns({ limit }).map((run) => {
-    const phases = store.phases(run.runId);
-    const episodes = store
-      .episodeSummary(run.runId)
-      .reduce((total, summary) => total + summary.count, 0);
-    const reasons = phases.flatMap((phase) =>
-      phase.terminationReason === null ? [] : [phase.terminationReason],
-    );
-    return {
-      runId: run.runId,
-      uid: run.uid,
-      status: run.status,
-      startedAt: run.startedAt,
-      phases: phases.length,
-      episodes,
-      terminationReason: reasons.at(-1) ?? null,
-      worker: run.lease?.owner.worker ?? null,
-    };
-  });
-}
-
-/**
- * Summarise one run for `arena show`. Throws `RunNotFoundError` for an unknown id.
- *
- * @example
- * ```ts
- * reportRun(store, 'grid-demo-20261129T200702-3fa2').phases[0];
+ * runDetails(store, 'grid-demo-20261129T200702-3fa2').phases[0];
  * // { phaseIndex: 0, name: 'train', mode: 'train', status: 'done', terminationReason: 'success',
  * //   trainingEpisodes: 4, meanReturn: 4.5, evaluationEpisodes: 2, evaluationMeanReturn: 2 }
  * ```
  */
-export function reportRun(store: RunStore, runId: string): RunReport {
+export function runDetails(store: RunStore, runId: string): RunDetails {
   const { runFile: _runFile, ...run } = store.getRun(runId);
   const summaries = store.episodeSummary(runId);
   const summaryOf = (phaseIndex: number, evaluation: boolean) =>
@@ -126,11 +72,7 @@ export function reportRun(store: RunStore, runId: string): RunReport {
       const training = summaryOf(phase.phaseIndex, false);
       const evaluation = summaryOf(phase.phaseIndex, true);
       return {
-        phaseIndex: phase.phaseIndex,
-        name: phase.name,
-        mode: phase.mode,
-        status: phase.status,
-        terminationReason: phase.terminationReason,
+        ...phaseOverview(phase),
         trainingEpisodes: training?.count ?? 0,
         meanReturn: training?.meanReturn ?? null,
         evaluationEpisodes: evaluation?.count ?? 0,
@@ -164,7 +106,7 @@ export function reportRun(store: RunStore, runId: string): RunReport {
   };
 }
 
-function metricsOf(outcomes: JsonValue): CheckpointReport['metrics'] {
+function metricsOf(outcomes: JsonValue): CheckpointDetails['metrics'] {
   if (!Array.isArray(outcomes)) return null;
   const metrics: Array<{ agentName: string; metrics: JsonValue }> = [];
   for (const outcome of outcomes) {
@@ -175,16 +117,10 @@ function metricsOf(outcomes: JsonValue): CheckpointReport['metrics'] {
   return metrics;
 }
 
-function changesOf(record: JsonValue): MetaDecisionReport['changes'] {
+/** Only a record with both maps has changes: any other is shown as it is. */
+function changesOf(record: JsonValue): MetaDecisionDetails['changes'] {
   if (!isPlainObject(record)) return null;
   const { baseline, candidate } = record;
   if (!isPlainObject(baseline) || !isPlainObject(candidate)) return null;
-  // interface order: stored JSON sorts object keys, so the decision keeps the order apart
-  const order = Array.isArray(record.selectorOrder) ? record.selectorOrder.map(String) : [];
-  const uids = [...new Set([...order, ...Object.keys(baseline), ...Object.keys(candidate)])];
-  return uids.map((uid) => ({
-    uid,
-    baseline: baseline[uid] ?? null,
-    candidate: candidate[uid] ?? null,
-  }));
+  return selectorChanges(record, baseline, candidate);
 }

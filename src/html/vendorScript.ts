@@ -23,6 +23,24 @@ export function readVendorScript(packageEntry: string, bundleFile: string): stri
 }
 
 /**
+ * A browser bundle as `readVendorScript` gives it, read on the first call and
+ * kept for the rest of the process (bundles are megabytes: read once).
+ *
+ * @example
+ * ```ts
+ * const chartJsScript = vendorScriptOnce('chart.js', 'chart.umd.js');
+ * chartJsScript() === chartJsScript(); // true, and the file was read once
+ * ```
+ */
+export function vendorScriptOnce(packageEntry: string, bundleFile: string): () => string {
+  let source: string | undefined;
+  return () => {
+    source ??= readVendorScript(packageEntry, bundleFile);
+    return source;
+  };
+}
+
+/**
  * JavaScript source made safe inside a `<script>` element: `</script` and
  * `<!--` would end or change the element, so their `<` is written as `\x3C`,
  * which means the same `<` inside the string and regular-expression literals
@@ -36,19 +54,3 @@ export function readVendorScript(packageEntry: string, bundleFile: string): stri
 export function inlineScriptText(source: string): string {
   return source.replace(/<(\/script|!--)/gi, '\\x3C$1');
 }
-
-/**
- * Mermaid's browser bundle (`mermaid/dist/mermaid.min.js`), ready to inline,
- * read once per process.
- *
- * @example
- * ```ts
- * mermaidScript().length > 1_000_000; // true
- * ```
- */
-export function mermaidScript(): string {
-  mermaidSource ??= readVendorScript('mermaid', 'mermaid.min.js');
-  return mermaidSource;
-}
-
-let mermaidSource: string | undefined;

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, scriptJson } from '../../../src/diagram/htmlText.js';
-import { inlineScriptText } from '../../../src/diagram/vendorScript.js';
+import { escapeHtml, scriptJson } from '../../../src/html/htmlText.js';
+import { inlineScriptText } from '../../../src/html/vendorScript.js';
 
 describe('escapeHtml', () => {
   it('escapes the five characters that can open a tag, an entity or leave an attribute', () => {

@@ -1,0 +1,111 @@
+import { setMaxListeners } from 'node:events';
+import { Observable, type OperatorFunction } from 'rxjs';
+import { JudgeConfigurationError } from '../../domain/judge/errors.js';
+
+/**
+ * `mergeMap(task, concurrency)` for judgements: at most `concurrency` tasks
+ * in flight, each result emitted as soon as it settles (not in input order),
+ * a task that throws or rejects errors the stream, and the stream completes
+ * when the source has and nothing is in flight. Every task of a subscription
+ * gets the same signal, aborted only when the subscription ends with tasks
+ * still in flight (unsubscribed, or another task failed). A task may answer
+ * at once (a cached verdict): it waits its turn, but holds no slot.
+ *
+ * Written out rather than mergeMap: mergeMap queues in an array it shifts
+ * (quadratic over a long cases file) and builds an Observable, a subscriber
+ * and, here, an AbortController per item.
+ *
+ * @throws JudgeConfigurationError when `concurrency` is not a positive integer.
+ * @example
+ * ```ts
+ * from(cases)
+ *   .pipe(fanOut(8, (context, signal) => judge.evaluate(context, { signal })))
+ *   .subscribe((result) => console.log(result.caseId, result.status));
+ * // case-2 passed
+ * // case-1 failed
+ * ```
+ */
+export function fanOut<T, R>(
+  concurrency: number,
+  task: (item: T, signal: AbortSignal) => R | PromiseLike<R>,
+): OperatorFunction<T, R> {
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new JudgeConfigurationError(
+      `concurrency must be a positive integer, got ${String(concurrency)}`,
+    );
+  }
+  return (source) =>
+    new Observable<R>((subscriber) => {
+      const controller = new AbortController();
+      // each task in flight may listen for the abort: that many listeners are expected
+      setMaxListeners(concurrency + 1, controller.signal);
+      const waiting: T[] = [];
+      let nextWaiting = 0;
+      let inFlight = 0;
+      let sourceDone = false;
+      const settled = (result: R): void => {
+        inFlight--;
+        if (subscriber.closed) return;
+        subscriber.next(result);
+        startWaiting();
+      };
+      const failed = (error: unknown): void => {
+        inFlight--;
+        if (!subscriber.closed) subscriber.error(error);
+      };
+      const start = (item: T): void => {
+        let outcome: R | PromiseLike<R>;
+        try {
+          outcome = task(item, controller.signal);
+        } catch (error) {
+          subscriber.error(error);
+          return;
+        }
+        if (!isPromiseLike(outcome)) {
+          subscriber.next(outcome);
+          return;
+        }
+        inFlight++;
+        outcome.then(settled, failed);
+      };
+      const startWaiting = (): void => {
+        while (!subscriber.closed && inFlight < concurrency && nextWaiting < waiting.length) {
+          const item = waiting[nextWaiting]!;
+          // Forget started items, so a long stream does not keep them all.
+          waiting[nextWaiting++] = undefined as T;
+          start(item);
+        }
+        if (nextWaiting === waiting.length) {
+          waiting.length = 0;
+          nextWaiting = 0;
+        } else if (nextWaiting > 1024 && nextWaiting * 2 > waiting.length) {
+          // a source that never lets the queue run dry: drop the started half, amortised O(1)
+          waiting.splice(0, nextWaiting);
+          nextWaiting = 0;
+        }
+        if (!subscriber.closed && sourceDone && inFlight === 0 && waiting.length === 0) {
+          subscriber.complete();
+        }
+      };
+      const subscription = source.subscribe({
+        next: (item) => {
+          waiting.push(item);
+          startWaiting();
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          sourceDone = true;
+          startWaiting();
+        },
+      });
+      // Runs after completion too: only tasks still in flight need a cancel.
+      return () => {
+        subscription.unsubscribe();
+        if (inFlight > 0) controller.abort();
+      };
+    });
+}
+
+function isPromiseLike<R>(value: R | PromiseLike<R>): value is PromiseLike<R> {
+  return typeof (value as PromiseLike<R> | null)?.then === 'function';
+}

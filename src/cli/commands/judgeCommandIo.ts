@@ -1,0 +1,153 @@
+import { type FileHandle, open } from 'node:fs/promises';
+import type { JudgeConfig } from '../../config/judgeConfig.js';
+import {
+  type CaseLineOutcome,
+  type MalformedCaseLine,
+  parseCaseLine,
+} from '../../domain/judge/cases.js';
+import type { JudgeContext } from '../../domain/judge/context.js';
+import { failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
+import type { LogLevel } from '../../ports/logger.js';
+import { CliError, ExitCode } from '../errors.js';
+import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
+import type { AgreementReport } from './judgePanelReport.js';
+
+export interface JudgeCommandOptions {
+  logLevel: LogLevel;
+  config: string;
+  out?: string;
+  json?: boolean;
+  concurrency: string;
+  judge?: string;
+  runId?: string;
+  store?: string;
+  nats?: string;
+  wait?: boolean;
+  cache: boolean;
+  maxInFlight?: string;
+  trials?: string;
+}
+
+/** The evaluation run id of cases without one: named after the cases file's bytes. */
+export function defaultRunIdOf(casesSha256: string): string {
+  return `judge-${casesSha256.slice(0, 12)}`;
+}
+
+/** Read the cases file a line at a time; a malformed line is kept to report, the rest still judged. */
+export async function readCases(
+  casesPath: string,
+  runId: string | undefined,
+): Promise<{ cases: JudgeContext[]; malformed: MalformedCaseLine[] }> {
+  const file = await openCases(casesPath);
+  try {
+    const defaultRunId = runId ?? defaultRunIdOf(await fileSha256(file));
+    const cases: JudgeContext[] = [];
+    const malformed: MalformedCaseLine[] = [];
+    for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
+      if (outcome.kind === 'case') cases.push(outcome.context);
+      else if (outcome.kind === 'malformed') malformed.push(outcome.problem);
+    }
+    return { cases, malformed };
+  } catch (error) {
+    if (!isFileSystemError(error)) throw error;
+    throw cannotRead(casesPath, error);
+  } finally {
+    await file.close();
+  }
+}
+
+/** The cases file's lines as they are read, each parsed; the file is never held whole. */
+export async function* caseLines(
+  file: FileHandle,
+  defaultRunId: string,
+  casesPath: string,
+): AsyncGenerator<CaseLineOutcome> {
+  let line = 0;
+  try {
+    for await (const text of fileLines(file)) {
+      line += 1;
+      yield parseCaseLine(text, line, defaultRunId);
+    }
+  } catch (error) {
+    if (!isFileSystemError(error)) throw error;
+    throw cannotRead(casesPath, error);
+  }
+}
+
+/** Open the cases file; one that cannot be opened is bad input. */
+export async function openCases(casesPath: string): Promise<FileHandle> {
+  return open(casesPath).catch((error: unknown) => {
+    throw cannotRead(casesPath, error);
+  });
+}
+
+function cannotRead(casesPath: string, cause: unknown): CliError {
+  return new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause });
+}
+
+/** Tell of a malformed line on stderr, with its number: it is skipped, the rest still judged. */
+export function reportMalformedLine(casesPath: string, problem: MalformedCaseLine): void {
+  process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
+}
+
+/**
+ * Print the summary and gates (a panel's or the trials' agreement among
+ * them), and set the exit code: 2 for malformed lines, 1 for a failed gate.
+ */
+export function reportJudgeRun(
+  judgeName: string,
+  summary: JudgeSummary,
+  malformedLines: number,
+  config: JudgeConfig,
+  options: Pick<JudgeCommandOptions, 'json' | 'out'>,
+  agreement: AgreementReport = { lines: [], json: {}, failedGates: [] },
+  extra: Record<string, unknown> = {},
+): void {
+  const gates = failedGates(summary, {
+    ...(config.gates.min_pass_rate !== undefined
+      ? { minPassRate: config.gates.min_pass_rate }
+      : {}),
+    ...(config.gates.min_mean_score !== undefined
+      ? { minMeanScore: config.gates.min_mean_score }
+      : {}),
+    ...(config.gates.max_errors !== undefined ? { maxErrors: config.gates.max_errors } : {}),
+  });
+  gates.push(...agreement.failedGates);
+  const report = options.json
+    ? `${JSON.stringify({ judge: judgeName, ...extra, summary, malformedLines, failedGates: gates, ...agreement.json })}\n`
+    : formatSummary(judgeName, summary, malformedLines, gates, agreement);
+  (options.out ? process.stdout : process.stderr).write(report);
+  if (malformedLines > 0) process.exitCode = ExitCode.badInput;
+  else if (gates.length > 0) process.exitCode = ExitCode.failed;
+}
+
+/**
+ * The summary of `arena judge` as a person reads it: counts by status, mean
+ * score, pass rate, tokens and cost, any agreement lines, then the gates.
+ *
+ * @example
+ * ```ts
+ * formatSummary('strict', summary, 0, [], { lines: [], json: {}, failedGates: [] });
+ * // 'judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0\nmean score 0.6333, …\ngates: pass\n'
+ * ```
+ */
+export function formatSummary(
+  judgeName: string,
+  summary: JudgeSummary,
+  malformed: number,
+  gates: string[],
+  extra: AgreementReport,
+): string {
+  const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
+    .map((status) => `${status} ${summary.byStatus[status]}`)
+    .join(', ');
+  const ratio = (value: number | null): string =>
+    value === null ? 'n/a' : String(Number(value.toFixed(4)));
+  const lines = [
+    `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
+    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    ...extra.lines,
+    gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
