@@ -7,14 +7,14 @@ import {
   type JudgeStore,
   type NewVerdict,
 } from '../judgeStore.js';
+import { createRunIdGenerator, type RunIdGenerator } from '../runId.js';
 import {
   allVerdictsIn,
   type EvaluationRunRow,
   evaluationRunFromRow,
   type VerdictRow,
   verdictFromRow,
-} from '../judgeStoreRows.js';
-import { createRunIdGenerator, type RunIdGenerator } from '../runId.js';
+} from '../storeCore/judgeRows.js';
 import { decodeStoredJson, encodeStoredJson } from '../storedJson.js';
 import { DuplicateRecordError, StoreOpenError, StoreReadOnlyError } from '../storeErrors.js';
 import { requireInteger } from '../storeRecordChecks.js';

@@ -1,10 +1,13 @@
 import { type Clock, systemClock } from '../clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from '../runId.js';
+import type { Lease, LeaseHolder, RunStore } from '../store.js';
 import {
   type CheckpointRow,
   checkpointFromRow,
   type EpisodeRow,
+  type EpisodeSummaryRow,
   episodeFromRow,
+  episodeSummaryFromRow,
   leaseHolderFromRow,
   type MetaDecisionRow,
   metaDecisionFromRow,
@@ -16,8 +19,7 @@ import {
   runFromRow,
   type SnapshotRow,
   snapshotFromRow,
-} from '../sqlite/sqliteRows.js';
-import type { Lease, LeaseHolder, RunStore } from '../store.js';
+} from '../storeCore/runRows.js';
 import { encodeStoredJson } from '../storedJson.js';
 import {
   DuplicateRecordError,
@@ -36,17 +38,6 @@ export interface PostgresStoreOptions extends PostgresOpenOptions {
   clock?: Clock;
   newRunId?: RunIdGenerator;
 }
-
-/** Episode and resume rows carry booleans in PostgreSQL, 0/1 in SQLite: the shared mappers want 0/1. */
-type Flagged<Row, Key extends keyof Row> = Omit<Row, Key> & { [K in Key]: boolean };
-const episodeRow = (row: Flagged<EpisodeRow, 'evaluation'>): EpisodeRow => ({
-  ...row,
-  evaluation: row.evaluation ? 1 : 0,
-});
-const resumeRow = (row: Flagged<ResumeRow, 'forced'>): ResumeRow => ({
-  ...row,
-  forced: row.forced ? 1 : 0,
-});
 
 // Rows after (phaseIndex, episode) of one run: $1 run, $2 phase, $3 episode.
 const later = 'run_id = $1 AND (phase_index > $2 OR (phase_index = $2 AND';
@@ -242,7 +233,7 @@ export function openPostgresStore(uri: string, options: PostgresStoreOptions = {
       writable('record a resume');
       return transaction(() => {
         lockRun(record.runId);
-        const row = rows<Flagged<ResumeRow, 'forced'>>(
+        const row = rows<ResumeRow>(
           `INSERT INTO resumes (run_id, resume_index, resumed_at, owner, phase_index, episode,
              forced, changed_modules)
            SELECT $1, COALESCE(MAX(resume_index), 0) + 1, $2, $3, $4, $5, $6, $7
@@ -256,16 +247,15 @@ export function openPostgresStore(uri: string, options: PostgresStoreOptions = {
             record.forced,
             encodeStoredJson(record.changedModules),
           ],
-        )[0] as Flagged<ResumeRow, 'forced'>;
-        return resumeFromRow(resumeRow(row));
+        )[0] as ResumeRow;
+        return resumeFromRow(row);
       });
     },
     resumes(runId) {
       requireRun(runId);
-      return rows<Flagged<ResumeRow, 'forced'>>(
-        'SELECT * FROM resumes WHERE run_id = $1 ORDER BY resume_index',
-        [runId],
-      ).map((row) => resumeFromRow(resumeRow(row)));
+      return rows<ResumeRow>('SELECT * FROM resumes WHERE run_id = $1 ORDER BY resume_index', [
+        runId,
+      ]).map(resumeFromRow);
     },
     finishRun(runId, outcome) {
       writable('finish a run');
@@ -453,29 +443,24 @@ export function openPostgresStore(uri: string, options: PostgresStoreOptions = {
       requireRun(runId);
       const found =
         phaseIndex === undefined
-          ? rows<Flagged<EpisodeRow, 'evaluation'>>(
+          ? rows<EpisodeRow>(
               'SELECT * FROM episodes WHERE run_id = $1 ORDER BY phase_index, episode',
               [runId],
             )
-          : rows<Flagged<EpisodeRow, 'evaluation'>>(
+          : rows<EpisodeRow>(
               'SELECT * FROM episodes WHERE run_id = $1 AND phase_index = $2 ORDER BY episode',
               [runId, phaseIndex],
             );
-      return found.map((row) => episodeFromRow(episodeRow(row)));
+      return found.map(episodeFromRow);
     },
     episodeSummary(runId) {
       requireRun(runId);
-      return rows<{ phase_index: number; evaluation: boolean; count: number; mean_return: number }>(
+      return rows<EpisodeSummaryRow>(
         `SELECT phase_index, evaluation, COUNT(*) AS count, AVG(episode_return) AS mean_return
            FROM episodes WHERE run_id = $1 GROUP BY phase_index, evaluation
            ORDER BY phase_index, evaluation`,
         [runId],
-      ).map((row) => ({
-        phaseIndex: row.phase_index,
-        evaluation: row.evaluation,
-        count: row.count,
-        meanReturn: row.mean_return,
-      }));
+      ).map(episodeSummaryFromRow);
     },
     checkpoints(runId, phaseIndex) {
       requireRun(runId);

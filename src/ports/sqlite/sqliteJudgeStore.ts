@@ -12,7 +12,7 @@ import {
   evaluationRunFromRow,
   type VerdictRow,
   verdictFromRow,
-} from '../judgeStoreRows.js';
+} from '../storeCore/judgeRows.js';
 import { decodeStoredJson, encodeStoredJson } from '../storedJson.js';
 import { DuplicateRecordError, StoreOpenError, StoreReadOnlyError } from '../storeErrors.js';
 import { requireInteger } from '../storeRecordChecks.js';

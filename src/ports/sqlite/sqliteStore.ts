@@ -1,21 +1,12 @@
 import Database from 'better-sqlite3';
 import type { EpisodeSummary, Lease, LeaseHolder, RunStore } from '../store.js';
-import { encodeStoredJson } from '../storedJson.js';
-import {
-  DuplicateRecordError,
-  LeaseLostError,
-  PhaseNotFoundError,
-  RunLeasedError,
-  RunNotFoundError,
-  StoreReadOnlyError,
-} from '../storeErrors.js';
-import { requireFinite, requireInteger } from '../storeRecordChecks.js';
-import { openSqliteStoreParts } from './sqliteOpen.js';
 import {
   type CheckpointRow,
   checkpointFromRow,
   type EpisodeRow,
+  type EpisodeSummaryRow,
   episodeFromRow,
+  episodeSummaryFromRow,
   leaseHolderFromRow,
   type MetaDecisionRow,
   metaDecisionFromRow,
@@ -27,7 +18,18 @@ import {
   runFromRow,
   type SnapshotRow,
   snapshotFromRow,
-} from './sqliteRows.js';
+} from '../storeCore/runRows.js';
+import { encodeStoredJson } from '../storedJson.js';
+import {
+  DuplicateRecordError,
+  LeaseLostError,
+  PhaseNotFoundError,
+  RunLeasedError,
+  RunNotFoundError,
+  StoreReadOnlyError,
+} from '../storeErrors.js';
+import { requireFinite, requireInteger } from '../storeRecordChecks.js';
+import { openSqliteStoreParts } from './sqliteOpen.js';
 import { storeMigrations, storeVersion } from './sqliteSchema.js';
 import type { SqliteStoreOptions } from './sqliteStoreOptions.js';
 
@@ -144,10 +146,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
     phaseEpisodes: db.prepare<[string, number], EpisodeRow>(
       'SELECT * FROM episodes WHERE run_id = ? AND phase_index = ? ORDER BY episode',
     ),
-    episodeSummary: db.prepare<
-      [string],
-      { phase_index: number; evaluation: number; count: number; mean_return: number }
-    >(
+    episodeSummary: db.prepare<[string], EpisodeSummaryRow>(
       `SELECT phase_index, evaluation, COUNT(*) AS count, AVG(episode_return) AS mean_return
        FROM episodes WHERE run_id = ? GROUP BY phase_index, evaluation
        ORDER BY phase_index, evaluation`,
@@ -444,12 +443,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
     },
     episodeSummary(runId): EpisodeSummary[] {
       requireRun(runId);
-      return sql.episodeSummary.all(runId).map((row) => ({
-        phaseIndex: row.phase_index,
-        evaluation: row.evaluation === 1,
-        count: row.count,
-        meanReturn: row.mean_return,
-      }));
+      return sql.episodeSummary.all(runId).map(episodeSummaryFromRow);
     },
     checkpoints(runId, phaseIndex) {
       requireRun(runId);
