@@ -81,17 +81,3 @@ export function verdictFromRow(row: VerdictRow): StoredVerdict {
     recordedAt: row.recorded_at,
   };
 }
-
-/**
- * Whether a count of verdicts completes a run of `casesTotal` cases.
- *
- * @internal the judge store adapters' own helper.
- * @example
- * ```ts
- * allVerdictsIn(3, 3); // true
- * allVerdictsIn(3, null); // false: the submitter is still queueing cases
- * ```
- */
-export function allVerdictsIn(verdictCount: number, casesTotal: number | null): boolean {
-  return casesTotal !== null && verdictCount >= casesTotal;
-}
