@@ -12,14 +12,10 @@ import {
 } from '../storeErrors.js';
 import { requireFinite, requireInteger } from '../storeRecordChecks.js';
 import {
-  type CheckpointRow,
   checkpointFromRow,
-  type EpisodeRow,
-  type EpisodeSummaryRow,
   episodeFromRow,
   episodeSummaryFromRow,
   leaseHolderFromRow,
-  type MetaDecisionRow,
   metaDecisionFromRow,
   type PhaseRow,
   phaseFromRow,
@@ -86,6 +82,16 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
       throw new PhaseNotFoundError(runId, phaseIndex);
     }
     return phaseFromRow(row);
+  };
+  /** A run's rows of one query, as records: the run must exist, and may have none. */
+  const recordsOf = <Row, Record>(
+    runId: string,
+    query: string,
+    params: readonly unknown[],
+    fromRow: (row: Row) => Record,
+  ): Record[] => {
+    requireRun(runId);
+    return db.all<Row>(query, params).map((row) => fromRow(row));
   };
   /** A record below phases that wrote nothing: its run or phase is missing, or its key is taken. */
   const refused = (what: string, runId: string, phaseIndex: number): never => {
@@ -177,10 +183,7 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
         return resumeFromRow(row as ResumeRow);
       });
     },
-    resumes(runId) {
-      requireRun(runId);
-      return db.all<ResumeRow>(sql.resumes, [runId]).map(resumeFromRow);
-    },
+    resumes: (runId) => recordsOf(runId, sql.resumes, [runId], resumeFromRow),
     finishRun(runId, outcome) {
       writable('finish a run');
       const summary =
@@ -318,34 +321,17 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     listRuns(listOptions = {}) {
       return db.all<RunRow>(sql.listRuns, [listOptions.limit ?? null]).map(runFromRow);
     },
-    phases(runId) {
-      requireRun(runId);
-      return db.all<PhaseRow>(sql.phases, [runId]).map(phaseFromRow);
-    },
-    episodes(runId, phaseIndex) {
-      requireRun(runId);
-      const rows =
-        phaseIndex === undefined
-          ? db.all<EpisodeRow>(sql.episodes, [runId])
-          : db.all<EpisodeRow>(sql.phaseEpisodes, [runId, phaseIndex]);
-      return rows.map(episodeFromRow);
-    },
-    episodeSummary(runId) {
-      requireRun(runId);
-      return db.all<EpisodeSummaryRow>(sql.episodeSummary, [runId]).map(episodeSummaryFromRow);
-    },
-    checkpoints(runId, phaseIndex) {
-      requireRun(runId);
-      const rows =
-        phaseIndex === undefined
-          ? db.all<CheckpointRow>(sql.checkpoints, [runId])
-          : db.all<CheckpointRow>(sql.phaseCheckpoints, [runId, phaseIndex]);
-      return rows.map(checkpointFromRow);
-    },
-    metaDecisions(runId) {
-      requireRun(runId);
-      return db.all<MetaDecisionRow>(sql.metaDecisions, [runId]).map(metaDecisionFromRow);
-    },
+    phases: (runId) => recordsOf(runId, sql.phases, [runId], phaseFromRow),
+    episodes: (runId, phaseIndex) =>
+      phaseIndex === undefined
+        ? recordsOf(runId, sql.episodes, [runId], episodeFromRow)
+        : recordsOf(runId, sql.phaseEpisodes, [runId, phaseIndex], episodeFromRow),
+    episodeSummary: (runId) => recordsOf(runId, sql.episodeSummary, [runId], episodeSummaryFromRow),
+    checkpoints: (runId, phaseIndex) =>
+      phaseIndex === undefined
+        ? recordsOf(runId, sql.checkpoints, [runId], checkpointFromRow)
+        : recordsOf(runId, sql.phaseCheckpoints, [runId, phaseIndex], checkpointFromRow),
+    metaDecisions: (runId) => recordsOf(runId, sql.metaDecisions, [runId], metaDecisionFromRow),
     truncateAfter(runId, point) {
       writable('rewind a run');
       requireInteger('episode', point, 0);
