@@ -4,14 +4,21 @@ import type { SqlConnection } from '../storeCore/sqlConnection.js';
 /** A key that refused a write: SQLite fails the statement (not the transaction), PostgreSQL's `ON CONFLICT` writes nothing. */
 const refusingCodes = new Set(['SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
 
-/** `$1`… are named parameters to better-sqlite3, bound by their number; SQLite has no booleans. */
-function bound(params: readonly unknown[]): Record<number, unknown> {
-  const named: Record<number, unknown> = {};
-  for (let index = 0; index < params.length; index++) {
-    const value = params[index];
-    named[index + 1] = typeof value === 'boolean' ? Number(value) : value;
+/** A statement with `$n` parameters rewritten as SQLite's positional `?`: `order[i]` is the index of the `i`-th one. */
+interface Prepared {
+  readonly statement: Database.Statement;
+  readonly order: readonly number[];
+}
+
+/** The `?` parameters' values in order; SQLite has no booleans. */
+function bound(prepared: Prepared, params: readonly unknown[]): unknown[] {
+  const { order } = prepared;
+  const values = new Array<unknown>(order.length);
+  for (let index = 0; index < order.length; index++) {
+    const value = params[order[index] as number];
+    values[index] = typeof value === 'boolean' ? Number(value) : value;
   }
-  return named;
+  return values;
 }
 
 function refused(error: unknown): boolean {
@@ -21,8 +28,10 @@ function refused(error: unknown): boolean {
 /**
  * A store file's database as the store core runs SQL on it. Statements are
  * prepared on first use and kept, so a read-only file of an older schema
- * never prepares one it cannot run; a transaction is `BEGIN IMMEDIATE`, so a
- * concurrent writer makes it wait for the write lock, never fail.
+ * never prepares one it cannot run; their `$n` parameters become SQLite's
+ * `?`, bound in the order they appear (a number may appear twice). A
+ * transaction is `BEGIN IMMEDIATE`, so a concurrent writer makes it wait for
+ * the write lock, never fail.
  *
  * @internal the SQLite adapters' own helper.
  * @example
@@ -32,29 +41,39 @@ function refused(error: unknown): boolean {
  * ```
  */
 export function sqliteConnection(db: Database.Database): SqlConnection {
-  const statements = new Map<string, Database.Statement>();
-  const prepared = (sql: string): Database.Statement => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
+  const statements = new Map<string, Prepared>();
+  const prepared = (sql: string): Prepared => {
+    let found = statements.get(sql);
+    if (found === undefined) {
+      // positional, not named: better-sqlite3 binds an array of values fastest (no $ in arena's SQL text but parameters)
+      const order: number[] = [];
+      const text = sql.replace(/\$(\d+)/g, (_match, number: string) => {
+        order.push(Number(number) - 1);
+        return '?';
+      });
+      found = { statement: db.prepare(text), order };
+      statements.set(sql, found);
     }
-    return statement;
+    return found;
   };
   return {
-    all: <Row>(sql: string, params: readonly unknown[] = []) =>
-      prepared(sql).all(bound(params)) as Row[],
+    all<Row>(sql: string, params: readonly unknown[] = []) {
+      const statement = prepared(sql);
+      return statement.statement.all(bound(statement, params)) as Row[];
+    },
     get<Row>(sql: string, params: readonly unknown[] = []) {
+      const statement = prepared(sql);
       try {
-        return prepared(sql).get(bound(params)) as Row | undefined;
+        return statement.statement.get(bound(statement, params)) as Row | undefined;
       } catch (error) {
         if (refused(error)) return undefined;
         throw error;
       }
     },
     run(sql, params = []) {
+      const statement = prepared(sql);
       try {
-        return prepared(sql).run(bound(params)).changes;
+        return statement.statement.run(bound(statement, params)).changes;
       } catch (error) {
         if (refused(error)) return 0;
         throw error;

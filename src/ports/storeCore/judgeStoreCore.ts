@@ -120,7 +120,7 @@ const sql = {
  * @internal the judge store adapters' own core.
  * @example
  * ```ts
- * const store = judgeStoreOver(dialect, { readonly: false, clock: systemClock, newRunId });
+ * const store = judgeStoreOver(sqliteJudgeDialect(path, sqliteConnection(db)), { readonly: false, clock: systemClock, newRunId });
  * await store.recordVerdict({ evaluationRunId, caseKey, judgeName: 'quality', result, fromCache: false, worker: null });
  * // 'recorded' (or 'duplicate' for a redelivered case)
  * ```

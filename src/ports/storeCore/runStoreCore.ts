@@ -49,7 +49,8 @@ const idAttempts = 8;
  * @internal the store adapters' own core.
  * @example
  * ```ts
- * const store = runStoreOver(sqliteRunDialect(db), { readonly: false, clock: systemClock, newRunId });
+ * const dialect = { ...sqliteConnection(db), sql: sqliteRunSql };
+ * const store = runStoreOver(dialect, { readonly: false, clock: systemClock, newRunId });
  * store.createRun({ uid: 'grid', seed: 42, runFile: yamlText, runFilePath: '/w/run.yaml' }).status;
  * // 'running'
  * ```

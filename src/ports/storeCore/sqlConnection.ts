@@ -1,8 +1,8 @@
 /**
  * A synchronous way to run SQL, as the run store core needs it. Every
- * statement numbers its parameters `$1`, `$2`, … (PostgreSQL's own; SQLite
- * takes them as named parameters), a parameter may appear more than once, and
- * flags are passed as booleans.
+ * statement numbers its parameters `$1`, `$2`, … (PostgreSQL's own; SQLite's
+ * connection rewrites them as its `?`), a parameter may appear more than
+ * once, and flags are passed as booleans.
  */
 export interface SqlConnection {
   /** Every row a query returns. */
