@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { SqlConnection } from '../storeCore/sqlConnection.js';
 
 /** A key that refused a write: SQLite fails the statement (not the transaction), PostgreSQL's `ON CONFLICT` writes nothing. */
@@ -21,8 +21,13 @@ function bound(prepared: Prepared, params: readonly unknown[]): unknown[] {
   return values;
 }
 
+// by name, as the CLI tells SQLite's errors apart: this module only types the driver, sqliteOpen.ts loads it
 function refused(error: unknown): boolean {
-  return error instanceof Database.SqliteError && refusingCodes.has(error.code);
+  return (
+    error instanceof Error &&
+    error.name === 'SqliteError' &&
+    refusingCodes.has((error as { code?: unknown }).code as string)
+  );
 }
 
 /**
