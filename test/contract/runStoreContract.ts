@@ -113,6 +113,7 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         expect(finished).toMatchObject({
           status: 'failed',
           error: 'environment crashed',
+          summary: { episodes: 3, metrics: { reward: 0.5 } },
           endedAt: '2026-11-29T21:00:00.000Z',
         });
         expect(store.getRun(runId)).toEqual(finished);
@@ -153,7 +154,7 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         ).toThrow(DuplicateRecordError);
       });
 
-      it('starts a phase as running with 0 episodes and finishes it', () => {
+      it('starts a phase as running with 0 episodes and finishes it, at the clock\u2019s time unless told', () => {
         expect(store.phases(runId)).toEqual([
           {
             runId,
@@ -185,12 +186,26 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         expect(() =>
           store.startPhase({ runId, phaseIndex: 0, name: 'again', mode: 'train' }),
         ).toThrow(DuplicateRecordError);
+        store.startPhase({ runId, phaseIndex: 1, name: 'test', mode: 'test' });
+        clock.advance(1000);
+        const clocked = store.finishPhase(runId, 1, {
+          status: 'done',
+          terminationReason: 'plateau',
+          episodes: 7,
+        });
+        expect(clocked).toMatchObject({
+          status: 'done',
+          terminationReason: 'plateau',
+          error: null,
+        });
+        expect(clocked.endedAt).toBe('2026-11-29T20:07:03.000Z');
       });
 
       it('reads back episodes by phase and in episode order, whatever order they were written in', () => {
         store.startPhase({ runId, phaseIndex: 1, name: 'test', mode: 'test' });
-        store.recordEpisode(sampleEpisode(runId, 1, 1, { mode: 'test' }));
-        store.recordEpisode(sampleEpisode(runId, 0, 2));
+        const testing = sampleEpisode(runId, 1, 1, { mode: 'test', episodeReturn: -0.125 });
+        store.recordEpisode(testing);
+        store.recordEpisode(sampleEpisode(runId, 0, 2, { doneReason: 'max_steps' }));
         store.recordEpisode(sampleEpisode(runId, 0, 1, { evaluation: true, episodeReturn: -0.1 }));
         expect(store.episodes(runId).map((e) => [e.phaseIndex, e.episode])).toEqual([
           [0, 1],
@@ -199,8 +214,9 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         ]);
         expect(store.episodes(runId, 0)).toEqual([
           sampleEpisode(runId, 0, 1, { evaluation: true, episodeReturn: -0.1 }),
-          sampleEpisode(runId, 0, 2),
+          sampleEpisode(runId, 0, 2, { doneReason: 'max_steps' }),
         ]);
+        expect(store.episodes(runId, 1)).toEqual([testing]);
         expect(store.episodes(runId, 5)).toEqual([]);
       });
 
@@ -222,6 +238,20 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         });
         expect(store.snapshotCount(id)).toBe(2);
         expect(store.getRun(id)).toMatchObject({ status: 'succeeded', summary: { episodes: 6 } });
+      });
+
+      it('reads back a rejected checkpoint with its error, in checkpoint order whatever the writing order', () => {
+        const rejected = {
+          ...sampleCheckpoint(runId, 0, 1, 4, 0.8),
+          status: 'rejected' as const,
+          error: { code: 'OUT_OF_ORDER', message: 'evaluation episode 1 after 2' },
+        };
+        store.recordCheckpoint(rejected);
+        store.recordCheckpoint(sampleCheckpoint(runId, 0, 0, 2, 0.75));
+        expect(store.checkpoints(runId)).toEqual([
+          sampleCheckpoint(runId, 0, 0, 2, 0.75),
+          rejected,
+        ]);
       });
 
       it('summarises episode count and mean return per phase and kind, in phase order', () => {
@@ -250,6 +280,11 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
           createdAt: '2026-11-29T20:09:00.000Z',
         });
         expect(store.snapshotCount(runId)).toBe(2);
+        // a later phase's snapshot is newer than any of an earlier phase
+        store.startPhase({ runId, phaseIndex: 1, name: 'test', mode: 'test' });
+        store.saveSnapshot({ runId, phaseIndex: 1, episode: 1, state: 'phase 1' });
+        store.saveSnapshot({ runId, phaseIndex: 0, episode: 9, state: 'phase 0' });
+        expect(store.latestSnapshot(runId)).toMatchObject({ phaseIndex: 1, episode: 1 });
       });
 
       it('lists runs newest first (ties by id in byte order), up to the limit', () => {
@@ -385,6 +420,7 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
               changedModules: [],
             }),
           () => store.truncateAfter('nope', { phaseIndex: 0, episode: 0 }),
+          () => store.truncateAfter('nope', { phaseIndex: 0, episode: 1 }),
           () => store.rewindToStart('nope'),
         ];
         for (const call of calls) {
@@ -432,6 +468,16 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
           'episode must be an integer >= 1, got 0',
         );
         expect(store.episodes(runId)).toEqual([]);
+      });
+
+      it('keeps what one handle stored for a handle opened after it closed', () => {
+        const first = handle();
+        const id = fillSampleRun(first, 'whole');
+        first.close();
+        const again = handle();
+        expect(again.getRun(id).status).toBe('succeeded');
+        expect(everything(again, id)).toEqual(everything(store, id));
+        expect(again.episodes(id)).toHaveLength(6);
       });
 
       it('opened read-only, reads what another handle wrote and refuses every write', () => {
@@ -669,6 +715,33 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         expect(store.snapshotCount(runId)).toBe(0);
       });
 
+      it('keeps an earlier phase as it ended, reopens the resumed one and keeps its records up to the point', () => {
+        store.recordEpisode(sampleEpisode(runId, 0, 1));
+        store.finishPhase(runId, 0, {
+          status: 'done',
+          terminationReason: 'max_episodes',
+          episodes: 1,
+        });
+        store.startPhase({ runId, phaseIndex: 1, name: 'test', mode: 'test' });
+        store.recordEpisode(sampleEpisode(runId, 1, 1));
+        store.recordEpisode(sampleEpisode(runId, 1, 2));
+        store.saveSnapshot({ runId, phaseIndex: 1, episode: 1, state: null });
+        store.saveSnapshot({ runId, phaseIndex: 1, episode: 2, state: null });
+        store.startPhase({ runId, phaseIndex: 2, name: 'again', mode: 'train' });
+        store.recordMetaDecision(sampleMetaDecision(runId, 2));
+        store.truncateAfter(runId, { phaseIndex: 1, episode: 1 });
+        expect(store.phases(runId).map((phase) => [phase.phaseIndex, phase.status])).toEqual([
+          [0, 'done'],
+          [1, 'running'],
+        ]);
+        expect(store.episodes(runId).map((e) => [e.phaseIndex, e.episode])).toEqual([
+          [0, 1],
+          [1, 1],
+        ]);
+        expect(store.metaDecisions(runId)).toEqual([]);
+        expect(store.latestSnapshot(runId)).toMatchObject({ phaseIndex: 1, episode: 1 });
+      });
+
       it('refuses a resume point after an episode of a phase never started, and changes nothing', () => {
         store.recordEpisode(sampleEpisode(runId, 0, 1));
         expect(() => store.truncateAfter(runId, { phaseIndex: 1, episode: 2 })).toThrow(
@@ -684,6 +757,12 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         store.truncateAfter(runId, { phaseIndex: 1, episode: 0 });
         expect(store.phases(runId)).toMatchObject([{ phaseIndex: 0, status: 'done', episodes: 1 }]);
         expect(store.getRun(runId).status).toBe('running');
+
+        // a run killed before its first phase: episode 0 of phase 0 reopens it, with nothing to delete
+        store.createRun({ runId: 'fresh', uid: 'u', seed: 1, runFile: '', runFilePath: 'f.yaml' });
+        store.finishRun('fresh', { status: 'failed', error: 'killed before its first phase' });
+        store.truncateAfter('fresh', { phaseIndex: 0, episode: 0 });
+        expect(store.getRun('fresh')).toMatchObject({ status: 'running', error: null });
       });
 
       it('records a submitted run as queued, and rewinding it to its start turns it running', () => {

@@ -1,19 +1,8 @@
-import type { StoreCheck } from '../sqlite/sqliteCheck.js';
+import type { StoreCheck } from '../storeCore/storeCheck.js';
+import { judgeTables, runTables } from '../storeCore/storeTables.js';
 import { openPostgresConnection } from './postgresOpen.js';
 import { postgresMigrations } from './postgresSchema.js';
 import { parsePostgresUri } from './postgresUri.js';
-
-const tables = [
-  'runs',
-  'phases',
-  'episodes',
-  'checkpoints',
-  'meta_decisions',
-  'snapshots',
-  'resumes',
-];
-/** The judge store's tables, there since schema version 3. */
-const judgeTables = ['evaluation_runs', 'verdicts', 'verdict_cache'];
 
 /**
  * Check a PostgreSQL store read-only: it is reachable, an arena store of a
@@ -33,7 +22,8 @@ export function checkPostgresStore(uri: string): StoreCheck {
     const schemaVersion =
       connection.query<{ version: number }>('SELECT version FROM arena_schema').rows[0]?.version ??
       0;
-    const expected = schemaVersion >= 3 ? [...tables, ...judgeTables] : tables;
+    // the judge tables are there since schema version 3
+    const expected = schemaVersion >= 3 ? [...runTables, ...judgeTables] : runTables;
     const missing = expected.filter(
       (table) =>
         connection.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [table])

@@ -1,18 +1,10 @@
+import type { StoreCheck } from '../storeCore/storeCheck.js';
 import { StoreOpenError } from '../storeErrors.js';
 import { openStoreDatabase, storeFileError } from './sqliteOpen.js';
 import { storeMigrations, storeVersion } from './sqliteSchema.js';
 
-/** What `arena check` found in a store file. */
-export interface StoreCheck {
-  readonly path: string;
-  /** The file's schema version. */
-  readonly schemaVersion: number;
-  /** Whether the schema is the newest this arena knows (an older one is upgraded by the next `arena run`). */
-  readonly upToDate: boolean;
-  readonly runs: number;
-  /** `integrity_check` and `foreign_key_check` findings; empty when the file is sound. */
-  readonly problems: readonly string[];
-}
+// named here too, where `arena check` and the public API have always found it
+export type { StoreCheck } from '../storeCore/storeCheck.js';
 
 /**
  * Check a store file read-only: SQLite's full `integrity_check` (every page,

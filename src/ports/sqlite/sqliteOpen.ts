@@ -122,13 +122,13 @@ function requireKnownVersion(db: Database.Database, path: string): void {
 
 /**
  * What each SQLite store opens with: the database (see `openStoreDatabase`),
- * its clock and an ISO timestamp of now, and its run id maker.
+ * its clock and its run id maker.
  *
  * @internal the store adapters' own helper; its types are better-sqlite3's.
  *
  * @example
  * ```ts
- * const { db, now, newRunId, readonly } = openSqliteStoreParts('.arena/arena.db', { readonly: true });
+ * const { db, clock, newRunId, readonly } = openSqliteStoreParts('.arena/arena.db', { readonly: true });
  * ```
  */
 export function openSqliteStoreParts(
@@ -137,7 +137,6 @@ export function openSqliteStoreParts(
 ): {
   db: Database.Database;
   clock: Clock;
-  now: () => string;
   newRunId: RunIdGenerator;
   readonly: boolean;
 } {
@@ -150,7 +149,6 @@ export function openSqliteStoreParts(
   return {
     db,
     clock,
-    now: () => clock.now().toISOString(),
     newRunId: options.newRunId ?? createRunIdGenerator(),
     readonly,
   };

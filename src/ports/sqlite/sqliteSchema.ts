@@ -1,3 +1,14 @@
+import {
+  checkpointsTable,
+  episodesTable,
+  evaluationRunsTable,
+  metaDecisionsTable,
+  resumesTable,
+  snapshotsTable,
+  sqliteColumnTypes,
+  verdictCacheTable,
+  verdictsTable,
+} from '../storeCore/storeTables.js';
 import { StoreOpenError, StoreSchemaError } from '../storeErrors.js';
 
 /**
@@ -33,54 +44,13 @@ export const storeMigrations: readonly string[] = [
     PRIMARY KEY (run_id, phase_index)
   ) STRICT;
 
-  CREATE TABLE episodes (
-    run_id TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    episode INTEGER NOT NULL,
-    mode TEXT NOT NULL CHECK (mode IN ('train', 'test')),
-    evaluation INTEGER NOT NULL CHECK (evaluation IN (0, 1)),
-    episode_return REAL NOT NULL,
-    steps INTEGER NOT NULL,
-    returns_by_agent TEXT NOT NULL,
-    done_reason TEXT NOT NULL,
-    PRIMARY KEY (run_id, phase_index, episode),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  ) STRICT;
+  ${episodesTable(sqliteColumnTypes)}
 
-  CREATE TABLE checkpoints (
-    run_id TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    checkpoint_index INTEGER NOT NULL,
-    after_episode INTEGER NOT NULL,
-    outcomes TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('accepted', 'ignored', 'rejected')),
-    decision TEXT NOT NULL,
-    error TEXT,
-    PRIMARY KEY (run_id, phase_index, checkpoint_index),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  ) STRICT;
+  ${checkpointsTable(sqliteColumnTypes)}
 
-  CREATE TABLE meta_decisions (
-    run_id TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    start_request INTEGER NOT NULL,
-    first_episode INTEGER NOT NULL,
-    environment_uid TEXT NOT NULL,
-    agent_name TEXT NOT NULL,
-    record TEXT NOT NULL,
-    PRIMARY KEY (run_id, phase_index, start_request),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  ) STRICT;
+  ${metaDecisionsTable(sqliteColumnTypes)}
 
-  CREATE TABLE snapshots (
-    run_id TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    episode INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (run_id, phase_index, episode),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  ) STRICT;
+  ${snapshotsTable(sqliteColumnTypes)}
   `,
   // 2: leases, the run file's and user modules' hashes, resumes, phase errors
   `
@@ -92,17 +62,7 @@ export const storeMigrations: readonly string[] = [
   ALTER TABLE runs ADD COLUMN lease_expires_ms INTEGER;
   ALTER TABLE phases ADD COLUMN error TEXT;
 
-  CREATE TABLE resumes (
-    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
-    resume_index INTEGER NOT NULL,
-    resumed_at TEXT NOT NULL,
-    owner TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    episode INTEGER NOT NULL,
-    forced INTEGER NOT NULL CHECK (forced IN (0, 1)),
-    changed_modules TEXT NOT NULL,
-    PRIMARY KEY (run_id, resume_index)
-  ) STRICT;
+  ${resumesTable(sqliteColumnTypes)}
   `,
   // 3: status 'queued' (arena submit); SQLite cannot alter a CHECK, so the table is rebuilt (sqlite.org/lang_altertable.html#otheralter)
   `
@@ -135,47 +95,12 @@ export const storeMigrations: readonly string[] = [
   `,
   // 4: evaluation runs (arena judge), one verdict per (run, case, judge), the verdict cache
   `
-  CREATE TABLE evaluation_runs (
-    evaluation_run_id TEXT PRIMARY KEY,
-    status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'cancelled', 'failed')),
-    judge_name TEXT NOT NULL,
-    judge_config TEXT NOT NULL,
-    config_dir TEXT NOT NULL,
-    cases_file TEXT NOT NULL,
-    cases_sha256 TEXT NOT NULL,
-    cache INTEGER NOT NULL CHECK (cache IN (0, 1)),
-    cases_total INTEGER,
-    malformed_lines INTEGER NOT NULL DEFAULT 0,
-    -- COUNT(*) of its verdicts, kept with each one: finishing a run must not cost a scan per verdict
-    verdicts_recorded INTEGER NOT NULL DEFAULT 0,
-    created_at TEXT NOT NULL,
-    ended_at TEXT,
-    error TEXT
-  ) STRICT;
+  ${evaluationRunsTable(sqliteColumnTypes)}
 
-  CREATE TABLE verdicts (
-    seq INTEGER PRIMARY KEY,
-    evaluation_run_id TEXT NOT NULL REFERENCES evaluation_runs (evaluation_run_id) ON DELETE CASCADE,
-    case_key TEXT NOT NULL,
-    judge_name TEXT NOT NULL,
-    result TEXT NOT NULL,
-    status TEXT NOT NULL,
-    from_cache INTEGER NOT NULL CHECK (from_cache IN (0, 1)),
-    worker TEXT,
-    recorded_at TEXT NOT NULL,
-    UNIQUE (evaluation_run_id, case_key, judge_name)
-  ) STRICT;
+  ${verdictsTable(sqliteColumnTypes)}
   CREATE INDEX verdicts_by_seq ON verdicts (evaluation_run_id, seq);
 
-  CREATE TABLE verdict_cache (
-    cache_key TEXT PRIMARY KEY,
-    prompt_sha256 TEXT NOT NULL,
-    model TEXT,
-    judge_version TEXT NOT NULL,
-    rubric_version TEXT NOT NULL,
-    result TEXT NOT NULL,
-    created_at TEXT NOT NULL
-  ) STRICT;
+  ${verdictCacheTable(sqliteColumnTypes)}
   `,
 ];
 

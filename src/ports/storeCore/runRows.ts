@@ -2,6 +2,7 @@ import type {
   CheckpointRecord,
   CheckpointStatus,
   EpisodeRecord,
+  EpisodeSummary,
   LeaseHolder,
   LeaseOwner,
   MetaDecisionRecord,
@@ -15,8 +16,13 @@ import type {
   SnapshotRecord,
 } from '../store.js';
 import { decodeStoredJson } from '../storedJson.js';
+import { type Flag, isSet } from './flag.js';
 
-/** Rows as SQLite returns them, and their mapping to the port's records. */
+/**
+ * Rows of the run store's tables as either database returns them, and their
+ * mapping to the port's records. The columns are the same in both; a flag is
+ * 0/1 in SQLite and a boolean in PostgreSQL.
+ */
 
 export interface RunRow {
   run_id: string;
@@ -56,7 +62,7 @@ export interface EpisodeRow {
   phase_index: number;
   episode: number;
   mode: string;
-  evaluation: number;
+  evaluation: Flag;
   episode_return: number;
   steps: number;
   returns_by_agent: string;
@@ -144,7 +150,7 @@ export function episodeFromRow(row: EpisodeRow): EpisodeRecord {
     phaseIndex: row.phase_index,
     episode: row.episode,
     mode: row.mode as PhaseMode,
-    evaluation: row.evaluation === 1,
+    evaluation: isSet(row.evaluation),
     episodeReturn: row.episode_return,
     steps: row.steps,
     returnsByAgent: decodeStoredJson(row.returns_by_agent),
@@ -194,7 +200,7 @@ export interface ResumeRow {
   owner: string;
   phase_index: number;
   episode: number;
-  forced: number;
+  forced: Flag;
   changed_modules: string;
 }
 
@@ -206,7 +212,24 @@ export function resumeFromRow(row: ResumeRow): ResumeRecord {
     owner: row.owner,
     phaseIndex: row.phase_index,
     episode: row.episode,
-    forced: row.forced === 1,
+    forced: isSet(row.forced),
     changedModules: decodeStoredJson(row.changed_modules) as string[],
+  };
+}
+
+/** A row of `episodeSummary`'s grouping: one phase's training or evaluation episodes. */
+export interface EpisodeSummaryRow {
+  phase_index: number;
+  evaluation: Flag;
+  count: number;
+  mean_return: number;
+}
+
+export function episodeSummaryFromRow(row: EpisodeSummaryRow): EpisodeSummary {
+  return {
+    phaseIndex: row.phase_index,
+    evaluation: isSet(row.evaluation),
+    count: row.count,
+    meanReturn: row.mean_return,
   };
 }

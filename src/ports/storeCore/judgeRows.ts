@@ -1,6 +1,7 @@
-import type { JudgeResult } from '../domain/judge/result.js';
-import type { EvaluationRunRecord, EvaluationRunStatus, StoredVerdict } from './judgeStore.js';
-import { decodeStoredJson } from './storedJson.js';
+import type { JudgeResult } from '../../domain/judge/result.js';
+import type { EvaluationRunRecord, EvaluationRunStatus, StoredVerdict } from '../judgeStore.js';
+import { decodeStoredJson } from '../storedJson.js';
+import { type Flag, isSet } from './flag.js';
 
 /** An `evaluation_runs` row; flags are 0/1 in SQLite and booleans in PostgreSQL. */
 export interface EvaluationRunRow {
@@ -11,7 +12,7 @@ export interface EvaluationRunRow {
   readonly config_dir: string;
   readonly cases_file: string;
   readonly cases_sha256: string;
-  readonly cache: number | boolean;
+  readonly cache: Flag;
   readonly cases_total: number | null;
   readonly malformed_lines: number;
   readonly verdicts_recorded: number;
@@ -27,7 +28,7 @@ export interface VerdictRow {
   readonly case_key: string;
   readonly judge_name: string;
   readonly result: string;
-  readonly from_cache: number | boolean;
+  readonly from_cache: Flag;
   readonly worker: string | null;
   readonly recorded_at: string;
 }
@@ -50,7 +51,7 @@ export function evaluationRunFromRow(row: EvaluationRunRow): EvaluationRunRecord
     configDir: row.config_dir,
     casesFile: row.cases_file,
     casesSha256: row.cases_sha256,
-    cache: row.cache === true || row.cache === 1,
+    cache: isSet(row.cache),
     casesTotal: row.cases_total === null ? null : Number(row.cases_total),
     malformedLines: Number(row.malformed_lines),
     createdAt: row.created_at,
@@ -75,22 +76,8 @@ export function verdictFromRow(row: VerdictRow): StoredVerdict {
     judgeName: row.judge_name,
     seq: Number(row.seq),
     result: decodeStoredJson(row.result) as unknown as JudgeResult,
-    fromCache: row.from_cache === true || row.from_cache === 1,
+    fromCache: isSet(row.from_cache),
     worker: row.worker,
     recordedAt: row.recorded_at,
   };
-}
-
-/**
- * Whether a count of verdicts completes a run of `casesTotal` cases.
- *
- * @internal the judge store adapters' own helper.
- * @example
- * ```ts
- * allVerdictsIn(3, 3); // true
- * allVerdictsIn(3, null); // false: the submitter is still queueing cases
- * ```
- */
-export function allVerdictsIn(verdictCount: number, casesTotal: number | null): boolean {
-  return casesTotal !== null && verdictCount >= casesTotal;
 }

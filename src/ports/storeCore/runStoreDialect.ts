@@ -1,0 +1,48 @@
+import type { SqlConnection } from './sqlConnection.js';
+
+/**
+ * The statements whose SQL differs between the databases: how a row is
+ * locked, how text sorts, and how an insert that its key refuses writes
+ * nothing. Parameters are numbered as the comments say.
+ */
+export interface DialectRunSql {
+  /** `$1` run id: the run's row, no other writer may change it before the transaction ends. */
+  readonly lockRun: string;
+  /** `$1` run id: the run's row, its lease held for the rest of the transaction (the fence of a write). */
+  readonly shareRun: string;
+  /** `$1` limit or `null` for all: runs newest first, ties by id in byte order. */
+  readonly listRuns: string;
+  /** `$1`… in `recordColumns.phases` order, `RETURNING *`: no row when the run is missing or the phase exists. */
+  readonly insertPhase: string;
+  /** `$1`… in `recordColumns.episodes` order: 0 rows when the phase is missing or the episode exists. */
+  readonly insertEpisode: string;
+  /** `$1`… in `recordColumns.checkpoints` order, as `insertEpisode`. */
+  readonly insertCheckpoint: string;
+  /** `$1`… in `recordColumns.metaDecisions` order, as `insertEpisode`. */
+  readonly insertMetaDecision: string;
+  /** `$1`… in `recordColumns.snapshots` order: replaces the snapshot at that barrier; 0 rows when the phase is missing. */
+  readonly saveSnapshot: string;
+}
+
+/**
+ * What a database gives the run store core (`runStoreOver`): a synchronous
+ * connection, and its text of the statements the databases write differently.
+ */
+export interface RunStoreDialect extends SqlConnection {
+  readonly sql: DialectRunSql;
+}
+
+/**
+ * The columns of each record a dialect's insert writes, in the order the core
+ * passes them as `$1`, `$2`, …
+ */
+export const recordColumns = {
+  phases: 'run_id, phase_index, name, mode, started_at',
+  episodes:
+    'run_id, phase_index, episode, mode, evaluation, episode_return, steps, returns_by_agent, done_reason',
+  checkpoints:
+    'run_id, phase_index, checkpoint_index, after_episode, outcomes, status, decision, error',
+  metaDecisions:
+    'run_id, phase_index, start_request, first_episode, environment_uid, agent_name, record',
+  snapshots: 'run_id, phase_index, episode, created_at, state',
+} as const;

@@ -1,0 +1,149 @@
+/**
+ * The tables both store schemas create, written once with the column types
+ * that differ: SQLite's STRICT tables have no booleans and a rowid key, where
+ * PostgreSQL has BOOLEAN and BIGSERIAL. Each text is part of a shipped
+ * migration of both schemas, so it is never edited (a test pins every
+ * migration's text); a change to a table is a new migration of each.
+ */
+
+/** How a database spells the column types the two schemas write differently. */
+export interface ColumnTypes {
+  /** A NOT NULL flag column. */
+  flag(column: string): string;
+  /** A double-precision number. */
+  readonly double: string;
+  /** A key that numbers rows as they are inserted. */
+  readonly sequenceKey: string;
+  /** What follows a table's columns (SQLite's ` STRICT`). */
+  readonly tableOptions: string;
+}
+
+export const sqliteColumnTypes: ColumnTypes = {
+  flag: (column) => `INTEGER NOT NULL CHECK (${column} IN (0, 1))`,
+  double: 'REAL',
+  sequenceKey: 'INTEGER PRIMARY KEY',
+  tableOptions: ' STRICT',
+};
+
+export const postgresColumnTypes: ColumnTypes = {
+  flag: () => 'BOOLEAN NOT NULL',
+  double: 'DOUBLE PRECISION',
+  sequenceKey: 'BIGSERIAL PRIMARY KEY',
+  tableOptions: '',
+};
+
+export const episodesTable = (types: ColumnTypes): string => `CREATE TABLE episodes (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('train', 'test')),
+    evaluation ${types.flag('evaluation')},
+    episode_return ${types.double} NOT NULL,
+    steps INTEGER NOT NULL,
+    returns_by_agent TEXT NOT NULL,
+    done_reason TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, episode),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  )${types.tableOptions};`;
+
+export const checkpointsTable = (types: ColumnTypes): string => `CREATE TABLE checkpoints (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    checkpoint_index INTEGER NOT NULL,
+    after_episode INTEGER NOT NULL,
+    outcomes TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('accepted', 'ignored', 'rejected')),
+    decision TEXT NOT NULL,
+    error TEXT,
+    PRIMARY KEY (run_id, phase_index, checkpoint_index),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  )${types.tableOptions};`;
+
+export const metaDecisionsTable = (types: ColumnTypes): string => `CREATE TABLE meta_decisions (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    start_request INTEGER NOT NULL,
+    first_episode INTEGER NOT NULL,
+    environment_uid TEXT NOT NULL,
+    agent_name TEXT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, start_request),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  )${types.tableOptions};`;
+
+export const snapshotsTable = (types: ColumnTypes): string => `CREATE TABLE snapshots (
+    run_id TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_index, episode),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  )${types.tableOptions};`;
+
+export const resumesTable = (types: ColumnTypes): string => `CREATE TABLE resumes (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    resume_index INTEGER NOT NULL,
+    resumed_at TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    phase_index INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    forced ${types.flag('forced')},
+    changed_modules TEXT NOT NULL,
+    PRIMARY KEY (run_id, resume_index)
+  )${types.tableOptions};`;
+
+export const evaluationRunsTable = (types: ColumnTypes): string => `CREATE TABLE evaluation_runs (
+    evaluation_run_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'cancelled', 'failed')),
+    judge_name TEXT NOT NULL,
+    judge_config TEXT NOT NULL,
+    config_dir TEXT NOT NULL,
+    cases_file TEXT NOT NULL,
+    cases_sha256 TEXT NOT NULL,
+    cache ${types.flag('cache')},
+    cases_total INTEGER,
+    malformed_lines INTEGER NOT NULL DEFAULT 0,
+    -- COUNT(*) of its verdicts, kept with each one: finishing a run must not cost a scan per verdict
+    verdicts_recorded INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT
+  )${types.tableOptions};`;
+
+export const verdictsTable = (types: ColumnTypes): string => `CREATE TABLE verdicts (
+    seq ${types.sequenceKey},
+    evaluation_run_id TEXT NOT NULL REFERENCES evaluation_runs (evaluation_run_id) ON DELETE CASCADE,
+    case_key TEXT NOT NULL,
+    judge_name TEXT NOT NULL,
+    result TEXT NOT NULL,
+    status TEXT NOT NULL,
+    from_cache ${types.flag('from_cache')},
+    worker TEXT,
+    recorded_at TEXT NOT NULL,
+    UNIQUE (evaluation_run_id, case_key, judge_name)
+  )${types.tableOptions};`;
+
+export const verdictCacheTable = (types: ColumnTypes): string => `CREATE TABLE verdict_cache (
+    cache_key TEXT PRIMARY KEY,
+    prompt_sha256 TEXT NOT NULL,
+    model TEXT,
+    judge_version TEXT NOT NULL,
+    rubric_version TEXT NOT NULL,
+    result TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  )${types.tableOptions};`;
+
+/** The run store's tables, there since each schema's first version that had them all (SQLite 2, PostgreSQL 1). */
+export const runTables = [
+  'runs',
+  'phases',
+  'episodes',
+  'checkpoints',
+  'meta_decisions',
+  'snapshots',
+  'resumes',
+] as const;
+
+/** The judge store's tables (SQLite schema 4, PostgreSQL schema 3). */
+export const judgeTables = ['evaluation_runs', 'verdicts', 'verdict_cache'] as const;

@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { postgresMigrations } from '../../../src/ports/postgres/postgresSchema.js';
+import { storeMigrations } from '../../../src/ports/sqlite/sqliteSchema.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+// A store on disk was created by these exact texts: a shipped migration is never edited, only appended to.
+describe('shipped migrations', () => {
+  it('are, byte for byte, the SQLite texts that created the stores on disk', () => {
+    expect(storeMigrations.map(sha256)).toEqual([
+      'd381b8720f71d998efe7fe146570b72fdc697dd23c20eb89961530afd8aaf5e5',
+      '0bbdbf6a4d1fd3053598c5364828eee0b93d9516c5b655ed0362811d675b2056',
+      'b1be8eea9989196246501cb1998b5720476702feb86ec369e11d0505fdb7b376',
+      '0ca0fd58362336190bf922458f3e989b08b4757d7cf65cc52f6cabb2eb7e3aa9',
+    ]);
+  });
+
+  it('are, byte for byte, the PostgreSQL texts that created the stores in use', () => {
+    expect(postgresMigrations.map(sha256)).toEqual([
+      '99dd9f9930b2303999b86557b19e5bde9884902a1cf835981246c0e1a33364ba',
+      '70a4e6dfbf90c89a2c8b862051d360d65288df608d3ac83a249b7ce678040f17',
+      '50ffc42649a124f90c79fe25c0e5df251b1ecfa41cddbb9ad0731aabad996207',
+    ]);
+  });
+});
