@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { assertPeersInstalled, optionalPeers } from '../ports/optionalPeers.js';
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -47,7 +48,10 @@ export function inlineScriptText(source: string): string {
  * ```
  */
 export function mermaidScript(): string {
-  mermaidSource ??= readVendorScript('mermaid', 'mermaid.min.js');
+  if (mermaidSource === undefined) {
+    assertPeersInstalled([optionalPeers.mermaid], 'arena-runtime/diagram (HTML diagram pages)');
+    mermaidSource = readVendorScript('mermaid', 'mermaid.min.js');
+  }
   return mermaidSource;
 }
 

@@ -1,4 +1,5 @@
 import { readVendorScript } from '../diagram/vendorScript.js';
+import { assertPeersInstalled, optionalPeers } from '../ports/optionalPeers.js';
 
 /**
  * Chart.js's browser bundle (`chart.js/dist/chart.umd.js`), ready to inline,
@@ -10,7 +11,10 @@ import { readVendorScript } from '../diagram/vendorScript.js';
  * ```
  */
 export function chartJsScript(): string {
-  chartSource ??= readVendorScript('chart.js', 'chart.umd.js');
+  if (chartSource === undefined) {
+    assertPeersInstalled([optionalPeers['chart.js']], 'arena-runtime/report (HTML run reports)');
+    chartSource = readVendorScript('chart.js', 'chart.umd.js');
+  }
   return chartSource;
 }
 

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { EpisodeSummary, Lease, LeaseHolder, RunStore } from '../store.js';
 import { encodeStoredJson } from '../storedJson.js';
 import {
@@ -10,6 +10,7 @@ import {
   StoreReadOnlyError,
 } from '../storeErrors.js';
 import { requireFinite, requireInteger } from '../storeRecordChecks.js';
+import { sqliteDriver } from './sqliteDriver.js';
 import { openSqliteStoreParts } from './sqliteOpen.js';
 import {
   type CheckpointRow,
@@ -212,7 +213,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): RunSt
     try {
       work();
     } catch (error) {
-      if (!(error instanceof Database.SqliteError)) throw error;
+      if (!(error instanceof sqliteDriver().SqliteError)) throw error;
       if (error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
         throw new DuplicateRecordError(what, { cause: error });
       }
