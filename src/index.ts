@@ -4,8 +4,8 @@
  * termination, controller, meta-turn and judge machines, and log. Everything
  * else lives behind its capability's subpath: `arena-runtime/termination`,
  * `/definition`, `/judge`, `/experiment`, `/store`, `/inspect`, `/diagram`,
- * `/report`, `/fuzz`, `/postgres` (each holds this entry's names of its area
- * too). A driver (better-sqlite3 for SQLite stores, openai for model
+ * `/report`, `/fuzz`, `/postgres`, `/nats` (each holds this entry's names of
+ * its area too). A driver (better-sqlite3 for SQLite stores, openai for model
  * judges...) is an optional peer dependency, loaded at first use; a missing
  * one is a `MissingPeerDependencyError` naming the `npm install` that adds it.
  *
