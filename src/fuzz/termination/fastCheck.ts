@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
 import { optionalPeers, requirePeer } from '../../ports/optionalPeers.js';
 
-/** fast-check's default export, the `fc` of its docs. */
+/** fast-check's default export, the `fc` of its docs. @internal */
 export type FastCheck = typeof fc;
 
 let loaded: FastCheck | undefined;
@@ -10,6 +10,7 @@ let loaded: FastCheck | undefined;
  * fast-check, loaded by the first fuzz search: `arena-runtime/fuzz`'s other
  * names (`parseMetricRange`, `playSequence`, `formatFuzzReport`) do without it.
  *
+ * @internal the fuzzer's own loader; its type is fast-check's.
  * @example
  * ```ts
  * const fc = fastCheck();
