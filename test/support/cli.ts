@@ -13,7 +13,7 @@ export interface CliRun {
 }
 
 /**
- * Run the built `arena` command as a user would (`node dist/cli/main.js ...`).
+ * Run the built `arena` command as a user would (`node cli/bin/arena.js ...`).
  *
  * @example
  * ```ts
@@ -32,7 +32,7 @@ export function runArena(
   } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'dist/cli/main.js'), ...args], {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'cli/bin/arena.js'), ...args], {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ArenaError } from '../../../src/domain/shared/errors.js';
 import {
@@ -8,6 +10,19 @@ import {
   requirePeer,
   resolvePeer,
 } from '../../../src/ports/optionalPeers.js';
+import { repoRoot } from '../../support/cli.js';
+
+interface Manifest {
+  version?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+const manifestOf = (file: string): Manifest =>
+  JSON.parse(readFileSync(path.join(repoRoot, file), 'utf8')) as Manifest;
+const library = manifestOf('package.json');
+const cli = manifestOf('cli/package.json');
 
 const absent = { name: 'arena-no-such-package', range: '^1.2.3' };
 const alsoAbsent = { name: '@arena-none/other', range: '^0.4.0' };
@@ -69,5 +84,38 @@ describe('optional peer dependencies', () => {
     expect(load).not.toHaveBeenCalled();
     await expect(importWithPeers([optionalPeers.ws], 'inspect', load)).resolves.toBe('loaded');
     expect(load).toHaveBeenCalledOnce();
+  });
+
+  it("states each driver's range as package.json's optional peerDependencies do", () => {
+    const { xstate, ...drivers } = library.peerDependencies ?? {};
+    expect(xstate).toMatch(/^\^5\.\d+\.\d+$/);
+    expect(
+      Object.fromEntries(Object.values(optionalPeers).map((peer) => [peer.name, peer.range])),
+    ).toEqual(drivers);
+    for (const name of Object.keys(drivers)) {
+      expect(library.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
+    }
+    expect(library.peerDependenciesMeta?.xstate).toBeUndefined();
+  });
+
+  it('gives the arena command every driver its commands load, at the version the library is tested with', () => {
+    // No command inlines Mermaid's browser bundle (arena diagram and arena report draw their own
+    // SVG), and it would be more than half of the command's install.
+    const unusedByTheCli = ['mermaid'];
+    for (const peer of Object.values(optionalPeers)) {
+      const tested = library.devDependencies?.[peer.name];
+      expect(tested, peer.name).toBeDefined();
+      const wanted = unusedByTheCli.includes(peer.name) ? undefined : tested;
+      expect(cli.dependencies?.[peer.name], peer.name).toBe(wanted);
+      // the tested version is the lowest the range allows
+      expect(peer.range, peer.name).toBe(`^${tested}`);
+    }
+    expect(cli.version).toBe(library.version);
+    expect(cli.dependencies?.['arena-runtime']).toBe(library.version);
+    expect(cli.dependencies?.xstate).toBe(library.devDependencies?.xstate);
+    expect(cli.dependencies?.commander).toBe(library.devDependencies?.commander);
+    for (const [name, version] of Object.entries(library.dependencies ?? {})) {
+      expect(cli.dependencies?.[name] ?? version, name).toBe(version);
+    }
   });
 });
