@@ -210,7 +210,12 @@ for (const subpath of ${JSON.stringify(subpaths)}) {
 `;
 
 /** The embed examples an app with the library and xstate alone runs as shipped. */
-const embedPrograms = ['termination.mjs', 'persistence.mjs', 'programmatic-run.mjs'] as const;
+const embedPrograms = [
+  'termination.mjs',
+  'persistence.mjs',
+  'pure-transitions.mjs',
+  'programmatic-run.mjs',
+] as const;
 
 const subpaths = Object.keys(repoManifest.exports).map((subpath) =>
   subpath === '.' ? 'arena-runtime' : `arena-runtime/${subpath.slice(2)}`,
@@ -389,9 +394,10 @@ describe('an app that embeds the machines: the library and xstate, nothing else'
     );
     const result = await nodeIn(apps.embed, 'store.mjs');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      `\nMissingPeerDependencyError: arena-runtime/store (SQLite stores): better-sqlite3 is not installed; add it with: ${installHint('better-sqlite3')}\n`,
-    );
+    const line = `MissingPeerDependencyError: arena-runtime/store (SQLite stores): better-sqlite3 is not installed; add it with: ${installHint('better-sqlite3')}`;
+    expect(result.stderr).toContain(`\n${line}\n`);
+    // the README shows it as it is
+    expect(readFileSync(path.join(repoRoot, 'README.md'), 'utf8')).toContain(`\n${line}\n`);
   });
 
   it('type-checks code using every entry point with only xstate and Node types, no skipLibCheck', async () => {
