@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -10,9 +10,11 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/cli.js';
 
@@ -208,6 +210,9 @@ for (const subpath of ${JSON.stringify(subpaths)}) {
   console.log(subpath + ': ' + Object.keys(require(subpath)).length + ' names');
 }
 `;
+
+/** Whether util-linux's script(1) is there to run a command on a pseudo-terminal. */
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /** The embed examples an app with the library and xstate alone runs as shipped. */
 const embedPrograms = [
@@ -554,6 +559,36 @@ describe('the arena command installed globally from the packed packages', () => 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('terminal reasons');
   });
+
+  it('finds every package it loads by name from its own folder, as the library finds its drivers', () => {
+    const installed = path.join(apps.global, 'lib', 'node_modules', 'arena-cli');
+    const { dependencies } = JSON.parse(
+      readFileSync(path.join(installed, 'package.json'), 'utf8'),
+    ) as { dependencies: Record<string, string> };
+    const fromBundle = createRequire(path.join(installed, 'dist', 'main.js'));
+    const unresolved = Object.keys(dependencies).filter((name) => {
+      try {
+        fromBundle.resolve(name);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(unresolved).toEqual([]);
+  });
+
+  it.runIf(hasScript)(
+    'logs pretty on a terminal (pino-pretty loaded from the install)',
+    async () => {
+      // util-linux script(1) gives the command a pseudo-terminal
+      const command = `${JSON.stringify(path.join(apps.global, 'bin', 'arena'))} --log-level info run examples/hosting-capacity.yaml --store sqlite::memory:`;
+      const result = await runCommand('script', ['-qec', command, '/dev/null'], { cwd: work });
+      expect(result.code).toBe(0);
+      expect(stripVTControlCharacters(result.stdout)).toMatch(
+        /^\[\d\d:\d\d:\d\d\] INFO \(\d+\): run started\r?$/m,
+      );
+    },
+  );
 
   it('offers worker and submit, and reaches for NATS and PostgreSQL with their own clients', async () => {
     const help = await arena(['--help'], work);
