@@ -2,7 +2,7 @@
  * The run queue on a real nats-server (loopback): runs per second of a batch
  * of short runs on 1, 2 and 4 workers (ratio to one worker), and the time from
  * a worker's SIGKILL to its run being resumed by another worker, against the
- * lease length. Needs nats-server on PATH and a built dist/ (npm run build).
+ * lease length. Needs nats-server on PATH and a build (npm run build).
  */
 import { cpus } from 'node:os';
 import { submitRun } from '../src/actors/experiment/queue/submitRun.js';

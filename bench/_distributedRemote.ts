@@ -3,7 +3,7 @@
  * `step` of an environment served by `serveComponents` against the same
  * environment in process (µs per step, the overhead and the ratio), then a
  * whole run with its environment local and served. Target: remote step
- * overhead <= 300 µs. Needs nats-server on PATH and a built dist/.
+ * overhead <= 300 µs. Needs nats-server on PATH and a build (npm run build).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -5,7 +5,7 @@
  * 4 workers (ratio to one worker); and the time from a worker's SIGKILL to its
  * run continuing on another worker, against the lease. Targets: remote step
  * overhead <= 300 µs; a killed worker's run continues within 2x the lease.
- * Needs nats-server on PATH and a built dist/ (npm run build).
+ * Needs nats-server on PATH and a build (npm run build).
  */
 console.log('-- remote components (arena serve, nats:<service>) --');
 await import('./_distributedRemote.js');

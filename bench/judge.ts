@@ -3,7 +3,7 @@
  * file against a chat-completions server with a fixed 50 ms latency.
  *
  * At 1, 8, 32, 128 and 256 in flight, for each row:
- * - `arena judge` as a user runs it (`node dist/cli/main.js judge ...`, a new
+ * - `arena judge` as a user runs it (`node cli/bin/arena.js judge ...`, a new
  *   process each time): the server-side span (first request's arrival to the
  *   last answer's end, measured by the server) and the whole process's wall
  *   time (spawn to exit, start-up included), each as a ratio to the ideal
@@ -26,7 +26,7 @@
  * same load, with a GC before each in-process window. CPU is
  * `process.cpuUsage()` (user + system), GC helper threads included.
  *
- * Build first (`npm run build`): the CLI rows run `dist/`, the `arena` command as users get it.
+ * Build first (`npm run build`): the CLI rows run `cli/dist/`, the `arena` command as users get it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -9,7 +9,7 @@
  * memory at 20k and 100k cases (it streams: flat): the most live heap after a GC
  * every 250 ms (what it retains), beside its peak RSS. Targets: <= 1.3x the
  * ideal with 4 workers; submitter memory at 100k within 10% of 20k.
- * Needs nats-server and PostgreSQL (as the tests install them) and a built dist/.
+ * Needs nats-server and PostgreSQL (as the tests install them) and a build (npm run build).
  * `JUDGE_FLEET_CASES` sets the batch (default 20000).
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
  * Fault trials with real `arena` processes, the table of issue #10:
  *
- *   npx tsx scripts/fault-trials.ts [--tries N] [--cli dist/cli/main.js] [--seed S]
+ *   npx tsx scripts/fault-trials.ts [--tries N] [--cli cli/bin/arena.js] [--seed S]
  *     [--trials kill,ctrl-c,two-resumes,writers] [run-file ...]
  *
  * For each run file: SIGKILL during `arena run --resume` then `--resume` again;
@@ -28,7 +28,7 @@ const option = (name: string, fallback: string): string => {
 const tries = Number(option('--tries', '4'));
 // e.g. --trials kill,ctrl-c: only those rows (default all four)
 const trials = new Set(option('--trials', 'kill,ctrl-c,two-resumes,writers').split(','));
-const cli = path.resolve(option('--cli', 'dist/cli/main.js'));
+const cli = path.resolve(option('--cli', 'cli/bin/arena.js'));
 const rng = trialRng(Number(option('--seed', '10')));
 const runFiles = (
   argv.length > 0

@@ -4,7 +4,10 @@
  * termination, controller, meta-turn and judge machines, and log. Everything
  * else lives behind its capability's subpath: `arena-runtime/termination`,
  * `/definition`, `/judge`, `/experiment`, `/store`, `/inspect`, `/diagram`,
- * `/report`, `/fuzz` (each holds this entry's names of its area too).
+ * `/report`, `/fuzz`, `/postgres`, `/nats` (each holds this entry's names of
+ * its area too). A driver (better-sqlite3 for SQLite stores, openai for model
+ * judges...) is an optional peer dependency, loaded at first use; a missing
+ * one is a `MissingPeerDependencyError` naming the `npm install` that adds it.
  *
  * @example
  * ```ts
@@ -103,3 +106,5 @@ export type { Logger, LoggerOptions, LogLevel } from './ports/index.js';
 export { LOG_LEVELS, createLogger, silentLogger } from './ports/index.js';
 export type { JsonObject, JsonValue } from './domain/shared/index.js';
 export { ArenaError } from './domain/shared/index.js';
+export type { OptionalPeer } from './ports/optionalPeers.js';
+export { MissingPeerDependencyError } from './ports/optionalPeers.js';

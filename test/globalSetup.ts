@@ -9,8 +9,9 @@ import { useRunTemporaryRoot } from './support/runTemporaryRoot.js';
  * even where a test forgot to clean up or was killed half-way), make sure the servers
  * that only Debian ships are there (the queue tests start their own
  * `nats-server`, the PostgreSQL store tests their own `postgres`), then build
- * `dist/` once as `npm run build` does (the `arena` command bundled), so e2e
- * tests run the CLI a user runs. Returns the teardown.
+ * once as `npm run build` does (the library into `dist/`, the `arena` command
+ * bundled into `cli/dist/`), so e2e tests run the CLI a user runs. Returns the
+ * teardown.
  */
 export default function setup(): () => void {
   const teardown = useRunTemporaryRoot();
@@ -33,11 +34,8 @@ function prepare(): void {
   ensureDebianPackage('postgresql', hasPostgres, postgresInstallHint, 'the PostgreSQL store tests');
   // For a quick unit-only loop: ARENA_SKIP_BUILD=1 npx vitest run test/unit/...
   if (process.env.ARENA_SKIP_BUILD === '1') return;
-  // What `npm run build` does: tsc, then the `arena` command bundled over dist/cli/main.js.
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
-  execFileSync(process.execPath, ['scripts/bundle-cli.mjs'], { stdio: 'inherit' });
+  // What `npm run build` does: the library into dist/ (tsc), then the `arena` command into cli/dist/.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 
 /**

@@ -42,4 +42,8 @@ export function mermaidClientScript(sourcesElementId: string): string {
  * mermaidScript().length > 1_000_000; // true
  * ```
  */
-export const mermaidScript: () => string = vendorScriptOnce('mermaid', 'mermaid.min.js');
+export const mermaidScript: () => string = vendorScriptOnce(
+  'mermaid',
+  'mermaid.min.js',
+  'arena-runtime/diagram (HTML diagram pages)',
+);

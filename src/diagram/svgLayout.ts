@@ -1,4 +1,6 @@
-import dagre, { type Graph } from '@dagrejs/dagre';
+import type Dagre from '@dagrejs/dagre';
+import type { Graph } from '@dagrejs/dagre';
+import { optionalPeers, requirePeer } from '../ports/optionalPeers.js';
 import type { DiagramState, DiagramTransition } from './machineGraph.js';
 import { clipAtEntry, type Point, type Rect } from './svgGeometry.js';
 import { type TextStyle, textWidth } from './svgText.js';
@@ -104,6 +106,11 @@ interface PlannedArrow {
  * ```
  */
 export function layoutMachineGraph(root: DiagramState): MachineLayout {
+  // dagre is loaded by the first SVG drawn: Mermaid text does without it.
+  const dagre = requirePeer<{ default: typeof Dagre }>(
+    optionalPeers['@dagrejs/dagre'],
+    'arena-runtime/diagram and /report (SVG diagrams)',
+  ).default;
   const graph: LayoutGraph = new dagre.graphlib.Graph<object, NodeLabel, EdgeLabel>({
     compound: true,
     multigraph: true,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { assertPeersInstalled, optionalPeers } from '../ports/optionalPeers.js';
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -24,18 +25,27 @@ export function readVendorScript(packageEntry: string, bundleFile: string): stri
 
 /**
  * A browser bundle as `readVendorScript` gives it, read on the first call and
- * kept for the rest of the process (bundles are megabytes: read once).
+ * kept for the rest of the process (bundles are megabytes: read once). The
+ * package is an optional peer: a missing one fails with the line that names
+ * `feature` and its `npm install`.
  *
  * @example
  * ```ts
- * const chartJsScript = vendorScriptOnce('chart.js', 'chart.umd.js');
+ * const chartJsScript = vendorScriptOnce('chart.js', 'chart.umd.js', 'arena-runtime/report (HTML run reports)');
  * chartJsScript() === chartJsScript(); // true, and the file was read once
  * ```
  */
-export function vendorScriptOnce(packageEntry: string, bundleFile: string): () => string {
+export function vendorScriptOnce(
+  packageEntry: keyof typeof optionalPeers,
+  bundleFile: string,
+  feature: string,
+): () => string {
   let source: string | undefined;
   return () => {
-    source ??= readVendorScript(packageEntry, bundleFile);
+    if (source === undefined) {
+      assertPeersInstalled([optionalPeers[packageEntry]], feature);
+      source = readVendorScript(packageEntry, bundleFile);
+    }
     return source;
   };
 }

@@ -51,6 +51,28 @@ export interface JudgeQueue {
   close(): Promise<void>;
 }
 
+/** Where the judge queue lives on its server, and how it delivers: every setting has a default. */
+export interface JudgeQueueOptions {
+  /** The work-queue stream; default `ARENA_JUDGE`. */
+  readonly stream?: string;
+  /** Subjects start with this; default `arena.judge`. */
+  readonly prefix?: string;
+  /** Take cases off the queue (a worker); without it the queue only submits. */
+  readonly consume?: {
+    /** How long a delivery may go without `working()` or an ack before it is delivered again. */
+    readonly ackWaitMs?: number;
+  };
+  /**
+   * The fleet-wide cap on judgements in flight (the shared consumer's
+   * `max_ack_pending`); kept as set when omitted (128 when first created).
+   */
+  readonly maxInFlight?: number;
+  /** How long JetStream remembers a case to drop a duplicate; default 10 minutes. */
+  readonly duplicateWindowMs?: number;
+  /** Name of this client as the server shows it. */
+  readonly name?: string;
+}
+
 /**
  * How long a judge delivery stays unacked before it is delivered again, unless told otherwise.
  *

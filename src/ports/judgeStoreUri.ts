@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { JudgeStore } from './judgeStore.js';
+import { importWithPeers, optionalPeers } from './optionalPeers.js';
 import { openSqliteJudgeStore } from './sqlite/sqliteJudgeStore.js';
 import { StoreNotFoundError } from './storeErrors.js';
 import type { StoreLocation } from './storeUri.js';
@@ -23,7 +24,11 @@ export async function openJudgeStore(
   options: { readonly readonly?: boolean } = {},
 ): Promise<JudgeStore> {
   if (location.kind === 'postgres') {
-    const { openPostgresJudgeStore } = await import('./postgres/postgresJudgeStore.js');
+    const { openPostgresJudgeStore } = await importWithPeers(
+      [optionalPeers.pg],
+      'arena-runtime/postgres (PostgreSQL stores)',
+      () => import('./postgres/postgresJudgeStore.js'),
+    );
     return openPostgresJudgeStore(location.uri, options);
   }
   if (location.path !== ':memory:') {

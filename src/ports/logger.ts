@@ -1,12 +1,15 @@
-import { createRequire } from 'node:module';
 import { type Logger as PinoLogger, pino } from 'pino';
 import type { build as PrettyStream } from 'pino-pretty';
+import { optionalPeers, requirePeer } from './optionalPeers.js';
 
 /** pino-pretty is loaded only for a terminal: piped and JSON runs start without it. */
 function prettyStream(
   ...options: Parameters<typeof PrettyStream>
 ): ReturnType<typeof PrettyStream> {
-  const { build } = createRequire(import.meta.url)('pino-pretty') as { build: typeof PrettyStream };
+  const { build } = requirePeer<{ build: typeof PrettyStream }>(
+    optionalPeers['pino-pretty'],
+    'createLogger (pretty logs on a terminal; json: true needs none)',
+  );
   return build(...options);
 }
 

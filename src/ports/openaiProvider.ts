@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ModelPrice } from '../domain/judge/usage.js';
 import { costFromPrice } from '../domain/judge/usage.js';
 import { describeConnectionFailure, displayBaseUrl } from './connectionFailure.js';
@@ -14,6 +14,18 @@ import {
   ProviderProtocolError,
   ProviderRateLimitError,
 } from './modelProvider.js';
+import { assertPeersInstalled, optionalPeers } from './optionalPeers.js';
+
+/** The SDK's client class. */
+type OpenAIClass = typeof OpenAI;
+
+let sdk: Promise<OpenAIClass> | undefined;
+
+/** The `openai` SDK, imported at the first request: an app that never calls a model server loads none of it. */
+function openAISdk(): Promise<OpenAIClass> {
+  sdk ??= import('openai').then((module) => module.default);
+  return sdk;
+}
 
 /** How to reach an OpenAI-compatible chat-completions server. */
 export interface OpenAIProviderOptions {
@@ -64,23 +76,35 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
  * ```
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvider {
-  const client = new OpenAI({
-    baseURL: options.baseURL,
-    // The SDK refuses to start without a key; local servers ignore it.
-    apiKey: options.apiKey ?? 'not-needed',
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? 600_000,
-    fetch: httpFetch({
-      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
-    }),
-  });
+  assertPeersInstalled(
+    [optionalPeers.openai],
+    'arena-runtime/judge (the OpenAI-compatible model provider)',
+  );
+  let connected: Promise<{ SDK: OpenAIClass; client: OpenAI }> | undefined;
+  const connect = () => {
+    connected ??= openAISdk().then((SDK) => ({
+      SDK,
+      client: new SDK({
+        baseURL: options.baseURL,
+        // The SDK refuses to start without a key; local servers ignore it.
+        apiKey: options.apiKey ?? 'not-needed',
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? 600_000,
+        fetch: httpFetch({
+          maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+          ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+        }),
+      }),
+    }));
+    return connected;
+  };
   const price = options.price ?? null;
   const serverName = displayBaseUrl(options.baseURL);
   return {
     name: options.providerName ?? 'openai',
     model: options.model,
     async invoke(request: ModelRequest): Promise<ModelResponse> {
+      const { SDK, client } = await connect();
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
         completion = await client.chat.completions.create(
@@ -97,7 +121,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
           { signal: request.signal, timeout: request.timeoutMs, maxRetries: 0 },
         );
       } catch (error) {
-        throw providerErrorFrom(error, request.signal, serverName);
+        throw providerErrorFrom(SDK, error, request.signal, serverName);
       }
       return responseFrom(completion, price);
     },
@@ -160,6 +184,7 @@ function responseFrom(
  * type; a connection error names the server and the root cause (refused, DNS, TLS...).
  */
 function providerErrorFrom(
+  OpenAI: OpenAIClass,
   error: unknown,
   signal: AbortSignal,
   serverName: string,

@@ -8,8 +8,16 @@ import type { JsonValue } from '../domain/shared/json.js';
  * in `ports/nats/` and load only when a run file names a remote component.
  */
 
-/** The kinds of component a service can host, by their place in the run file. */
+/**
+ * The kinds of component a service can host, by their place in the run file.
+ *
+ * @example
+ * ```ts
+ * REMOTE_KINDS.includes('brain'); // true
+ * ```
+ */
 export const REMOTE_KINDS = ['environment', 'brain', 'muscle', 'objective'] as const;
+/** One of `REMOTE_KINDS`. */
 export type RemoteKind = (typeof REMOTE_KINDS)[number];
 
 /**
@@ -105,6 +113,13 @@ export function componentKeyOf(identity: RequestIdentity): string {
  * A remote component's service did not answer: no instance is subscribed
  * (`no-responders`) or none replied in time (`timeout`). Names the service
  * and the subject.
+ *
+ * @example
+ * ```ts
+ * // a run file names environment: nats:grid, and no arena serve … --as grid runs
+ * error.message; // 'no instance of service "grid" is serving … (start it with arena serve … --as grid)'
+ * error instanceof RemoteComponentUnavailableError && error.reason; // 'no-responders'
+ * ```
  */
 export class RemoteComponentUnavailableError extends ArenaError {
   readonly service: string;
@@ -129,7 +144,15 @@ export class RemoteComponentUnavailableError extends ArenaError {
   }
 }
 
-/** The remote component itself threw: its error's name and message, and the service it ran in. */
+/**
+ * The remote component itself threw: its error's name and message, and the service it ran in.
+ *
+ * @example
+ * ```ts
+ * error.message; // 'step in service "grid" failed: RangeError: action out of bounds'
+ * ArenaError.is(error, 'REMOTE_COMPONENT_FAILED'); // true
+ * ```
+ */
 export class RemoteComponentFailedError extends ArenaError {
   readonly service: string;
   readonly remoteName: string;
@@ -157,6 +180,48 @@ export interface RemoteComponentHost {
     context: { readonly runId: string; readonly phase: string },
   ): (init: unknown) => unknown;
   close(): Promise<void>;
+}
+
+/** How remote requests wait and retry. */
+export interface RemoteTiming {
+  /** How long one request waits for its reply; default 10 s. */
+  readonly timeoutMs: number;
+  /** How often a timed-out request is sent again with the same identity; default 2. */
+  readonly retries: number;
+  /** How long `open` waits for a service that has no instance yet; default 10 s. */
+  readonly openWaitMs: number;
+}
+
+/** How remote requests wait and retry, and the client's name; every setting has a default. */
+export interface RemoteComponentOptions extends Partial<RemoteTiming> {
+  /** Name of this client as the server shows it. */
+  readonly name?: string;
+}
+
+/** What `serveComponents` hosts as `nats:<service>`, and how. */
+export interface ServeComponentsOptions {
+  /** The service name run files write as `nats:<service>`. */
+  readonly service: string;
+  /** Make a component of `kind` from the init a run sent (throws when the export cannot be one). */
+  readonly make: (kind: RemoteKind, init: JsonValue) => unknown;
+  /** How many instances share the service's `open`s (a queue group); default 1. */
+  readonly instances?: number;
+  /** How many replies each component keeps for retried requests; default 8. */
+  readonly repliesPerComponent?: number;
+  /** How many components an instance holds before it drops the least recently used; default 1024. */
+  readonly maxComponents?: number;
+  /** Called once per call a component actually runs (not for replies served from the cache). */
+  readonly onCall?: (request: CallRequest) => void;
+}
+
+/** A running service. */
+export interface ComponentService {
+  /** One id per instance; its components are called on `instanceSubject(service, id)`. */
+  readonly instanceIds: readonly string[];
+  /** Stop taking requests, answer the ones in flight, disconnect. */
+  drain(): Promise<void>;
+  /** Resolves when the connection has closed (drained, or lost for good). */
+  readonly closed: Promise<void>;
 }
 
 /**

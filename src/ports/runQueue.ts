@@ -39,17 +39,64 @@ export interface RunQueue {
   close(): Promise<void>;
 }
 
-/** How long a delivery stays unacked before it is delivered again, unless told otherwise. */
+/** Where the run queue lives on its server, and how it delivers: every setting has a default. */
+export interface RunQueueOptions {
+  /** The work-queue stream; default `ARENA_RUNS`. */
+  readonly stream?: string;
+  /** The subject runs are published on; default `arena.runs.queued`. */
+  readonly subject?: string;
+  /** The durable pull consumer all workers share; default `arena-workers`. */
+  readonly consumer?: string;
+  /**
+   * Take runs off the queue (a worker); without it the queue only submits
+   * and never touches the shared consumer's settings.
+   */
+  readonly consume?: {
+    /** How long a delivery may go without `working()` or an ack before it is delivered again. */
+    readonly ackWaitMs?: number;
+    /** At most this many runs in progress across all workers (`max_ack_pending`); kept as set when omitted. */
+    readonly maxInProgress?: number;
+  };
+  /** How long JetStream remembers a run id to drop a duplicate submit; default 10 minutes. */
+  readonly duplicateWindowMs?: number;
+  /** Name of this client as the server shows it. */
+  readonly name?: string;
+}
+
+/**
+ * How long a delivery stays unacked before it is delivered again, unless told otherwise.
+ *
+ * @example
+ * ```ts
+ * defaultAckWaitMs; // 30000: arena worker sets ackWaitFor(its lease) instead
+ * ```
+ */
 export const defaultAckWaitMs = 30_000;
 
-/** A queue that cannot be reached or set up: the cause names why. */
+/**
+ * A queue that cannot be reached or set up: the cause names why.
+ *
+ * @example
+ * ```ts
+ * await openRunQueue('nats://127.0.0.1:1');
+ * // RunQueueError: cannot reach the NATS server at nats://127.0.0.1:1: …
+ * ```
+ */
 export class RunQueueError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('RUN_QUEUE', message, options);
   }
 }
 
-/** A `--nats` value that is not a NATS URL. */
+/**
+ * A `--nats` value (or queue URI) that is not a NATS URL.
+ *
+ * @example
+ * ```ts
+ * parseNatsUrl('postgres://db');
+ * // NatsUrlError: --nats must be a NATS URL like nats://127.0.0.1:4222 (or set ARENA_NATS), got 'postgres://db'
+ * ```
+ */
 export class NatsUrlError extends ArenaError {
   constructor(url: string) {
     super(

@@ -9,7 +9,11 @@ import { vendorScriptOnce } from '../html/vendorScript.js';
  * const html = `<script>${chartJsScript()}</script>`; // defines window.Chart
  * ```
  */
-export const chartJsScript: () => string = vendorScriptOnce('chart.js', 'chart.umd.js');
+export const chartJsScript: () => string = vendorScriptOnce(
+  'chart.js',
+  'chart.umd.js',
+  'arena-runtime/report (HTML run reports)',
+);
 
 /**
  * The browser code that draws the page's charts: it reads the list of Chart.js

@@ -11,7 +11,7 @@ import {
 
 // Real `arena` processes, interrupted the way users and machines interrupt them (scripts/fault-trials.ts
 // runs the same trials many more times for the fault table).
-const cli = path.join(repoRoot, 'dist/cli/main.js');
+const cli = path.join(repoRoot, 'cli/bin/arena.js');
 const slowRun = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');
 const meta = path.join(repoRoot, 'examples/hosting-capacity.yaml');
 const metaLoop = path.join(repoRoot, 'examples/hosting-capacity-loop.yaml');

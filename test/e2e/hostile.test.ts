@@ -15,7 +15,7 @@ import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
 import { repoRoot, runArena, runProcess } from '../support/cli.js';
 import { fillSampleRun, sampleClock } from '../unit/store/sampleRun.js';
 
-const cli = path.join(repoRoot, 'dist/cli/main.js');
+const cli = path.join(repoRoot, 'cli/bin/arena.js');
 const baseRunFile = readFileSync(path.join(repoRoot, 'examples/two-feeders.yaml'), 'utf8');
 const scenarioLine = '              scenario:\n';
 

@@ -37,7 +37,7 @@ function startInspectedRun(name: string, extraArgs: readonly string[]): Inspecte
   const child = spawn(
     process.execPath,
     [
-      path.join(repoRoot, 'dist/cli/main.js'),
+      path.join(repoRoot, 'cli/bin/arena.js'),
       'run',
       'test/fixtures/inspect/short-run.yaml',
       '--store',

@@ -130,7 +130,7 @@ describe('arena on a PostgreSQL store', () => {
     expect(reference.code).toBe(0);
 
     const arena = startArena(
-      path.join(repoRoot, 'dist/cli/main.js'),
+      path.join(repoRoot, 'cli/bin/arena.js'),
       ['run', 'run.yaml', '--store', killedUri],
       experiment,
     );

@@ -7,7 +7,7 @@ import { startArena } from '../support/faultTrials.js';
 import { readStore, runRecords } from '../support/records.js';
 import { scratchFolder } from '../support/scratch.js';
 
-const cli = path.join(repoRoot, 'dist/cli/main.js');
+const cli = path.join(repoRoot, 'cli/bin/arena.js');
 
 /** A user's experiment folder: the slow run file and its user module, copied. */
 function experiment(): { folder: string; runFile: string; module: string } {

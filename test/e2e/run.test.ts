@@ -77,7 +77,7 @@ describe('arena run', () => {
     const cwd = workDir();
     const child = spawn(
       process.execPath,
-      [path.join(repoRoot, 'dist/cli/main.js'), 'run', runFile],
+      [path.join(repoRoot, 'cli/bin/arena.js'), 'run', runFile],
       {
         cwd,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,7 +115,7 @@ describe('arena run', () => {
     const cwd = workDir();
     const child = spawn(
       process.execPath,
-      [path.join(repoRoot, 'dist/cli/main.js'), 'run', runFile],
+      [path.join(repoRoot, 'cli/bin/arena.js'), 'run', runFile],
       // nothing reads its output: ignore it, so a full pipe can never block the run
       { cwd, stdio: 'ignore' },
     );

@@ -93,7 +93,7 @@ export function runProcess(
 }
 
 /**
- * Run the built `arena` command as a user would (`node dist/cli/main.js ...`).
+ * Run the built `arena` command as a user would (`node cli/bin/arena.js ...`).
  *
  * @example
  * ```ts
@@ -111,7 +111,7 @@ export function runArena(
     user?: { uid: number; gid: number };
   } = {},
 ): Promise<CliRun> {
-  return runProcess(process.execPath, [path.join(repoRoot, 'dist/cli/main.js'), ...args], {
+  return runProcess(process.execPath, [path.join(repoRoot, 'cli/bin/arena.js'), ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     input: options.input ?? '',

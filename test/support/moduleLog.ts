@@ -4,6 +4,8 @@ import path from 'node:path';
 /**
  * A resolve hook that logs every module a CLI process's main thread loads, to
  * see what a command pulls in: pass `env` to the process, read `loaded()` after.
+ * ES modules are logged by a module hook, CommonJS ones (a driver the library
+ * loads with `require` at first use) by Node's require resolution.
  * Its files go into `folder`, named after `name`.
  */
 export function moduleLog(
@@ -24,7 +26,17 @@ export async function resolve(specifier, context, next) {
   const register = path.join(folder, `${name}-register.mjs`);
   writeFileSync(
     register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+    `import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+register(${JSON.stringify(`file://${hooks}`)});
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolveFilename.apply(this, args);
+  appendFileSync(${JSON.stringify(log)}, (isAbsolute(file) ? pathToFileURL(file).href : file) + '\\n');
+  return file;
+};\n`,
   );
   writeFileSync(log, '');
   return { env: { NODE_OPTIONS: `--import=${register}` }, loaded: () => readFileSync(log, 'utf8') };

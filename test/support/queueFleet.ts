@@ -4,7 +4,7 @@ import path from 'node:path';
 import { repoRoot, runArena } from './cli.js';
 
 /** The built CLI the queue tests run. */
-export const cli = path.join(repoRoot, 'dist/cli/main.js');
+export const cli = path.join(repoRoot, 'cli/bin/arena.js');
 
 /** Short leases in tests (redelivery after 1.5 x the lease), long enough for a loaded 2-core machine. */
 export const fleetEnv = { ARENA_LEASE_TTL_MS: '2000' } as const;

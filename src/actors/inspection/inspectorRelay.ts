@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { StatelyInspectionEvent } from '@statelyai/inspect';
+import type { WebSocket } from 'ws';
 import type { InspectionEvent, Observer } from 'xstate';
+import { importWithPeers, optionalPeers } from '../../ports/optionalPeers.js';
 import { InspectorOptionError, InspectorRelayError } from './inspectorErrors.js';
 import { createInspectorReplay, type InspectorReplayOptions } from './inspectorReplay.js';
 import { isAllowedOrigin, isControlMessage, STATELY_INSPECTOR_ORIGIN } from './inspectorViewers.js';
@@ -97,6 +98,12 @@ export async function startInspectorRelay(
       `maxClientMessageBytes must be a positive integer, got ${String(maxPayload)}`,
     );
   }
+  // Loaded only when a relay starts: a run without --inspect needs neither package.
+  const [{ createInspector }, { WebSocketServer }] = await importWithPeers(
+    [optionalPeers['@statelyai/inspect'], optionalPeers.ws],
+    'arena-runtime/inspect (the inspector relay)',
+    () => Promise.all([import('@statelyai/inspect'), import('ws')]),
+  );
   const replay = createInspectorReplay(options);
   const allowedOrigins = [originOf(inspectorUrl), ...(options.allowedOrigins ?? [])].filter(
     (origin): origin is string => origin !== null,
@@ -251,6 +258,7 @@ export async function startInspectorRelay(
  * through as they are, so only those are made JSON-safe (a second pass over
  * the whole event would cost as much as the first).
  *
+ * @internal the relay's own conversion; its type is `@statelyai/inspect`'s, an optional peer.
  * @example
  * ```ts
  * toStatelyMessage({ type: '@xstate.event', event: { type: 'tick', at: Number.NaN }, … });

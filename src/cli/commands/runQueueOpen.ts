@@ -1,7 +1,14 @@
+import { ArenaError } from '../../domain/shared/errors.js';
 import { defaultJudgeAckWaitMs, type JudgeQueue } from '../../ports/judgeQueue.js';
-import { defaultLeaseTtlMs } from '../../ports/leaseOwner.js';
+import {
+  openJudgeQueue as openJudgeQueueAt,
+  openRemoteComponents as openRemoteComponentsAt,
+  openRunQueue as openRunQueueAt,
+  parseQueueUri,
+  QueueUriError,
+} from '../../ports/queueUri.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
-import { NatsUrlError, parseNatsUrl, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
+import { NatsUrlError, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
 import { CliError, ExitCode } from '../errors.js';
 
 /**
@@ -14,27 +21,23 @@ import { CliError, ExitCode } from '../errors.js';
  * ```
  */
 export function natsUrlOf(option: string | undefined): string {
-  const url = option ?? process.env.ARENA_NATS;
-  if (url === undefined || url.trim() === '') {
-    throw new CliError('--nats <url> is required (or set ARENA_NATS), e.g. nats://127.0.0.1:4222');
-  }
   try {
-    return parseNatsUrl(url.trim());
+    return parseQueueUri(option).url;
   } catch (error) {
+    if (error instanceof QueueUriError) {
+      throw new CliError(
+        '--nats <url> is required (or set ARENA_NATS), e.g. nats://127.0.0.1:4222',
+      );
+    }
     if (error instanceof NatsUrlError) throw new CliError(error.message, ExitCode.badInput);
     throw error;
   }
 }
 
-/** A delivery's ack wait: longer than a lease's lapse, so a dead worker's lease has lapsed by the redelivery. */
-export function ackWaitFor(leaseTtlMs: number | undefined): number {
-  return Math.round((leaseTtlMs ?? defaultLeaseTtlMs) * 1.5);
-}
-
 /**
- * Open the JetStream run queue, loading the NATS client only now: a command
- * that never names `--nats` loads nothing of it. An unreachable server is a
- * `CliError` with exit code 1.
+ * Open the JetStream run queue (see `openRunQueue` in ports/queueUri.ts): a
+ * command that never names `--nats` loads nothing of it. An unreachable
+ * server is a `CliError` with exit code 1.
  *
  * @example
  * ```ts
@@ -45,10 +48,8 @@ export async function openRunQueue(
   url: string,
   consume?: { readonly ackWaitMs: number; readonly maxInProgress?: number },
 ): Promise<RunQueue> {
-  const { openJetStreamRunQueue } = await import('../../ports/nats/jetStreamRunQueue.js');
   try {
-    return await openJetStreamRunQueue({
-      url,
+    return await openRunQueueAt(url, {
       name: consume === undefined ? 'arena submit' : 'arena worker',
       ...(consume !== undefined ? { consume } : {}),
     });
@@ -59,8 +60,8 @@ export async function openRunQueue(
 }
 
 /**
- * Open the JetStream judge queue, loading the NATS client only now. An
- * unreachable server is a `CliError` with exit code 1.
+ * Open the JetStream judge queue (see `openJudgeQueue` in ports/queueUri.ts).
+ * An unreachable server is a `CliError` with exit code 1.
  *
  * @example
  * ```ts
@@ -74,10 +75,8 @@ export async function openJudgeQueue(
     readonly maxInFlight?: number;
   } = {},
 ): Promise<JudgeQueue> {
-  const { openJetStreamJudgeQueue } = await import('../../ports/nats/jetStreamJudgeQueue.js');
   try {
-    return await openJetStreamJudgeQueue({
-      url,
+    return await openJudgeQueueAt(url, {
       name: options.consume === undefined ? 'arena judge' : 'arena worker (judge)',
       ...options,
     });
@@ -102,10 +101,11 @@ export function judgeAckWaitFromEnvironment(): number {
 
 /** Connect for remote components, loading the NATS client only now; an unreachable server exits 1. */
 export async function openRemoteComponents(url: string): Promise<RemoteComponentHost> {
-  const { connectRemoteComponents } = await import('../../ports/nats/remoteComponents.js');
+  const timing = remoteTimingFromEnvironment();
   try {
-    return await connectRemoteComponents({ url, ...remoteTimingFromEnvironment() });
+    return await openRemoteComponentsAt(url, timing);
   } catch (error) {
+    if (ArenaError.is(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`cannot reach the NATS server ${url}: ${reason}`, ExitCode.failed, {
       cause: error,

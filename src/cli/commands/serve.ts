@@ -11,8 +11,10 @@ import {
   resolveComponent,
 } from '../../config/components.js';
 import type { ComponentRef } from '../../config/runSpec.js';
+import { ArenaError } from '../../domain/shared/errors.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
-import type { RemoteKind } from '../../ports/remoteComponent.js';
+import { serveComponents } from '../../ports/queueUri.js';
+import type { ComponentService, RemoteKind } from '../../ports/remoteComponent.js';
 import { CliError, ExitCode } from '../errors.js';
 import { natsUrlOf } from './runQueueOpen.js';
 
@@ -74,11 +76,11 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
     const made = instantiate(factory, kind === 'objective' ? init : withLogger, ref);
     return requireMethods(made, COMPONENT_METHODS[kind], ref, kind);
   };
-  const { serveComponents } = await import('../../ports/nats/componentService.js');
-  let running: Awaited<ReturnType<typeof serveComponents>>;
+  let running: ComponentService;
   try {
-    running = await serveComponents({ url, service, make, instances });
+    running = await serveComponents(url, { service, make, instances });
   } catch (error) {
+    if (ArenaError.is(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliError(`cannot reach the NATS server ${url}: ${reason}`, ExitCode.failed, {
       cause: error,

@@ -13,12 +13,12 @@ import {
 import { builtinComponents } from '../../builtins/index.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';
+import { ackWaitFor } from '../../ports/queueUri.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import {
-  ackWaitFor,
   judgeAckWaitFromEnvironment,
   natsUrlOf,
   openJudgeQueue,

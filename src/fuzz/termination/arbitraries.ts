@@ -1,5 +1,6 @@
-import fc from 'fast-check';
+import type { Arbitrary, Random, Stream, Value } from 'fast-check';
 import type { TerminationConfig } from '../../domain/termination/config.js';
+import { fastCheck } from './fastCheck.js';
 import type { MetricRange } from './metricRanges.js';
 import { rangeOf } from './metricRanges.js';
 import type { MetricEvaluation, MetricSequence } from './sequences.js';
@@ -43,9 +44,15 @@ const MAX_CODE = 2 * GRID_STEPS + 1;
 /**
  * Uniform codes, without fast-check's bias towards the ends of the integer
  * range: the special values already hold the range's ends, and the bias costs
- * an extra draw per value.
+ * an extra draw per value. Made once, at the first draw (fast-check is loaded
+ * then).
  */
-const codeArbitrary = fc.noBias(fc.integer({ min: 0, max: MAX_CODE }));
+function codeArbitrary(): Arbitrary<number> {
+  codes ??= fastCheck().noBias(fastCheck().integer({ min: 0, max: MAX_CODE }));
+  return codes;
+}
+
+let codes: Arbitrary<number> | undefined;
 
 /**
  * Codes per config and range, kept while both live: every search of one
@@ -117,9 +124,9 @@ function buildMetricCode(config: TerminationConfig, range: MetricRange): MetricC
 export function metricValueArbitrary(
   config: TerminationConfig,
   range: MetricRange,
-): fc.Arbitrary<number> {
+): Arbitrary<number> {
   const { toValue, toCode } = metricCode(config, range);
-  return codeArbitrary.map(toValue, toCode);
+  return codeArbitrary().map(toValue, toCode);
 }
 
 /** Every (agent, metric) an evaluation holds, in order, with its code. */
@@ -161,7 +168,7 @@ function evaluationCodes(config: TerminationConfig, ranges: readonly MetricRange
       const agent = (value as Record<string, Record<string, unknown>> | null)?.[agentName];
       return code.toCode(agent?.[metric]);
     });
-  const codes = fc.tuple(...slots.map(() => codeArbitrary));
+  const codes = fastCheck().tuple(...slots.map(() => codeArbitrary()));
   return { slots: slots.length, codes, decode, encode };
 }
 
@@ -179,44 +186,57 @@ interface ShrunkCodes {
  * does: from the codes drawn (kept as the context, since `encode` cannot tell
  * a grid step from an equal special value), else from `encode`.
  */
-class EvaluationArbitrary extends fc.Arbitrary<MetricEvaluation> {
-  constructor(private readonly parts: ReturnType<typeof evaluationCodes>) {
-    super();
-  }
-
-  generate(random: fc.Random): fc.Value<MetricEvaluation> {
-    const drawn = new Array<number>(this.parts.slots);
-    for (let index = 0; index < this.parts.slots; index++) {
-      drawn[index] = random.nextInt(0, MAX_CODE);
+function evaluationArbitraryClass(): EvaluationArbitraryClass {
+  if (evaluationArbitraryOf !== undefined) return evaluationArbitraryOf;
+  const fc = fastCheck();
+  class EvaluationArbitrary extends fc.Arbitrary<MetricEvaluation> {
+    constructor(private readonly parts: ReturnType<typeof evaluationCodes>) {
+      super();
     }
-    return new fc.Value(this.parts.decode(drawn), drawn);
-  }
 
-  canShrinkWithoutContext(value: unknown): value is MetricEvaluation {
-    try {
-      return this.parts.codes.canShrinkWithoutContext(this.parts.encode(value));
-    } catch {
-      return false;
+    generate(random: Random): Value<MetricEvaluation> {
+      const drawn = new Array<number>(this.parts.slots);
+      for (let index = 0; index < this.parts.slots; index++) {
+        drawn[index] = random.nextInt(0, MAX_CODE);
+      }
+      return new fc.Value(this.parts.decode(drawn), drawn);
+    }
+
+    canShrinkWithoutContext(value: unknown): value is MetricEvaluation {
+      try {
+        return this.parts.codes.canShrinkWithoutContext(this.parts.encode(value));
+      } catch {
+        return false;
+      }
+    }
+
+    shrink(value: MetricEvaluation, context: unknown): Stream<Value<MetricEvaluation>> {
+      let codes: number[];
+      let tupleContext: unknown;
+      if (Array.isArray(context)) {
+        // Drawn here: the tuple gives its own draws no context either.
+        codes = context as number[];
+      } else if (context !== undefined) {
+        ({ codes, tupleContext } = context as ShrunkCodes);
+      } else {
+        codes = this.parts.encode(value);
+      }
+      return this.parts.codes.shrink(codes, tupleContext).map((shrunk) => {
+        const next: ShrunkCodes = { codes: shrunk.value, tupleContext: shrunk.context };
+        return new fc.Value(this.parts.decode(shrunk.value), next);
+      });
     }
   }
-
-  shrink(value: MetricEvaluation, context: unknown): fc.Stream<fc.Value<MetricEvaluation>> {
-    let codes: number[];
-    let tupleContext: unknown;
-    if (Array.isArray(context)) {
-      // Drawn here: the tuple gives its own draws no context either.
-      codes = context as number[];
-    } else if (context !== undefined) {
-      ({ codes, tupleContext } = context as ShrunkCodes);
-    } else {
-      codes = this.parts.encode(value);
-    }
-    return this.parts.codes.shrink(codes, tupleContext).map((shrunk) => {
-      const next: ShrunkCodes = { codes: shrunk.value, tupleContext: shrunk.context };
-      return new fc.Value(this.parts.decode(shrunk.value), next);
-    });
-  }
+  evaluationArbitraryOf = EvaluationArbitrary;
+  return EvaluationArbitrary;
 }
+
+/** Makes an `EvaluationArbitrary` over one config's codes. */
+type EvaluationArbitraryClass = new (
+  parts: ReturnType<typeof evaluationCodes>,
+) => Arbitrary<MetricEvaluation>;
+
+let evaluationArbitraryOf: EvaluationArbitraryClass | undefined;
 
 /**
  * One evaluation checkpoint: a value for every metric every agent's rules read.
@@ -232,7 +252,8 @@ class EvaluationArbitrary extends fc.Arbitrary<MetricEvaluation> {
 export function evaluationArbitrary(
   config: TerminationConfig,
   ranges: readonly MetricRange[],
-): fc.Arbitrary<MetricEvaluation> {
+): Arbitrary<MetricEvaluation> {
+  const EvaluationArbitrary = evaluationArbitraryClass();
   return new EvaluationArbitrary(evaluationCodes(config, ranges));
 }
 
@@ -250,8 +271,9 @@ export function sequenceArbitrary(
   config: TerminationConfig,
   ranges: readonly MetricRange[],
   length: { readonly minLength: number; readonly maxLength: number },
-): fc.Arbitrary<MetricSequence> {
-  return fc.array(new EvaluationArbitrary(evaluationCodes(config, ranges)), length);
+): Arbitrary<MetricSequence> {
+  const EvaluationArbitrary = evaluationArbitraryClass();
+  return fastCheck().array(new EvaluationArbitrary(evaluationCodes(config, ranges)), length);
 }
 
 /** How a targeted sequence moves through a metric's range. */

@@ -3,7 +3,6 @@
  * user's rule set and generated metric sequences: each throws
  * `InvariantBroken` (or lets a domain error through) when its invariant fails.
  */
-import fc from 'fast-check';
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
 import { applyCheckpoint } from '../../domain/termination/checkpoint.js';
 import type { TerminationConfig } from '../../domain/termination/config.js';
@@ -20,6 +19,7 @@ import {
   markFailed,
 } from '../../domain/termination/state.js';
 import { fromStateDict, toStateDict } from '../../domain/termination/stateDict.js';
+import { type FastCheck, fastCheck } from './fastCheck.js';
 import type { MetricEvaluation, MetricSequence } from './sequences.js';
 import { metricsByAgent, outcomesOf, playSequence } from './sequences.js';
 
@@ -73,6 +73,7 @@ export function conflictIsRejected(
   next: MetricEvaluation,
 ): void {
   const { state, applied } = activePrefix(config, sequence);
+  const fc: FastCheck = fastCheck();
   fc.pre(applied > 0);
   const index = pick % applied;
   const victim = config.agentNames[pick % config.agentNames.length]!;

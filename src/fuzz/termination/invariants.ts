@@ -1,7 +1,8 @@
-import fc from 'fast-check';
+import type { IProperty } from 'fast-check';
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import type { PhaseConfiguration } from '../../domain/termination/phase.js';
 import { evaluationArbitrary } from './arbitraries.js';
+import { fastCheck } from './fastCheck.js';
 import {
   conflictIsRejected,
   describeError,
@@ -48,6 +49,7 @@ export function checkInvariants(
   phase: PhaseConfiguration | null,
   settings: SearchSettings,
 ): InvariantFinding[] {
+  const fc = fastCheck();
   const evaluation = evaluationArbitrary(config, ranges);
   const history = fc.array(evaluation, { maxLength: INVARIANT_HISTORY_LENGTH });
   const nonEmptyHistory = fc.array(evaluation, {
@@ -55,9 +57,7 @@ export function checkInvariants(
     maxLength: INVARIANT_HISTORY_LENGTH,
   });
   const agentCount = config.agentNames.length;
-  const check = <Ts extends unknown[]>(
-    property: fc.IProperty<Ts>,
-  ): Omit<InvariantFinding, 'name'> => {
+  const check = <Ts extends unknown[]>(property: IProperty<Ts>): Omit<InvariantFinding, 'name'> => {
     const details = fc.check(property, { numRuns: settings.runs, seed: settings.seed });
     return {
       held: !details.failed,

@@ -1,6 +1,6 @@
-import fc from 'fast-check';
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import { sequenceArbitrary, targetedExamples } from './arbitraries.js';
+import { fastCheck } from './fastCheck.js';
 import type { MetricRange } from './metricRanges.js';
 import type { MetricSequence } from './sequences.js';
 
@@ -38,6 +38,7 @@ export function findSequence(
   if (length.minLength !== length.maxLength) {
     examples.push(...targetedExamples(config, ranges, length.minLength));
   }
+  const fc = fastCheck();
   const details = fc.check(
     fc.property(sequenceArbitrary(config, ranges, length), (sequence) => !wanted(sequence)),
     { numRuns: settings.runs, seed: settings.seed, examples },

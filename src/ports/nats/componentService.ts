@@ -3,12 +3,14 @@ import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node'
 import type { JsonValue } from '../../domain/shared/json.js';
 import {
   type CallRequest,
+  type ComponentService,
   instanceSubject,
   type OpenRequest,
   REMOTE_KINDS,
   type RemoteKind,
   type RemoteReply,
   SERVICE_QUEUE_GROUP,
+  type ServeComponentsOptions,
   serviceSubject,
 } from '../remoteComponent.js';
 
@@ -20,31 +22,12 @@ const CALLABLE: Readonly<Record<RemoteKind, readonly string[]>> = {
   objective: ['evaluate'],
 };
 
-export interface ComponentServiceOptions {
+export type { ComponentService } from '../remoteComponent.js';
+
+/** What a service hosts, and the server. */
+export interface ComponentServiceOptions extends ServeComponentsOptions {
   /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
   readonly url: string;
-  /** The service name run files write as `nats:<service>`. */
-  readonly service: string;
-  /** Make a component of `kind` from the init a run sent (throws when the export cannot be one). */
-  readonly make: (kind: RemoteKind, init: JsonValue) => unknown;
-  /** How many instances share the service's `open`s (a queue group); default 1. */
-  readonly instances?: number;
-  /** How many replies each component keeps for retried requests; default 8. */
-  readonly repliesPerComponent?: number;
-  /** How many components an instance holds before it drops the least recently used; default 1024. */
-  readonly maxComponents?: number;
-  /** Called once per call a component actually runs (not for replies served from the cache). */
-  readonly onCall?: (request: CallRequest) => void;
-}
-
-/** A running service. */
-export interface ComponentService {
-  /** One id per instance; its components are called on `instanceSubject(service, id)`. */
-  readonly instanceIds: readonly string[];
-  /** Stop taking requests, answer the ones in flight, disconnect. */
-  drain(): Promise<void>;
-  /** Resolves when the connection has closed (drained, or lost for good). */
-  readonly closed: Promise<void>;
 }
 
 interface Held {

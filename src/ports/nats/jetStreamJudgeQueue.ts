@@ -14,6 +14,7 @@ import {
   defaultJudgeAckWaitMs,
   defaultJudgeMaxInFlight,
   type JudgeQueue,
+  type JudgeQueueOptions,
   type ModelPause,
   type QueuedCase,
   type QueuedCaseDelivery,
@@ -29,28 +30,10 @@ import {
   queueSetupError,
 } from './jetStreamSetup.js';
 
-/** Where the judge queue lives on the server, and how it delivers. */
-export interface JetStreamJudgeQueueOptions {
+/** The judge queue's JetStream settings, and the server. */
+export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
   /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
   readonly url: string;
-  /** The work-queue stream; default `ARENA_JUDGE`. */
-  readonly stream?: string;
-  /** Subjects start with this; default `arena.judge`. */
-  readonly prefix?: string;
-  /** Take cases off the queue (a worker); without it the queue only submits. */
-  readonly consume?: {
-    /** How long a delivery may go without `working()` or an ack before it is delivered again. */
-    readonly ackWaitMs?: number;
-  };
-  /**
-   * The fleet-wide cap on judgements in flight (the shared consumer's
-   * `max_ack_pending`); kept as set when omitted (128 when first created).
-   */
-  readonly maxInFlight?: number;
-  /** How long JetStream remembers a case to drop a duplicate; default 10 minutes. */
-  readonly duplicateWindowMs?: number;
-  /** Name of this client as the server shows it. */
-  readonly name?: string;
 }
 
 const durable = 'arena-judges';

@@ -13,7 +13,13 @@ import {
   jetstreamManager,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { defaultAckWaitMs, type RunDelivery, type RunQueue, RunQueueError } from '../runQueue.js';
+import {
+  defaultAckWaitMs,
+  type RunDelivery,
+  type RunQueue,
+  RunQueueError,
+  type RunQueueOptions,
+} from '../runQueue.js';
 import {
   connectForQueue,
   ensureWorkQueueStream,
@@ -22,30 +28,10 @@ import {
   queueSetupError,
 } from './jetStreamSetup.js';
 
-/** Where the queue lives on the server, and how it delivers. */
-export interface JetStreamRunQueueOptions {
+/** The run queue's JetStream settings, and the server. */
+export interface JetStreamRunQueueOptions extends RunQueueOptions {
   /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
   readonly url: string;
-  /** The work-queue stream; default `ARENA_RUNS`. */
-  readonly stream?: string;
-  /** The subject runs are published on; default `arena.runs.queued`. */
-  readonly subject?: string;
-  /** The durable pull consumer all workers share; default `arena-workers`. */
-  readonly consumer?: string;
-  /**
-   * Take runs off the queue (a worker); without it the queue only submits
-   * and never touches the shared consumer's settings.
-   */
-  readonly consume?: {
-    /** How long a delivery may go without `working()` or an ack before it is delivered again. */
-    readonly ackWaitMs?: number;
-    /** At most this many runs in progress across all workers (`max_ack_pending`); kept as set when omitted. */
-    readonly maxInProgress?: number;
-  };
-  /** How long JetStream remembers a run id to drop a duplicate submit; default 10 minutes. */
-  readonly duplicateWindowMs?: number;
-  /** Name of this client as the server shows it. */
-  readonly name?: string;
 }
 
 /** The fleet-wide cap on runs in progress when the consumer is first created. */

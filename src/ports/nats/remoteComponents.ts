@@ -19,28 +19,19 @@ import {
   type OpenRequest,
   RemoteComponentFailedError,
   type RemoteComponentHost,
+  type RemoteComponentOptions,
   RemoteComponentUnavailableError,
   type RemoteKind,
   type RemoteReply,
+  type RemoteTiming,
   type RequestIdentity,
   serviceSubject,
 } from '../remoteComponent.js';
 
-/** How remote requests wait and retry. */
-export interface RemoteTiming {
-  /** How long one request waits for its reply; default 10 s. */
-  readonly timeoutMs: number;
-  /** How often a timed-out request is sent again with the same identity; default 2. */
-  readonly retries: number;
-  /** How long `open` waits for a service that has no instance yet; default 10 s. */
-  readonly openWaitMs: number;
-}
-
-export interface RemoteComponentsOptions extends Partial<RemoteTiming> {
+/** Where remote components are served, and how requests wait and retry. */
+export interface RemoteComponentsOptions extends RemoteComponentOptions {
   /** The NATS server, e.g. `nats://127.0.0.1:4222`. */
   readonly url: string;
-  /** Name of this client as the server shows it. */
-  readonly name?: string;
 }
 
 const defaultTiming: RemoteTiming = { timeoutMs: 10_000, retries: 2, openWaitMs: 10_000 };
@@ -116,7 +107,7 @@ type SessionBase = Omit<RequestIdentity, 'seq' | 'method' | 'episode' | 'step'>;
  * order, each with the next `seq`; the component's state comes back with
  * every reply, so `saveState()` can answer at once.
  */
-export class RemoteSession {
+class RemoteSession {
   private seq = 0;
   private subject: string | null = null;
   private chain: Promise<unknown> = Promise.resolve();
@@ -245,7 +236,7 @@ function adapterFor(kind: RemoteKind, session: RemoteSession, init: unknown): un
 const json = (value: unknown) => value as JsonValue;
 
 /** The Environment port over a service: each method one request. */
-export class RemoteEnvironment implements Environment {
+class RemoteEnvironment implements Environment {
   constructor(
     private readonly session: RemoteSession,
     readonly uid: string,
@@ -297,7 +288,7 @@ function at(session: RemoteSession, context: TurnContext): JsonValue {
 }
 
 /** The Brain port over a service. */
-export class RemoteBrain implements Brain {
+class RemoteBrain implements Brain {
   constructor(private readonly session: RemoteSession) {}
 
   async setup(agentInterface: AgentInterface): Promise<void> {
@@ -334,7 +325,7 @@ export class RemoteBrain implements Brain {
 }
 
 /** The Muscle port over a service. */
-export class RemoteMuscle implements Muscle {
+class RemoteMuscle implements Muscle {
   constructor(private readonly session: RemoteSession) {}
 
   async act(
@@ -351,7 +342,7 @@ export class RemoteMuscle implements Muscle {
 }
 
 /** The Objective port over a service. */
-export class RemoteObjective implements Objective {
+class RemoteObjective implements Objective {
   constructor(private readonly session: RemoteSession) {}
 
   async evaluate(rewards: Readings): Promise<number> {

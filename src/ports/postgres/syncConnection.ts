@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { optionalPeers, resolvePeer } from '../optionalPeers.js';
 
 /** Where and how to connect: what `pg.Client` takes. */
 export interface ConnectionConfig {
@@ -93,7 +93,7 @@ export function openSyncConnection(
   const signal = new SharedArrayBuffer(4);
   const counter = new Int32Array(signal);
   const { port1, port2 } = new MessageChannel();
-  const pgPath = createRequire(import.meta.url).resolve('pg');
+  const pgPath = resolvePeer(optionalPeers.pg, 'arena-runtime/postgres (PostgreSQL stores)');
   const worker = new Worker(workerSource, {
     eval: true,
     workerData: { pgPath, signal, port: port2, config },

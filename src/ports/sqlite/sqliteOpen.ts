@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from '../runId.js';
 import { StoreNotFoundError, StoreOpenError, StoreSchemaError } from '../storeErrors.js';
+import { sqliteDriver } from './sqliteDriver.js';
 import { migrateStore, storeMigrations, storeVersion } from './sqliteSchema.js';
 import type { SqliteStoreOptions } from './sqliteStoreOptions.js';
 
@@ -35,7 +36,7 @@ const problemsByCode: Readonly<Record<string, string>> = {
  * ```
  */
 export function storeFileError(path: string, error: unknown): unknown {
-  if (!(error instanceof Database.SqliteError)) return error;
+  if (!(error instanceof sqliteDriver().SqliteError)) return error;
   const base = error.code.replace(/_[A-Z]+$/, '');
   const problem = problemsByCode[error.code] ?? problemsByCode[base];
   return problem === undefined ? error : new StoreOpenError(path, problem, { cause: error });
@@ -61,7 +62,7 @@ export function openStoreDatabase(
   if (options.readonly === true && !memory && !existsSync(path)) throw new StoreNotFoundError(path);
   let db: Database.Database | null = null;
   try {
-    db = options.readonly === true && !memory ? openReadonly(path) : new Database(path);
+    db = options.readonly === true && !memory ? openReadonly(path) : new (sqliteDriver())(path);
     // busy_timeout first: every later statement, journal_mode included, waits for a lock instead of failing
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 30_000}`);
     if (options.readonly === true) {
@@ -84,11 +85,14 @@ export function openStoreDatabase(
 
 function openReadonly(path: string): Database.Database {
   try {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const db = new (sqliteDriver())(path, { readonly: true, fileMustExist: true });
     db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
     return db;
   } catch (error) {
-    if (!(error instanceof Database.SqliteError) || error.code !== 'SQLITE_READONLY_DIRECTORY') {
+    if (
+      !(error instanceof sqliteDriver().SqliteError) ||
+      error.code !== 'SQLITE_READONLY_DIRECTORY'
+    ) {
       throw error;
     }
     return openCopyInMemory(path);
@@ -110,7 +114,7 @@ function openCopyInMemory(path: string): Database.Database {
     bytes[18] = 1;
     bytes[19] = 1;
   }
-  return new Database(bytes, { readonly: true });
+  return new (sqliteDriver())(bytes, { readonly: true });
 }
 
 function requireKnownVersion(db: Database.Database, path: string): void {

@@ -51,6 +51,7 @@ describe('the public API', () => {
       'arena-runtime/report',
       'arena-runtime/fuzz',
       'arena-runtime/postgres',
+      'arena-runtime/nats',
     ]);
     for (const { target, source } of entries) {
       expect(target.types).toBe(target.import.replace(/\.js$/, '.d.ts'));

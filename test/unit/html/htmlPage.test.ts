@@ -48,7 +48,7 @@ describe('jsonScriptElement', () => {
 
 describe('vendorScriptOnce', () => {
   it('reads a bundle on the first call only', () => {
-    const chartJs = vendorScriptOnce('chart.js', 'chart.umd.js');
+    const chartJs = vendorScriptOnce('chart.js', 'chart.umd.js', 'a test page');
     const first = chartJs();
     expect(first.length).toBeGreaterThan(10_000);
     expect(chartJs()).toBe(first);

@@ -48,8 +48,13 @@ function knownNames(): Set<string> {
   }
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
   };
-  for (const dependency of Object.keys(manifest.dependencies)) {
+  // The drivers are optional peers: the code names their APIs as it names its dependencies'.
+  for (const dependency of Object.keys({
+    ...manifest.dependencies,
+    ...manifest.peerDependencies,
+  })) {
     const folder = path.join('node_modules', dependency);
     if (!existsSync(path.join(repoRoot, folder))) continue;
     for (const file of filesUnder(folder, /\.d\.(ts|mts|cts)$/)) {

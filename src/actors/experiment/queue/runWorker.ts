@@ -46,6 +46,7 @@ export type WorkerEvent =
   | { readonly type: 'dropped'; readonly runId: string; readonly status: RunStatus }
   | { readonly type: 'queueError'; readonly error: unknown };
 
+/** What `runRunWorker` works with: the store and queue it shares with `submitRun`, and how. */
 export interface RunWorkerOptions {
   readonly store: RunStore;
   readonly queue: RunQueue;
@@ -85,7 +86,14 @@ export interface WorkerTally {
   readonly failed: number;
 }
 
-/** How many deliveries a run with a permanent cause gets before it is failed. */
+/**
+ * How many deliveries a run with a permanent cause gets before it is failed.
+ *
+ * @example
+ * ```ts
+ * defaultMaxDeliveries; // 5: arena worker --max-deliveries N (or ARENA_MAX_DELIVERIES) changes it
+ * ```
+ */
 export const defaultMaxDeliveries = 5;
 
 /** A run that has ended needs no work: a delivery of it is acked and dropped. */
