@@ -49,7 +49,7 @@ export type {
 } from './ports/index.js';
 
 // Stores
-export type { MigratableDatabase, RunRecord, RunStore } from './ports/runStore.js';
+export type { MigratableDatabase, RunRecord, RunStore } from './entries/store.js';
 export {
   createMemoryStore,
   migrateStore,
@@ -57,7 +57,7 @@ export {
   openStore,
   openStoreAsync,
   parseStoreUri,
-} from './ports/runStore.js';
+} from './entries/store.js';
 
 // Machines
 export type {

@@ -11,13 +11,23 @@
  */
 
 export { defaultLeaseTtlMs, holderProcessIsGone, processLeaseOwner } from '../ports/leaseOwner.js';
+export { createMemoryStore } from '../ports/memoryStore.js';
+export { rewindToLatestSnapshot } from '../ports/rewindRun.js';
+export { createRunIdGenerator, type RunIdGenerator } from '../ports/runId.js';
+export { checkSqliteStore, type StoreCheck } from '../ports/sqlite/sqliteCheck.js';
+export { type MigratableDatabase, migrateStore } from '../ports/sqlite/sqliteSchema.js';
+export { openSqliteStore, type StoreOptions } from '../ports/sqlite/sqliteStore.js';
 export type {
   CheckpointRecord,
   CheckpointStatus,
   EpisodeRecord,
   EpisodeSummary,
+  Lease,
+  LeaseHolder,
+  LeaseOwner,
+  LeaseRequest,
   MetaDecisionRecord,
-  MigratableDatabase,
+  ModuleFingerprint,
   NewPhase,
   NewRun,
   NewSnapshot,
@@ -26,51 +36,39 @@ export type {
   PhaseRecord,
   PhaseStatus,
   ResumePoint,
-  RunIdGenerator,
+  ResumeRecord,
   RunOutcome,
   RunRecord,
   RunStatus,
   RunStore,
   SnapshotRecord,
-  StoreLocation,
-  StoreOptions,
-  StoreWriteCommand,
-  StoreWriter,
-  StoreWriterOptions,
-} from '../ports/runStore.js';
+} from '../ports/store.js';
 export {
-  createMemoryStore,
-  createRunIdGenerator,
-  createStoreWriter,
   DuplicateRecordError,
-  defaultStorePath,
   InvalidRecordError,
-  migrateStore,
+  LeaseLostError,
   NothingToResumeError,
-  openSqliteStore,
-  openStore,
   PhaseNotFoundError,
-  parseStoreUri,
+  RunLeasedError,
   RunNotFoundError,
-  rewindToLatestSnapshot,
+  StoreNotFoundError,
+  StoreOpenError,
+  StoreReadOnlyError,
   StoreSchemaError,
   StoreUriError,
   StoreWriteError,
   StoreWriterClosedError,
-} from '../ports/runStore.js';
-export { checkSqliteStore, type StoreCheck } from '../ports/sqlite/sqliteCheck.js';
-export type {
-  Lease,
-  LeaseHolder,
-  LeaseOwner,
-  LeaseRequest,
-  ModuleFingerprint,
-  ResumeRecord,
-} from '../ports/store.js';
-export {
-  LeaseLostError,
-  RunLeasedError,
-  StoreNotFoundError,
-  StoreOpenError,
-  StoreReadOnlyError,
 } from '../ports/storeErrors.js';
+export {
+  defaultStorePath,
+  openStore,
+  openStoreAsync,
+  parseStoreUri,
+  type StoreLocation,
+} from '../ports/storeUri.js';
+export {
+  createStoreWriter,
+  type StoreWriteCommand,
+  type StoreWriter,
+  type StoreWriterOptions,
+} from '../ports/storeWriter.js';

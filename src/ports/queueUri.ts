@@ -86,6 +86,20 @@ const servicePeers = [optionalPeers['@nats-io/transport-node']];
 const urlOf = (location: QueueLocation | string): string =>
   typeof location === 'string' ? parseQueueUri(location).url : location.url;
 
+/** Load an adapter with its peers checked (bundlers see each literal `import()`), then open it at the URL. */
+async function openAt<Module, Opened>(
+  location: QueueLocation | string,
+  [peers, feature]: readonly [typeof queuePeers, string],
+  load: () => Promise<Module>,
+  open: (adapter: Module, url: string) => Promise<Opened>,
+): Promise<Opened> {
+  const url = urlOf(location);
+  return open(await importWithPeers(peers, feature, load), url);
+}
+
+const queues = [queuePeers, natsQueues] as const;
+const services = [servicePeers, natsServices] as const;
+
 /**
  * Open the run queue at a queue URI: the JetStream work queue that
  * `submitRun` adds to and `runRunWorker` takes from. With `consume` it is a
@@ -102,13 +116,12 @@ export async function openRunQueue(
   location: QueueLocation | string,
   options: RunQueueOptions = {},
 ): Promise<RunQueue> {
-  const url = urlOf(location);
-  const { openJetStreamRunQueue } = await importWithPeers(
-    queuePeers,
-    natsQueues,
+  return openAt(
+    location,
+    queues,
     () => import('./nats/jetStreamRunQueue.js'),
+    (adapter, url) => adapter.openJetStreamRunQueue({ ...options, url }),
   );
-  return openJetStreamRunQueue({ ...options, url });
 }
 
 /**
@@ -125,13 +138,12 @@ export async function openJudgeQueue(
   location: QueueLocation | string,
   options: JudgeQueueOptions = {},
 ): Promise<JudgeQueue> {
-  const url = urlOf(location);
-  const { openJetStreamJudgeQueue } = await importWithPeers(
-    queuePeers,
-    natsQueues,
+  return openAt(
+    location,
+    queues,
     () => import('./nats/jetStreamJudgeQueue.js'),
+    (adapter, url) => adapter.openJetStreamJudgeQueue({ ...options, url }),
   );
-  return openJetStreamJudgeQueue({ ...options, url });
 }
 
 /**
@@ -150,13 +162,12 @@ export async function openRemoteComponents(
   location: QueueLocation | string,
   options: RemoteComponentOptions = {},
 ): Promise<RemoteComponentHost> {
-  const url = urlOf(location);
-  const { connectRemoteComponents } = await importWithPeers(
-    servicePeers,
-    natsServices,
+  return openAt(
+    location,
+    services,
     () => import('./nats/remoteComponents.js'),
+    (adapter, url) => adapter.connectRemoteComponents({ ...options, url }),
   );
-  return connectRemoteComponents({ ...options, url });
 }
 
 /**
@@ -178,11 +189,10 @@ export async function serveComponents(
   location: QueueLocation | string,
   options: ServeComponentsOptions,
 ): Promise<ComponentService> {
-  const url = urlOf(location);
-  const { serveComponents: serve } = await importWithPeers(
-    servicePeers,
-    natsServices,
+  return openAt(
+    location,
+    services,
     () => import('./nats/componentService.js'),
+    (adapter, url) => adapter.serveComponents({ ...options, url }),
   );
-  return serve({ ...options, url });
 }

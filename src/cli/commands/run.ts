@@ -16,6 +16,7 @@ import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import type { RunStore } from '../../ports/store.js';
 import { LeaseLostError, RunNotFoundError, StoreNotFoundError } from '../../ports/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
@@ -227,15 +228,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /** `ARENA_REMOTE_WAIT_MS`: how long `arena run` waits for a gone service before it gives up. */
 function remoteWaitFromEnvironment(): number {
-  const text = process.env.ARENA_REMOTE_WAIT_MS;
-  if (text === undefined || text === '') return 5 * 60_000;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new CliError(
-      `ARENA_REMOTE_WAIT_MS must be a whole number of milliseconds, got '${text}'`,
-    );
-  }
-  return value;
+  return millisecondsFromEnvironment('ARENA_REMOTE_WAIT_MS', 0) ?? 5 * 60_000;
 }
 
 /**
@@ -256,15 +249,7 @@ function remoteNatsUrl(spec: RunSpec, option: string | undefined): string | null
 
 /** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */
 export function leaseTtlFromEnvironment(): number | undefined {
-  const text = process.env.ARENA_LEASE_TTL_MS;
-  if (text === undefined || text === '') return undefined;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 100) {
-    throw new CliError(
-      `ARENA_LEASE_TTL_MS must be a whole number of milliseconds >= 100, got '${text}'`,
-    );
-  }
-  return value;
+  return millisecondsFromEnvironment('ARENA_LEASE_TTL_MS', 100);
 }
 
 /** `arena run`'s exit code for a run's closing summary: 0 succeeded, 130 cancelled, 1 failed. */

@@ -9,6 +9,7 @@ import {
 } from '../../ports/queueUri.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { NatsUrlError, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
+import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 
 /**
@@ -88,15 +89,7 @@ export async function openJudgeQueue(
 
 /** `ARENA_JUDGE_ACK_WAIT_MS`: how long a judge job may go unacked, kept in progress, before another worker gets it (default 30 s). */
 export function judgeAckWaitFromEnvironment(): number {
-  const text = process.env.ARENA_JUDGE_ACK_WAIT_MS;
-  if (text === undefined || text === '') return defaultJudgeAckWaitMs;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1000) {
-    throw new CliError(
-      `ARENA_JUDGE_ACK_WAIT_MS must be a whole number of milliseconds >= 1000, got '${text}'`,
-    );
-  }
-  return value;
+  return millisecondsFromEnvironment('ARENA_JUDGE_ACK_WAIT_MS', 1000) ?? defaultJudgeAckWaitMs;
 }
 
 /** Connect for remote components, loading the NATS client only now; an unreachable server exits 1. */
@@ -115,13 +108,6 @@ export async function openRemoteComponents(url: string): Promise<RemoteComponent
 
 /** `ARENA_REMOTE_TIMEOUT_MS`: how long one remote request waits for its reply (default 10 s). */
 function remoteTimingFromEnvironment(): { timeoutMs?: number } {
-  const text = process.env.ARENA_REMOTE_TIMEOUT_MS;
-  if (text === undefined || text === '') return {};
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new CliError(
-      `ARENA_REMOTE_TIMEOUT_MS must be a whole number of milliseconds >= 1, got '${text}'`,
-    );
-  }
-  return { timeoutMs: value };
+  const timeoutMs = millisecondsFromEnvironment('ARENA_REMOTE_TIMEOUT_MS', 1);
+  return timeoutMs === undefined ? {} : { timeoutMs };
 }

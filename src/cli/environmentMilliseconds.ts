@@ -1,0 +1,24 @@
+import { CliError } from './errors.js';
+
+/**
+ * A duration in milliseconds from the environment variable `name`, or
+ * `undefined` when it is unset or empty; anything but a whole number at least
+ * `minimum` is bad input naming the variable.
+ *
+ * @example
+ * ```ts
+ * process.env.ARENA_LEASE_TTL_MS = '50';
+ * millisecondsFromEnvironment('ARENA_LEASE_TTL_MS', 100);
+ * // CliError: ARENA_LEASE_TTL_MS must be a whole number of milliseconds >= 100, got '50'
+ * ```
+ */
+export function millisecondsFromEnvironment(name: string, minimum: number): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < minimum) {
+    const bound = minimum > 0 ? ` >= ${minimum}` : '';
+    throw new CliError(`${name} must be a whole number of milliseconds${bound}, got '${text}'`);
+  }
+  return value;
+}
