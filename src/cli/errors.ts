@@ -7,6 +7,8 @@ export const ExitCode = {
   failed: 1,
   /** Bad input: a config, YAML, JSON or argument error, or a command line commander cannot parse. */
   badInput: 2,
+  /** A server (the store, NATS) went away and did not come back within the patience: nothing was lost, nothing was wrong with the input. */
+  unavailable: 3,
   /** Interrupted by the user (Ctrl-C) or cancelled. */
   cancelled: 130,
 } as const;

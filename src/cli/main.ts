@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { ArenaError } from '../domain/shared/errors.js';
+import { isServerFailure } from '../ports/serverFailure.js';
 import { CliError, ExitCode } from './errors.js';
 import { createProgram } from './program.js';
 
@@ -39,7 +40,7 @@ function reportError(error: unknown): number {
   }
   if (ArenaError.is(error)) {
     process.stderr.write(`arena: ${error.name}: ${error.message}\n`);
-    return ExitCode.badInput;
+    return isServerFailure(error) ? ExitCode.unavailable : ExitCode.badInput;
   }
   if (isSqliteError(error)) {
     // damage found while reading (a page the open did not touch): the file, not arena, is at fault
