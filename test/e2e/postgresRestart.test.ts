@@ -67,6 +67,29 @@ describe('a PostgreSQL store that restarts', () => {
     }
   });
 
+  it('arena submit --wait through a crash of the store follows the run to its end and exits 0', async () => {
+    const experiment = queueExperiment(2);
+    const store = await postgres.createDatabase('submit_wait');
+    const worker = spawnWorker(['--nats', nats.url, '--store', store, '--name', 'steady'], {
+      cwd: experiment.folder,
+      env: fleetEnv,
+    });
+    try {
+      const waiting = spawnArena(
+        ['submit', experiment.runFile, '--nats', nats.url, '--store', store, '--wait'],
+        { cwd: experiment.folder, env: fleetEnv },
+      );
+      await waitUntil('the run is taken', () => /taken/.test(worker.stderr()));
+      await postgres.restart({ mode: 'immediate', downMs: 1000 });
+      const ended = await waiting.exited;
+      expect(ended.code, ended.stderr).toBe(0);
+      expect(worker.child.exitCode, worker.stderr()).toBe(null);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  });
+
   it('a run worker whose store stays away past ARENA_SERVER_PATIENCE_MS exits 3 with one line, leaving its run running', async () => {
     const experiment = queueExperiment(20);
     const store = await postgres.createDatabase('past_patience');
