@@ -1,3 +1,4 @@
+import { defaultServerPatienceMs } from '../ports/serverFailure.js';
 import { CliError } from './errors.js';
 
 /**
@@ -21,4 +22,19 @@ export function millisecondsFromEnvironment(name: string, minimum: number): numb
     throw new CliError(`${name} must be a whole number of milliseconds${bound}, got '${text}'`);
   }
   return value;
+}
+
+/**
+ * `ARENA_SERVER_PATIENCE_MS`: how long a command waits for a store or NATS
+ * server that went away to come back before it gives up with exit 3
+ * (default 5 minutes; 0 gives up at the first fault).
+ *
+ * @example
+ * ```ts
+ * process.env.ARENA_SERVER_PATIENCE_MS = '60000';
+ * serverPatienceFromEnvironment(); // 60000
+ * ```
+ */
+export function serverPatienceFromEnvironment(): number {
+  return millisecondsFromEnvironment('ARENA_SERVER_PATIENCE_MS', 0) ?? defaultServerPatienceMs;
 }

@@ -18,8 +18,25 @@ export interface TestPostgres {
   readonly port: number;
   /** A new, empty database on it, as a `postgres://` store URI. */
   createDatabase(name: string): Promise<string>;
+  /**
+   * Take the server away and bring it back on the same port with its data:
+   * `immediate` crashes it (SIGQUIT, as `pg_ctl restart -m immediate`: crash
+   * recovery at the next start), `fast` stops it cleanly (SIGINT); it stays
+   * down `downMs` before it starts again.
+   */
+  restart(options: { mode: 'immediate' | 'fast'; downMs?: number }): Promise<void>;
   /** Stop the server (by its PID) and delete its folder. */
   stop(): Promise<void>;
+}
+
+/** How a test server runs. */
+export interface TestPostgresOptions {
+  /**
+   * Commits reach the WAL before they are answered (synchronous_commit on),
+   * so a crashed server keeps every transaction it confirmed, as a real one
+   * does; off by default (the data is thrown away, speed matters more).
+   */
+  readonly crashSafe?: boolean;
 }
 
 /** The role that logs in with a password (`passwordUserPassword`); `arena` and others need none. */
@@ -118,12 +135,12 @@ async function connectWhenReady(
  * temporary folder (trust auth, superuser `arena`), `postgres` on 127.0.0.1
  * and a free port, fsync off (its data is thrown away).
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   const user = serverUser();
   const folder = mkdtempSync(path.join(tmpdir(), 'arena-pg-'));
   try {
-    return await startInFolder(folder, bin, user);
+    return await startInFolder(folder, bin, user, options);
   } catch (error) {
     // A server that never came up is not handed out, so nobody else would remove its folder.
     rmSync(folder, { recursive: true, force: true });
@@ -135,6 +152,7 @@ async function startInFolder(
   folder: string,
   bin: string,
   user: { uid: number; gid: number } | null,
+  options: TestPostgresOptions,
 ): Promise<TestPostgres> {
   const data = path.join(folder, 'data');
   const asUser = user === null ? {} : { uid: user.uid, gid: user.gid };
@@ -153,17 +171,8 @@ async function startInFolder(
     hba,
     `host all ${passwordUser} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`,
   );
-  let started: {
-    port: number;
-    server: ChildProcess;
-    exited: Promise<void>;
-    admin: pg.Client;
-  } | null = null;
   let output = '';
-  for (let attempt = 0; started === null; attempt++) {
-    if (attempt === 5)
-      throw new Error(`postgres did not start on a free port: ${output.slice(-2000)}`);
-    const port = await freePort();
+  const spawnServer = (port: number) => {
     const server = spawn(
       path.join(bin, 'postgres'),
       [
@@ -178,7 +187,7 @@ async function startInFolder(
         '-c',
         'fsync=off',
         '-c',
-        'synchronous_commit=off',
+        `synchronous_commit=${options.crashSafe === true ? 'on' : 'off'}`,
         '-c',
         'full_page_writes=off',
       ],
@@ -191,6 +200,19 @@ async function startInFolder(
       output += chunk;
     });
     const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    return { server, exited };
+  };
+  let started: {
+    port: number;
+    server: ChildProcess;
+    exited: Promise<void>;
+    admin: pg.Client;
+  } | null = null;
+  for (let attempt = 0; started === null; attempt++) {
+    if (attempt === 5)
+      throw new Error(`postgres did not start on a free port: ${output.slice(-2000)}`);
+    const port = await freePort();
+    const { server, exited } = spawnServer(port);
     const admin = await connectWhenReady(port, data, server, () => output.slice(-2000));
     if (admin !== null) started = { port, server, exited, admin };
     else {
@@ -198,7 +220,10 @@ async function startInFolder(
       await exited;
     }
   }
-  const { port, server, exited, admin } = started;
+  const { port } = started;
+  let { server, exited, admin } = started;
+  // a restart ends the admin session: that is expected, not an unhandled error
+  admin.on('error', () => undefined);
   try {
     await admin.query(
       `CREATE ROLE ${passwordUser} LOGIN SUPERUSER PASSWORD '${passwordUserPassword}'`,
@@ -214,6 +239,21 @@ async function startInFolder(
     async createDatabase(name) {
       await admin.query(`CREATE DATABASE "${name}"`);
       return `postgres://arena@127.0.0.1:${port}/${name}`;
+    },
+    async restart({ mode, downMs = 0 }) {
+      await admin.end().catch(() => undefined);
+      if (server.exitCode === null && server.pid !== undefined) {
+        process.kill(server.pid, mode === 'immediate' ? 'SIGQUIT' : 'SIGINT');
+      }
+      await exited;
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      const again = spawnServer(port);
+      const ready = await connectWhenReady(port, data, again.server, () => output.slice(-2000));
+      if (ready === null)
+        throw new Error(`postgres did not start again on ${port}: ${output.slice(-2000)}`);
+      ({ server, exited } = again);
+      admin = ready;
+      admin.on('error', () => undefined);
     },
     async stop() {
       await admin.end().catch(() => undefined);

@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from '../../ports/logger.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { RemoteComponentUnavailableError } from '../../ports/remoteComponent.js';
 import { rewindToLatestSnapshot } from '../../ports/rewindRun.js';
+import { isServerFailure } from '../../ports/serverFailure.js';
 import type {
   Lease,
   LeaseHolder,
@@ -148,6 +149,11 @@ export async function runExperiment(
     try {
       store.renewLease(lease, ttlMs);
     } catch (error) {
+      // the server away: renewed at the next beat once it is back (a lapsed lease fences the writes)
+      if (isServerFailure(error) && !(error instanceof LeaseLostError)) {
+        logger.warn({ err: error }, 'the run could not renew its lease');
+        return;
+      }
       leaseLost =
         error instanceof LeaseLostError ? error : new LeaseLostError(runId, null, { cause: error });
       logger.error({ err: error }, 'the run lost its lease');
@@ -181,6 +187,7 @@ export async function runExperiment(
   let status: RunSummary['status'] = 'succeeded';
   let runError: string | null = null;
   let serviceGone = false;
+  let serverFault: unknown = null;
   try {
     for (const phase of spec.phases.slice(firstPhase)) {
       const resumeState =
@@ -210,11 +217,17 @@ export async function runExperiment(
       }
     }
   } catch (error) {
+    if (isServerFailure(error)) serverFault = error;
     status = 'failed';
     runError = describeError(error);
-    logger.error({ err: error }, 'the run failed');
+    if (serverFault === null) logger.error({ err: error }, 'the run failed');
   } finally {
     clearInterval(heartbeat);
+  }
+  if (serverFault !== null) {
+    // the store's server went away: the run is not failed; it resumes from its last barrier
+    writeFailure.unsubscribe();
+    throw serverFault;
   }
   if (leaseLost !== null) {
     writeFailure.unsubscribe();
@@ -388,6 +401,7 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
   let output: ControllerOutput | null = null;
   let failure: string | null = null;
   let failedWith: string | null = null;
+  let serverFault: unknown = null;
   try {
     world = await buildPhaseWorld(run.spec, phase, {
       builtins: run.options.builtins,
@@ -427,6 +441,8 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
     }
     output = await driveController(run, world, input, progress);
   } catch (error) {
+    // the store's server went away: not the phase's fault; the run goes on from its last barrier
+    if (isServerFailure(error)) serverFault = error;
     failure = describeError(error);
     failedWith = error instanceof Error ? error.name : null;
     logger.error({ err: error }, 'the phase failed');
@@ -455,6 +471,7 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
       logger.warn({ err: error }, 'an environment failed to close');
     }
   }
+  if (serverFault !== null) throw serverFault;
   const finalStatus: PhaseOutcomeStatus = failure !== null ? 'failed' : status;
   const reason = failure !== null ? 'failed' : (output?.reason ?? null);
   const error =

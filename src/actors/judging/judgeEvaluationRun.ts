@@ -1,6 +1,7 @@
 import { defer, fromEvent, lastValueFrom, NEVER, of, takeUntil, tap } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { EvaluationRunRecord, JudgeStore, NewEvaluationRun } from '../../ports/judgeStore.js';
+import { isServerFailure } from '../../ports/serverFailure.js';
 import { EvaluationRunCancelledError } from './evaluationRunErrors.js';
 import { cancelEvaluationRun } from './evaluationRuns.js';
 import type { CaseOutcome } from './judgeCase.js';
@@ -66,7 +67,10 @@ export async function judgeEvaluationRun(
   try {
     await lastValueFrom(judging, { defaultValue: null });
   } catch (error) {
-    await store.failEvaluationRun(evaluationRunId, messageOf(error)).catch(() => undefined);
+    // a server that stayed away is not the run's fault: it stays running, to be judged again
+    if (!isServerFailure(error)) {
+      await store.failEvaluationRun(evaluationRunId, messageOf(error)).catch(() => undefined);
+    }
     throw error;
   }
   if (interrupted) {

@@ -7,6 +7,8 @@ import {
   type VerdictRecording,
 } from '../../ports/judgeStore.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
+import { patientJudgeStore } from '../../ports/patientJudgeStore.js';
+import { defaultServerPatienceMs, ServerUnavailableError } from '../../ports/serverFailure.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
@@ -44,6 +46,12 @@ export interface JudgeWorkerOptions {
   readonly onEvent?: (event: JudgeWorkerEvent) => void;
   /** The judge of a run; default: from the config stored with it (`judgeOfEvaluationRun`). */
   readonly judgeFor?: (run: EvaluationRunRecord) => Promise<Judge>;
+  /**
+   * How long a lost store server is waited for (the cases in hand keep their
+   * verdicts until it is back) before the worker gives up with
+   * `ServerUnavailableError`; default `defaultServerPatienceMs`.
+   */
+  readonly serverPatienceMs?: number;
 }
 
 /** What a judge worker did, when it stopped. */
@@ -78,7 +86,16 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   const logger = options.logger ?? silentLogger();
   const emit = (event: JudgeWorkerEvent): void => options.onEvent?.(event);
   const pauses = createModelPauses({ queue: options.queue });
-  const runs = new RunCache(options.store);
+  // a server fault is retried until the server is back: a case is acked only once its verdict committed
+  const store = patientJudgeStore(options.store, {
+    what: 'the judge store',
+    patienceMs: options.serverPatienceMs ?? defaultServerPatienceMs,
+    signal: options.signal,
+    onRetry: (error, attempt, delayMs) =>
+      logger.warn({ err: error, attempt, delayMs }, 'the judge store did not answer'),
+  });
+  let gaveUp: ServerUnavailableError | null = null;
+  const runs = new RunCache(store);
   const judges = new Map<string, Promise<Judge>>();
   const judgeFor =
     options.judgeFor ??
@@ -123,7 +140,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     const keepAlive = setInterval(() => delivery.working(), Math.max(100, options.ackWaitMs / 3));
     try {
       const outcome = await judgeCaseIntoStore(context, {
-        store: options.store,
+        store,
         evaluationRunId,
         judge: await judge,
         cache: run.cache,
@@ -152,11 +169,17 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         await delivery.ack();
         tally.dropped++;
         emit({ type: 'dropped', evaluationRunId, caseId: context.caseId });
+      } else if (error instanceof ServerUnavailableError || options.signal.aborted) {
+        // the store away past the patience, or stopped while waiting for it: not the run's fault
+        delivery.nak(options.signal.aborted ? undefined : 1000);
+        tally.handedBack++;
+        if (error instanceof ServerUnavailableError) gaveUp ??= error;
+        emit({ type: 'queueError', error });
       } else {
         // a bad config or case: judging it again anywhere fails the same way
         const reason = error instanceof Error ? error.message : String(error);
         logger.error({ err: error, evaluationRunId }, 'the evaluation run cannot be judged');
-        await options.store.failEvaluationRun(evaluationRunId, reason).catch(() => undefined);
+        await store.failEvaluationRun(evaluationRunId, reason).catch(() => undefined);
         runs.forget(evaluationRunId);
         await delivery.ack();
         emit({ type: 'failed', evaluationRunId, error });
@@ -173,6 +196,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     const work: Promise<void> = handle(delivery)
       .catch((error: unknown) => {
         // the store is away: the case comes back after the ack wait
+        if (error instanceof ServerUnavailableError) gaveUp ??= error;
         emit({ type: 'queueError', error });
         logger.warn({ err: error }, 'a case could not be judged into the store');
         delivery.nak(1000);
@@ -214,7 +238,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     }
   };
   try {
-    while (!options.signal.aborted) {
+    while (!options.signal.aborted && gaveUp === null) {
       // one batch beyond the slots is asked for ahead, so a freed slot never waits for a pull
       const batch = batchOf(options.concurrency);
       const free = options.concurrency + batch - active.size - waiting.length - reserved;
@@ -237,6 +261,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     offCancel();
     pauses.dispose();
   }
+  if (gaveUp !== null) throw gaveUp;
   return tally;
 }
 

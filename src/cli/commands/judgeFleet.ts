@@ -17,7 +17,9 @@ import type { JudgeQueue } from '../../ports/judgeQueue.js';
 import type { EvaluationRunRecord, JudgeStore, StoredVerdict } from '../../ports/judgeStore.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger } from '../../ports/logger.js';
+import { patientJudgeStore } from '../../ports/patientJudgeStore.js';
 import { parseStoreUri } from '../../ports/storeUri.js';
+import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, fileSha256 } from '../fileLines.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
@@ -68,7 +70,7 @@ export async function judgeOnFleetCommand(
     queue = await openJudgeQueue(url, {
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
-    store = await openJudgeStore(location);
+    store = patientStore(await openJudgeStore(location), stop.signal);
     let malformed = 0;
     // a long file takes a while to queue: a bar over its non-blank lines (read once more, streamed)
     const queueing = bars.open(Math.max(1, await nonBlankLines(file)), 'queueing');
@@ -144,8 +146,8 @@ export async function judgeIntoStoreCommand(
   for (const problem of malformed) reportMalformedLine(casesPath, problem);
   const file = await openCases(casesPath);
   const casesSha256 = await fileSha256(file).finally(() => file.close());
-  const store = await openJudgeStore(location);
   const stop = new AbortController();
+  const store = patientStore(await openJudgeStore(location), stop.signal);
   const onInterrupt = (): void => stop.abort();
   const bar = createProgressBar({ total: cases.length, label: 'judging', stream: process.stderr });
   try {
@@ -257,6 +259,19 @@ function storeLocationOf(option: string | undefined, needs: string) {
 }
 
 /** An evaluation run's end, as the CLI tells it: a cancel exits 130, a failed run is bad input. */
+/** The store, waited for through a server restart (`ARENA_SERVER_PATIENCE_MS`), then exit 3. */
+function patientStore(store: JudgeStore, signal: AbortSignal): JudgeStore {
+  return patientJudgeStore(store, {
+    what: 'the judge store',
+    patienceMs: serverPatienceFromEnvironment(),
+    signal,
+    onRetry: (error) =>
+      say(
+        `the judge store did not answer (${error instanceof Error ? error.message : String(error)}); retrying`,
+      ),
+  });
+}
+
 function cliErrorOf(error: unknown): never {
   if (error instanceof EvaluationRunCancelledError) {
     throw new CliError(`interrupted: ${error.message}`, ExitCode.cancelled, { cause: error });

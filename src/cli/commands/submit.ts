@@ -5,6 +5,7 @@ import type { RunSummary } from '../../actors/experiment/runSummary.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import type { RunStore } from '../../ports/store.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
@@ -97,6 +98,7 @@ async function waitForRun(
   try {
     const ended = await followRun(store, runId, {
       signal: stopWaiting.signal,
+      serverPatienceMs: serverPatienceFromEnvironment(),
       onProgress: (view) => progress.show(view),
     });
     progress.finish();

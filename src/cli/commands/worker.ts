@@ -16,6 +16,7 @@ import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js'
 import { ackWaitFor } from '../../ports/queueUri.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import {
@@ -128,6 +129,8 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
           json: options.json === true,
         })
       : null;
+  // the judge loop gave up (its store stayed away past the patience): the whole worker stops, and says why
+  judging?.done.catch(() => stop.abort());
   try {
     // runs may name nats:<service> components: they are served through the worker's NATS server
     remote = await openRemoteComponents(url);
@@ -141,6 +144,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
       maxDeliveries,
       ackWaitMs,
       ...(leaseTtlMs !== undefined ? { leaseTtlMs } : {}),
+      serverPatienceMs: serverPatienceFromEnvironment(),
       signal: stop.signal,
       logger,
       onEvent: (event) => report(name, event, options.json === true),
@@ -231,6 +235,7 @@ async function startJudgeWorker(options: {
         signal: options.signal,
         logger: options.logger,
         onEvent: (event) => reportJudging(options.name, event, options.json),
+        serverPatienceMs: serverPatienceFromEnvironment(),
       });
     } finally {
       await queue.close();

@@ -78,11 +78,15 @@ export function openPostgresConnection(
   options: PostgresOpenOptions = {},
 ): SyncConnection {
   const busyTimeoutMs = options.busyTimeoutMs ?? 30_000;
-  const connection = openSyncConnection(config, busyTimeoutMs + config.connectTimeoutMs + 30_000);
+  // session settings as connection options: a session opened again after a lost one has them too
+  const settings = [`-c lock_timeout=${Math.max(1, Math.round(busyTimeoutMs))}`];
+  if (options.readonly === true) settings.push('-c default_transaction_read_only=on');
+  const connection = openSyncConnection(
+    { ...config, options: settings.join(' ') },
+    busyTimeoutMs + config.connectTimeoutMs + 30_000,
+  );
   try {
-    connection.query(`SET lock_timeout = ${Math.max(1, Math.round(busyTimeoutMs))}`);
     if (options.readonly === true) {
-      connection.query('SET default_transaction_read_only = on');
       const version = schemaVersion(connection);
       if (version === null) throw new StoreNotFoundError(`${display} (no arena store there yet)`);
       if (version > postgresMigrations.length) {

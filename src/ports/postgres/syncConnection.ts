@@ -10,6 +10,8 @@ export interface ConnectionConfig {
   readonly database: string;
   /** How long connecting may take before it fails. */
   readonly connectTimeoutMs: number;
+  /** Server settings of every session (`-c lock_timeout=30000`): a reconnected session has them too. */
+  readonly options?: string;
 }
 
 /** What a query returns: its rows (BIGINT read as a number) and how many rows it touched. */
@@ -36,13 +38,20 @@ export class PgQueryError extends Error {
   }
 }
 
-/** One dedicated connection whose queries block the caller until they are answered. */
+/**
+ * One dedicated connection whose queries block the caller until they are
+ * answered. A lost connection fails the query in flight; the next query
+ * opens a new one, except within a transaction the loss rolled back: its
+ * statements fail with the loss until its `ROLLBACK`.
+ */
 export interface SyncConnection {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): QueryResult<Row>;
   close(): void;
 }
 
 // Plain CommonJS, run with `eval`: it works the same from src/ under vitest and from dist/, with no loader.
+// A lost connection is replaced by a new one at the next request, except inside a transaction: the
+// server rolled it back, so its statements fail with the loss until the caller's ROLLBACK ends it.
 const workerSource = `
 const { workerData } = require('node:worker_threads');
 const pg = require(workerData.pgPath);
@@ -51,19 +60,48 @@ const port = workerData.port;
 const failure = (error) => ({ message: String(error && error.message || error), code: error && error.code, constraint: error && error.constraint });
 const reply = (message) => { port.postMessage(message); Atomics.add(signal, 0, 1); Atomics.notify(signal, 0); };
 const types = { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) };
-const client = new pg.Client({ ...workerData.config, connectionTimeoutMillis: workerData.config.connectTimeoutMs, types });
+const lostCodes = /^(08|57P0[1-3])|^(ECONNRESET|EPIPE|ECONNREFUSED|ETIMEDOUT)$/;
+const lostError = (error) => lostCodes.test(String(error && error.code)) || /Connection terminated|not queryable/.test(String(error && error.message));
+let client = null;
 let lost = null;
-client.on('error', (error) => { lost = error; });
-const connected = client.connect().then(() => null, (error) => error);
+let inTransaction = false;
+let aborted = null;
+const open = async () => {
+  const opened = new pg.Client({ ...workerData.config, connectionTimeoutMillis: workerData.config.connectTimeoutMs, types });
+  opened.on('error', (error) => { if (client === opened) lost = error; });
+  opened.on('end', () => { if (client === opened && lost === null) lost = new Error('Connection terminated'); });
+  client = opened;
+  try {
+    await opened.connect();
+  } catch (error) {
+    client = null;
+    opened.end().catch(() => undefined);
+    throw error;
+  }
+};
+const drop = () => { const gone = client; client = null; lost = null; if (gone) gone.end().catch(() => undefined); };
 process.on('uncaughtException', (error) => reply({ ok: false, failure: failure(error) }));
 port.on('message', async (request) => {
   try {
-    const connectFailure = await connected;
-    if (connectFailure) throw connectFailure;
-    if (lost) throw lost;
-    if (request.close) { await client.end(); reply({ ok: true, rows: [], rowCount: 0 }); port.close(); return; }
-    const result = await client.query({ text: request.sql, values: request.params });
-    reply({ ok: true, rows: result.rows, rowCount: result.rowCount ?? 0 });
+    if (request.close) { if (client && !lost) await client.end(); reply({ ok: true, rows: [], rowCount: 0 }); port.close(); return; }
+    if (lost) { if (inTransaction) aborted = lost; inTransaction = false; drop(); }
+    const statement = String(request.sql).trim().toUpperCase();
+    if (aborted) {
+      if (statement !== 'ROLLBACK') throw aborted;
+      aborted = null;
+      reply({ ok: true, rows: [], rowCount: 0 });
+      return;
+    }
+    if (!client) await open();
+    try {
+      const result = await client.query({ text: request.sql, values: request.params });
+      if (statement === 'BEGIN') inTransaction = true;
+      else if (statement === 'COMMIT' || statement === 'ROLLBACK') inTransaction = false;
+      reply({ ok: true, rows: result.rows, rowCount: result.rowCount ?? 0 });
+    } catch (error) {
+      if (lostError(error)) { if (inTransaction) aborted = error; inTransaction = false; drop(); }
+      throw error;
+    }
   } catch (error) {
     reply({ ok: false, failure: failure(error) });
   }

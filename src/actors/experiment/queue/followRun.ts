@@ -1,3 +1,4 @@
+import { defaultServerPatienceMs, withPatience } from '../../../ports/serverFailure.js';
 import type { EpisodeSummary, PhaseRecord, RunRecord, RunStore } from '../../../ports/store.js';
 
 /** What a follower sees of a run at one look into the store. */
@@ -15,6 +16,8 @@ export interface FollowRunOptions {
   readonly signal?: AbortSignal;
   /** Called at every look, with what the store holds then. */
   readonly onProgress?: (view: RunProgressView) => void;
+  /** How long a lost store server is waited for before `ServerUnavailableError`; default `defaultServerPatienceMs`. */
+  readonly serverPatienceMs?: number;
 }
 
 /**
@@ -38,12 +41,24 @@ export async function followRun(
   const pollMs = options.pollMs ?? 250;
   for (;;) {
     if (options.signal?.aborted === true) return null;
-    // plain reads, no transaction: a store transaction takes the write lock the workers need
-    const view = {
-      run: store.getRun(runId),
-      phases: store.phases(runId),
-      episodes: store.episodeSummary(runId),
-    };
+    // plain reads, no transaction: a store transaction takes the write lock the workers need;
+    // a server restart is waited out (the run goes on in the workers)
+    const view = await withPatience(
+      () => ({
+        run: store.getRun(runId),
+        phases: store.phases(runId),
+        episodes: store.episodeSummary(runId),
+      }),
+      {
+        what: 'the run store',
+        patienceMs: options.serverPatienceMs ?? defaultServerPatienceMs,
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      },
+    ).catch((error: unknown) => {
+      if (options.signal?.aborted === true) return null;
+      throw error;
+    });
+    if (view === null) return null;
     options.onProgress?.(view);
     if (['succeeded', 'failed', 'cancelled'].includes(view.run.status)) return view.run;
     await new Promise<void>((resolve) => {

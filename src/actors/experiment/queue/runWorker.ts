@@ -5,6 +5,11 @@ import { defaultLeaseTtlMs, processLeaseOwner } from '../../../ports/leaseOwner.
 import { type Logger, silentLogger } from '../../../ports/logger.js';
 import type { RemoteComponentHost } from '../../../ports/remoteComponent.js';
 import type { RunDelivery, RunQueue } from '../../../ports/runQueue.js';
+import {
+  defaultServerPatienceMs,
+  ServerUnavailableError,
+  withPatience,
+} from '../../../ports/serverFailure.js';
 import type { LeaseOwner, RunRecord, RunStatus, RunStore } from '../../../ports/store.js';
 import { NothingToResumeError, RunNotFoundError } from '../../../ports/storeErrors.js';
 import type { RunEvent } from '../runEvents.js';
@@ -74,6 +79,12 @@ export interface RunWorkerOptions {
   readonly onRunEvent?: (event: RunEvent) => void;
   /** Where runs find their `nats:<service>` components, as for `runExperiment`. */
   readonly remoteComponents?: RemoteComponentHost;
+  /**
+   * How long a lost store server is waited for (the run in hand resumes from
+   * its last barrier once it is back) before the worker gives up with
+   * `ServerUnavailableError`; default `defaultServerPatienceMs`.
+   */
+  readonly serverPatienceMs?: number;
 }
 
 /** What a worker did, when it stopped. */
@@ -158,10 +169,24 @@ async function handleDelivery(
 ): Promise<DeliveryOutcome> {
   const { runId } = delivery;
   const ttlMs = options.leaseTtlMs ?? defaultLeaseTtlMs;
+  // the store's server away: wait for it (a run in hand resumes from its last barrier), never fail for it
+  const patience = {
+    what: 'the run store',
+    patienceMs: options.serverPatienceMs ?? defaultServerPatienceMs,
+    signal: options.signal,
+    onRetry: (error: unknown, attempt: number, delayMs: number) =>
+      logger.warn({ err: error, runId, attempt, delayMs }, 'the run store did not answer'),
+  };
   let record: RunRecord;
   try {
-    record = options.store.getRun(runId);
+    record = await withPatience(() => options.store.getRun(runId), patience);
   } catch (error) {
+    if (options.signal.aborted || error instanceof ServerUnavailableError) {
+      delivery.nak();
+      if (error instanceof ServerUnavailableError) throw error;
+      emit({ type: 'handedBack', runId });
+      return 'handedBack';
+    }
     if (!(error instanceof RunNotFoundError)) throw error;
     // a worker on another store: leave it to a worker of the store it was submitted to
     return defer(
@@ -180,20 +205,24 @@ async function handleDelivery(
   emit({ type: 'taken', runId, deliveryCount: delivery.deliveryCount });
   const keepInProgress = setInterval(() => delivery.working(), options.ackWaitMs / 3);
   try {
-    const summary = await runExperiment(storedSpec(record), {
-      store: options.store,
-      builtins: options.builtins,
-      runFileText: record.runFile,
-      logger: logger.child({ runId }),
-      handBack: options.signal,
-      leaseTtlMs: ttlMs,
-      resumeRunId: runId,
-      owner: workerLeaseOwner(options.name),
-      ...(options.remoteComponents !== undefined
-        ? { remoteComponents: options.remoteComponents }
-        : {}),
-      ...(options.onRunEvent !== undefined ? { onEvent: options.onRunEvent } : {}),
-    });
+    const summary = await withPatience(
+      () =>
+        runExperiment(storedSpec(record), {
+          store: options.store,
+          builtins: options.builtins,
+          runFileText: record.runFile,
+          logger: logger.child({ runId }),
+          handBack: options.signal,
+          leaseTtlMs: ttlMs,
+          resumeRunId: runId,
+          owner: workerLeaseOwner(options.name),
+          ...(options.remoteComponents !== undefined
+            ? { remoteComponents: options.remoteComponents }
+            : {}),
+          ...(options.onRunEvent !== undefined ? { onEvent: options.onRunEvent } : {}),
+        }),
+      patience,
+    );
     if (options.signal.aborted && summary.status === 'cancelled') {
       delivery.nak();
       emit({ type: 'handedBack', runId });
@@ -203,6 +232,16 @@ async function handleDelivery(
     emit({ type: 'ended', runId, summary });
     return 'ended';
   } catch (error) {
+    if (
+      error instanceof ServerUnavailableError ||
+      (options.signal.aborted && error === options.signal.reason)
+    ) {
+      // past the patience (the worker exits), or stopped while the store was away: the run is not failed
+      delivery.nak();
+      if (error instanceof ServerUnavailableError) throw error;
+      emit({ type: 'handedBack', runId });
+      return 'handedBack';
+    }
     if (error instanceof NothingToResumeError) {
       await ackOrWarn(delivery, logger);
       emit({ type: 'dropped', runId, status: 'succeeded' });
