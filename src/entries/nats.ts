@@ -78,12 +78,14 @@ export {
   RemoteComponentUnavailableError,
 } from '../ports/remoteComponent.js';
 export type {
+  ConsumerSettingDifference,
   RunDelivery,
   RunQueue,
   RunQueueOptions,
   SubmitReceipt,
 } from '../ports/runQueue.js';
 export {
+  ConsumerSettingsError,
   createInProcessRunQueue,
   defaultAckWaitMs,
   NatsUrlError,

@@ -46,6 +46,9 @@ interface RunRow {
   leaseToken: number;
   leaseHeartbeatMs: number | null;
   leaseExpiresMs: number | null;
+  deliveries: number;
+  deliveriesSettled: number;
+  deliveryOwner: string | null;
 }
 
 type EpisodeRow = Stored<EpisodeRecord, 'returnsByAgent'>;
@@ -290,6 +293,9 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
               leaseToken: 0,
               leaseHeartbeatMs: null,
               leaseExpiresMs: null,
+              deliveries: 0,
+              deliveriesSettled: 0,
+              deliveryOwner: null,
             },
             phases: new Map(),
             episodes: new Map(),
@@ -345,6 +351,28 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
       const run = state.runs.get(lease.runId)?.run;
       if (run === undefined || run.leaseToken !== lease.token) return;
       update(run, { leaseOwner: null, leaseHeartbeatMs: null, leaseExpiresMs: null });
+    },
+    claimDelivery(runId, owner) {
+      writable('claim a delivery');
+      const { run } = tablesOf(runId);
+      update(run, { deliveries: run.deliveries + 1, deliveryOwner: JSON.stringify(owner) });
+      return run.deliveries;
+    },
+    settleDelivery(runId, delivery) {
+      writable('settle a delivery');
+      requireInteger('delivery', { delivery }, 1);
+      const { run } = tablesOf(runId);
+      if (run.deliveriesSettled < delivery && run.deliveries >= delivery) {
+        update(run, { deliveriesSettled: delivery });
+      }
+    },
+    deliveryCount(runId) {
+      const { run } = tablesOf(runId);
+      return {
+        claimed: run.deliveries,
+        settled: run.deliveriesSettled,
+        owner: run.deliveryOwner === null ? null : (JSON.parse(run.deliveryOwner) as LeaseOwner),
+      };
     },
     recordResume(record) {
       writable('record a resume');

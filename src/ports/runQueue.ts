@@ -56,6 +56,13 @@ export interface RunQueueOptions {
     readonly ackWaitMs?: number;
     /** At most this many runs in progress across all workers (`max_ack_pending`); kept as set when omitted. */
     readonly maxInProgress?: number;
+    /**
+     * Change the shared consumer's ack wait and in-progress cap to these when
+     * it has others: a fleet setting, for every worker. Without it, a
+     * consumer with other settings is refused with `ConsumerSettingsError`,
+     * so one worker never rewrites the fleet's behind the others' backs.
+     */
+    readonly reconfigureFleet?: boolean;
   };
   /** How long JetStream remembers a run id to drop a duplicate submit; default 10 minutes. */
   readonly duplicateWindowMs?: number;
@@ -85,6 +92,45 @@ export const defaultAckWaitMs = 30_000;
 export class RunQueueError extends ArenaError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('RUN_QUEUE', message, options);
+  }
+}
+
+/** One setting of the shared consumer that a worker would change: the fleet's value and the worker's. */
+export interface ConsumerSettingDifference {
+  readonly setting: 'ack_wait' | 'max_ack_pending';
+  /** `ack_wait` in milliseconds; `max_ack_pending` as a count. */
+  readonly fleet: number;
+  readonly worker: number;
+}
+
+/**
+ * A worker whose ack wait or in-progress cap differs from the shared
+ * consumer's, which every worker of the fleet works by: refused, unless it
+ * was started to change the fleet's setting.
+ *
+ * @example
+ * ```ts
+ * // ConsumerSettingsError: the run queue's consumer 'arena-workers' has ack_wait 22500 ms (the fleet's);
+ * // this worker's is 3000 ms (1.5 x ARENA_LEASE_TTL_MS): start it with the fleet's setting, or change
+ * // the fleet's with arena worker --reconfigure-fleet and restart the other workers with the same
+ * error instanceof ConsumerSettingsError && error.code; // 'CONSUMER_SETTINGS'
+ * ```
+ */
+export class ConsumerSettingsError extends ArenaError {
+  readonly consumer: string;
+  readonly differences: readonly ConsumerSettingDifference[];
+  constructor(consumer: string, differences: readonly ConsumerSettingDifference[]) {
+    const told = differences.map((each) =>
+      each.setting === 'ack_wait'
+        ? [`ack_wait ${each.fleet} ms`, `${each.worker} ms (1.5 x ARENA_LEASE_TTL_MS)`]
+        : [`max_ack_pending ${each.fleet}`, `${each.worker} (--max-in-progress)`],
+    );
+    super(
+      'CONSUMER_SETTINGS',
+      `the run queue's consumer '${consumer}' has ${told.map(([fleet]) => fleet).join(' and ')} (the fleet's); this worker's ${told.length > 1 ? 'are' : 'is'} ${told.map(([, worker]) => worker).join(' and ')}: start it with the fleet's setting, or change the fleet's with arena worker --reconfigure-fleet and restart the other workers with the same`,
+    );
+    this.consumer = consumer;
+    this.differences = differences;
   }
 }
 

@@ -99,6 +99,22 @@ export interface LeaseRequest {
   readonly takeOver?: (holder: LeaseHolder) => boolean;
 }
 
+/**
+ * A run's deliveries to workers, as the store counts them: a worker claims
+ * one (`claimDelivery`) before it starts or resumes the run, and settles it
+ * (`settleDelivery`) when it ended the delivery itself, whatever the run's
+ * outcome. A claimed delivery never settled is one whose worker died while
+ * running it.
+ */
+export interface DeliveryCount {
+  /** Deliveries that started or resumed the run on a worker. */
+  readonly claimed: number;
+  /** The latest of them that its worker ended itself; 0 when none did. */
+  readonly settled: number;
+  /** Who claimed the latest delivery; `null` before the first. */
+  readonly owner: LeaseOwner | null;
+}
+
 /** One `--resume` of a run, as the store keeps it. */
 export interface ResumeRecord {
   readonly runId: string;
@@ -280,6 +296,16 @@ export interface RunStore {
   requireLease(lease: Lease): void;
   /** Give a lease up; nothing happens when it is no longer held. */
   releaseLease(lease: Lease): void;
+  /**
+   * Count one more delivery of the run to a worker, committed at once, and
+   * return its number (1 for the first): claimed before the run starts or
+   * resumes, so a worker that dies while running it cannot lose the count.
+   */
+  claimDelivery(runId: string, owner: LeaseOwner): number;
+  /** Record that the worker of delivery `delivery` ended it itself (nothing happens for an older one). */
+  settleDelivery(runId: string, delivery: number): void;
+  /** The run's deliveries claimed and settled so far. */
+  deliveryCount(runId: string): DeliveryCount;
   recordResume(record: Omit<ResumeRecord, 'resumeIndex' | 'resumedAt'>): ResumeRecord;
   resumes(runId: string): ResumeRecord[];
   finishRun(runId: string, outcome: RunOutcome): RunRecord;

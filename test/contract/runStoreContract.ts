@@ -637,6 +637,62 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
       });
     });
 
+    describe('deliveries', () => {
+      it('counts each claimed delivery from 1, committed for every handle, with who claimed it', () => {
+        expect(store.deliveryCount(runId)).toEqual({ claimed: 0, settled: 0, owner: null });
+        expect(store.claimDelivery(runId, alice)).toBe(1);
+        const worker: LeaseOwner = { ...bob, worker: 'w2' };
+        expect(handle().claimDelivery(runId, worker)).toBe(2);
+        expect(handle({ readonly: true }).deliveryCount(runId)).toEqual({
+          claimed: 2,
+          settled: 0,
+          owner: worker,
+        });
+      });
+
+      it('settles a claimed delivery, never an older one over a newer, never one not claimed', () => {
+        store.claimDelivery(runId, alice);
+        store.claimDelivery(runId, alice);
+        store.settleDelivery(runId, 2);
+        store.settleDelivery(runId, 1);
+        store.settleDelivery(runId, 3);
+        expect(store.deliveryCount(runId)).toMatchObject({ claimed: 2, settled: 2 });
+        // a claim after it is ahead of the settled count until its worker settles it
+        store.claimDelivery(runId, bob);
+        expect(store.deliveryCount(runId)).toMatchObject({ claimed: 3, settled: 2, owner: bob });
+      });
+
+      it('undoes a claim made in a transaction that rolled back', () => {
+        expect(() =>
+          store.transaction(() => {
+            store.claimDelivery(runId, alice);
+            throw new Error('the worker gave up before it started');
+          }),
+        ).toThrow('gave up');
+        expect(store.deliveryCount(runId).claimed).toBe(0);
+      });
+
+      it('keeps the count when the run is rewound to its start or to a barrier', () => {
+        store.claimDelivery(runId, alice);
+        store.settleDelivery(runId, 1);
+        store.claimDelivery(runId, alice);
+        store.rewindToStart(runId);
+        store.truncateAfter(runId, { phaseIndex: 0, episode: 0 });
+        expect(store.deliveryCount(runId)).toMatchObject({ claimed: 2, settled: 1 });
+      });
+
+      it('refuses an unknown run, a settle of delivery 0, and every claim from a read-only handle', () => {
+        expect(() => store.claimDelivery('nope', alice)).toThrow(RunNotFoundError);
+        expect(() => store.settleDelivery('nope', 1)).toThrow(RunNotFoundError);
+        expect(() => store.deliveryCount('nope')).toThrow(RunNotFoundError);
+        expect(() => store.settleDelivery(runId, 0)).toThrow(InvalidRecordError);
+        const reader = handle({ readonly: true });
+        expect(() => reader.claimDelivery(runId, alice)).toThrow(StoreReadOnlyError);
+        expect(() => reader.settleDelivery(runId, 1)).toThrow(StoreReadOnlyError);
+        expect(store.deliveryCount(runId).claimed).toBe(0);
+      });
+    });
+
     describe('truncation and rewind', () => {
       it('makes an interrupted and resumed run record exactly what an uninterrupted one does', () => {
         const whole = fillSampleRun(store, 'whole');

@@ -47,7 +47,11 @@ export function natsUrlOf(option: string | undefined): string {
  */
 export async function openRunQueue(
   url: string,
-  consume?: { readonly ackWaitMs: number; readonly maxInProgress?: number },
+  consume?: {
+    readonly ackWaitMs: number;
+    readonly maxInProgress?: number;
+    readonly reconfigureFleet?: boolean;
+  },
 ): Promise<RunQueue> {
   try {
     return await openRunQueueAt(url, {
@@ -55,6 +59,8 @@ export async function openRunQueue(
       ...(consume !== undefined ? { consume } : {}),
     });
   } catch (error) {
+    // a worker at odds with the fleet's consumer is a setting to fix, not a server fault
+    if (ArenaError.is(error, 'CONSUMER_SETTINGS')) throw new CliError(error.message);
     if (error instanceof RunQueueError) throw new CliError(error.message, ExitCode.failed);
     throw error;
   }

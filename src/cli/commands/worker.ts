@@ -34,6 +34,7 @@ interface WorkerCommandOptions {
   name?: string;
   maxInProgress?: string;
   maxDeliveries?: string;
+  reconfigureFleet?: boolean;
   judgeConcurrency: string;
   json?: boolean;
   logLevel: LogLevel;
@@ -65,11 +66,15 @@ export function registerWorkerCommand(program: Command): void {
     .option('--name <name>', 'the worker name arena runs shows (default: host-pid)')
     .option(
       '--max-in-progress <n>',
-      'set the fleet-wide cap on runs in progress across all workers (kept as set when omitted)',
+      'the fleet-wide cap on runs in progress across all workers: set when the run consumer is created, else refused when it differs unless --reconfigure-fleet (kept as set when omitted)',
     )
     .option(
       '--max-deliveries <n>',
       `fail a run that cannot run (a missing module, a run file that no longer loads) at its n-th delivery (default: ARENA_MAX_DELIVERIES, else ${defaultMaxDeliveries})`,
+    )
+    .option(
+      '--reconfigure-fleet',
+      "set the shared run consumer's ack wait (1.5 x ARENA_LEASE_TTL_MS) and --max-in-progress for every worker, when they differ (refused without it)",
     )
     .option(
       '--judge-concurrency <n>',
@@ -98,6 +103,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const queue = await openRunQueue(url, {
     ackWaitMs,
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
+    ...(options.reconfigureFleet === true ? { reconfigureFleet: true } : {}),
   });
   const store = await openStoreAsync(location);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });

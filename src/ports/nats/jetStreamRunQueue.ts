@@ -14,6 +14,8 @@ import {
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
+  type ConsumerSettingDifference,
+  ConsumerSettingsError,
   defaultAckWaitMs,
   type RunDelivery,
   type RunQueue,
@@ -42,8 +44,9 @@ const defaultMaxInProgress = 1000;
  * is gone once acked), one durable pull consumer shared by every worker,
  * explicit acks, and the run id as message id so JetStream's duplicate
  * window drops a second submit of the same run. Creates the stream and the
- * consumer when missing; updates the consumer's ack wait and in-progress cap
- * to the ones given.
+ * consumer when missing. A consumer there already keeps its ack wait and
+ * in-progress cap, the fleet's: one given that differs is refused with
+ * `ConsumerSettingsError`, or set with `consume.reconfigureFleet`.
  *
  * @example
  * ```ts
@@ -76,9 +79,14 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
         filter_subject: subject,
       },
       consume.maxInProgress !== undefined,
+      consume.reconfigureFleet === true,
     );
     return jetStreamQueue(nc, js, await js.consumers.get(stream, durable), subject);
   } catch (error) {
+    if (error instanceof ConsumerSettingsError) {
+      await nc.close().catch(() => undefined);
+      throw error;
+    }
     throw await queueSetupError(nc, 'run queue', options.url, error);
   }
 }
@@ -153,11 +161,23 @@ async function ensureConsumer(
   stream: string,
   config: Partial<ConsumerConfig> & { durable_name: string },
   setMaxInProgress: boolean,
+  reconfigureFleet: boolean,
 ): Promise<void> {
   try {
     const info = await jsm.consumers.info(stream, config.durable_name);
     const maxAckPending = setMaxInProgress ? config.max_ack_pending : info.config.max_ack_pending;
-    if (info.config.ack_wait !== config.ack_wait || info.config.max_ack_pending !== maxAckPending) {
+    const differences: ConsumerSettingDifference[] = [];
+    if (config.ack_wait !== undefined && info.config.ack_wait !== config.ack_wait) {
+      const fleet = (info.config.ack_wait ?? 0) / 1e6;
+      differences.push({ setting: 'ack_wait', fleet, worker: config.ack_wait / 1e6 });
+    }
+    if (maxAckPending !== undefined && info.config.max_ack_pending !== maxAckPending) {
+      const fleet = info.config.max_ack_pending ?? -1;
+      differences.push({ setting: 'max_ack_pending', fleet, worker: maxAckPending });
+    }
+    if (differences.length > 0) {
+      // every worker works by the shared consumer's settings: only a deliberate fleet change sets them
+      if (!reconfigureFleet) throw new ConsumerSettingsError(config.durable_name, differences);
       await jsm.consumers.update(stream, config.durable_name, {
         ...(config.ack_wait !== undefined ? { ack_wait: config.ack_wait } : {}),
         ...(maxAckPending !== undefined ? { max_ack_pending: maxAckPending } : {}),

@@ -5,6 +5,7 @@ import {
   metaDecisionsTable,
   postgresColumnTypes,
   resumesTable,
+  runDeliveriesColumns,
   snapshotsTable,
   verdictCacheTable,
   verdictsTable,
@@ -80,6 +81,8 @@ export const postgresMigrations: readonly string[] = [
 
   ${verdictCacheTable(postgresColumnTypes)}
   `,
+  // 4: each run's deliveries to workers (the SQLite store's migration 5)
+  runDeliveriesColumns,
 ];
 
 /** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */

@@ -4,6 +4,7 @@ import {
   evaluationRunsTable,
   metaDecisionsTable,
   resumesTable,
+  runDeliveriesColumns,
   snapshotsTable,
   sqliteColumnTypes,
   verdictCacheTable,
@@ -102,6 +103,8 @@ export const storeMigrations: readonly string[] = [
 
   ${verdictCacheTable(sqliteColumnTypes)}
   `,
+  // 5: each run's deliveries to workers, counted where a dying worker cannot lose them
+  runDeliveriesColumns,
 ];
 
 /**
@@ -121,7 +124,7 @@ export interface MigratableDatabase {
  *
  * @example
  * ```ts
- * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 4)
+ * migrateStore(new Database(':memory:'), ':memory:'); // 0 (and the file is now at version 5)
  * ```
  */
 export function migrateStore(db: MigratableDatabase, path: string): number {

@@ -1,6 +1,7 @@
 import type {
   CheckpointRecord,
   CheckpointStatus,
+  DeliveryCount,
   EpisodeRecord,
   EpisodeSummary,
   LeaseHolder,
@@ -42,6 +43,10 @@ export interface RunRow {
   lease_token?: number;
   lease_heartbeat_ms?: number | null;
   lease_expires_ms?: number | null;
+  // columns of SQLite schema 5, PostgreSQL schema 4; absent when an older store is read read-only
+  deliveries?: number;
+  deliveries_settled?: number;
+  delivery_owner?: string | null;
 }
 
 export interface PhaseRow {
@@ -126,6 +131,18 @@ export function leaseHolderFromRow(row: RunRow): LeaseHolder | null {
     owner: JSON.parse(row.lease_owner) as LeaseOwner,
     heartbeatAt: new Date(row.lease_heartbeat_ms ?? 0).toISOString(),
     expiresAt: new Date(row.lease_expires_ms ?? 0).toISOString(),
+  };
+}
+
+/** The delivery columns of a run row: all 0 before the store counted deliveries. */
+export function deliveryCountFromRow(row: RunRow): DeliveryCount {
+  return {
+    claimed: row.deliveries ?? 0,
+    settled: row.deliveries_settled ?? 0,
+    owner:
+      row.delivery_owner === null || row.delivery_owner === undefined
+        ? null
+        : (JSON.parse(row.delivery_owner) as LeaseOwner),
   };
 }
 

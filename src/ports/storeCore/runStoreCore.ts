@@ -13,6 +13,7 @@ import {
 import { requireFinite, requireInteger } from '../storeRecordChecks.js';
 import {
   checkpointFromRow,
+  deliveryCountFromRow,
   episodeFromRow,
   episodeSummaryFromRow,
   leaseHolderFromRow,
@@ -168,6 +169,18 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
       writable('release a lease');
       db.run(sql.releaseLease, [held.runId, held.token]);
     },
+    claimDelivery(runId, owner) {
+      writable('claim a delivery');
+      const row = db.get<{ deliveries: number }>(sql.claimDelivery, [runId, JSON.stringify(owner)]);
+      if (row === undefined) throw new RunNotFoundError(runId);
+      return Number(row.deliveries);
+    },
+    settleDelivery(runId, delivery) {
+      writable('settle a delivery');
+      requireInteger('delivery', { delivery }, 1);
+      if (db.run(sql.settleDelivery, [runId, delivery]) === 0) requireRun(runId);
+    },
+    deliveryCount: (runId) => deliveryCountFromRow(runRow(runId)),
     recordResume(record) {
       writable('record a resume');
       return db.transaction(() => {

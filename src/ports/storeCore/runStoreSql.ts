@@ -21,6 +21,10 @@ export const sharedRunSql = {
      WHERE run_id = $1 AND lease_token = $2 AND lease_owner IS NOT NULL`,
   releaseLease: `UPDATE runs SET lease_owner = NULL, lease_heartbeat_ms = NULL, lease_expires_ms = NULL
      WHERE run_id = $1 AND lease_token = $2`,
+  claimDelivery: `UPDATE runs SET deliveries = deliveries + 1, delivery_owner = $2
+     WHERE run_id = $1 RETURNING deliveries`,
+  settleDelivery: `UPDATE runs SET deliveries_settled = $2
+     WHERE run_id = $1 AND deliveries_settled < $2 AND deliveries >= $2`,
   insertResume: `INSERT INTO resumes (run_id, resume_index, resumed_at, owner, phase_index, episode,
        forced, changed_modules)
      SELECT $1, COALESCE(MAX(resume_index), 0) + 1, $2, $3, $4, $5, $6, $7

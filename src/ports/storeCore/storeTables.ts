@@ -134,6 +134,18 @@ export const verdictCacheTable = (types: ColumnTypes): string => `CREATE TABLE v
     created_at TEXT NOT NULL
   )${types.tableOptions};`;
 
+/**
+ * A run's deliveries to workers, counted in the store so that a delivery whose
+ * worker died is still counted: claimed before the run starts or resumes on a
+ * worker, settled when that worker ended the delivery itself. The same text in
+ * both databases (SQLite schema 5, PostgreSQL schema 4).
+ */
+export const runDeliveriesColumns = `
+  ALTER TABLE runs ADD COLUMN deliveries INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE runs ADD COLUMN deliveries_settled INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE runs ADD COLUMN delivery_owner TEXT;
+  `;
+
 /** The run store's tables, there since each schema's first version that had them all (SQLite 2, PostgreSQL 1). */
 export const runTables = [
   'runs',

@@ -15,6 +15,7 @@ import { NothingToResumeError, RunNotFoundError } from '../../../ports/storeErro
 import type { RunEvent } from '../runEvents.js';
 import { runExperiment } from '../runExperiment.js';
 import type { RunSummary } from '../runSummary.js';
+import { claimRunDelivery, workerDiedReason } from './deliveryClaim.js';
 import {
   classifyDeliveryFailure,
   type DeliveryFailure,
@@ -66,7 +67,9 @@ export interface RunWorkerOptions {
   /**
    * A run that cannot run for a permanent cause (a missing module, a stored
    * run file that no longer loads, an unexpected error) is failed at this
-   * delivery, and deferred before it; default `defaultMaxDeliveries`.
+   * delivery, and deferred before it; one whose workers died while running
+   * it, after this many such deliveries. Deliveries are counted in the
+   * store (`claimDelivery`); default `defaultMaxDeliveries`.
    */
   readonly maxDeliveries?: number;
   /** The queue's ack wait: each delivery is kept in progress three times per it. */
@@ -191,6 +194,7 @@ async function handleDelivery(
     // a worker on another store: leave it to a worker of the store it was submitted to
     return defer(
       delivery,
+      delivery.deliveryCount,
       ttlMs,
       { kind: 'transient', reason: `not in this worker's store` },
       null,
@@ -202,7 +206,20 @@ async function handleDelivery(
     emit({ type: 'dropped', runId, status: record.status });
     return 'dropped';
   }
-  emit({ type: 'taken', runId, deliveryCount: delivery.deliveryCount });
+  const maxDeliveries = options.maxDeliveries ?? defaultMaxDeliveries;
+  const claim = claimRunDelivery(
+    options.store,
+    runId,
+    workerLeaseOwner(options.name),
+    maxDeliveries,
+  );
+  if (claim.kind === 'workerDied') {
+    const died = { kind: 'permanent', reason: workerDiedReason } as const;
+    const runError = `gave up after ${claim.deliveries} deliveries (${workerDiedReason})`;
+    return giveUp(delivery, claim.deliveries, died, runError, options, ttlMs, logger, emit);
+  }
+  const deliveryCount = claim.delivery;
+  emit({ type: 'taken', runId, deliveryCount });
   const keepInProgress = setInterval(() => delivery.working(), options.ackWaitMs / 3);
   try {
     const summary = await withPatience(
@@ -251,46 +268,47 @@ async function handleDelivery(
     const failure = classifyDeliveryFailure(cause);
     if (failure.kind === 'transient') {
       // leased elsewhere, a service away, a run of another store: try again after a lease length
-      return defer(delivery, ttlMs, failure, null, emit);
+      return defer(delivery, deliveryCount, ttlMs, failure, null, emit);
     }
     // an arena error says all in the deferred or failed line; an unexpected one needs its stack
     const level = ArenaError.is(cause) ? 'debug' : 'error';
-    logger[level](
-      { err: cause, deliveryCount: delivery.deliveryCount },
-      'the run could not be run',
-    );
-    const maxDeliveries = options.maxDeliveries ?? defaultMaxDeliveries;
+    logger[level]({ err: cause, deliveryCount }, 'the run could not be run');
     // below the bound the cause may be this worker's own glitch: another delivery may find it gone
-    if (delivery.deliveryCount < maxDeliveries) {
-      return defer(delivery, ttlMs, failure, maxDeliveries, emit);
+    if (deliveryCount < maxDeliveries) {
+      return defer(delivery, deliveryCount, ttlMs, failure, maxDeliveries, emit);
     }
-    return giveUp(delivery, failure, options, ttlMs, logger, emit);
+    const runError = `${failure.reason}; gave up after ${deliveryCount} deliveries`;
+    return giveUp(delivery, deliveryCount, failure, runError, options, ttlMs, logger, emit);
   } finally {
     clearInterval(keepInProgress);
+    // this worker ended the delivery itself: only a delivery whose worker died stays unsettled
+    settleOrWarn(options.store, runId, deliveryCount, logger);
   }
 }
 
 /** Fail a run with a permanent cause at its last delivery allowed, and ack it for good. */
 async function giveUp(
   delivery: RunDelivery,
+  deliveryCount: number,
   failure: DeliveryFailure,
+  runError: string,
   options: RunWorkerOptions,
   ttlMs: number,
   logger: Logger,
   emit: (event: WorkerEvent) => void,
 ): Promise<DeliveryOutcome> {
-  const { runId, deliveryCount } = delivery;
+  const { runId } = delivery;
   let status: RunStatus;
   try {
     status = failUndeliverableRun(options.store, runId, {
       owner: workerLeaseOwner(options.name),
       ttlMs,
-      error: `${failure.reason}; gave up after ${deliveryCount} deliveries`,
+      error: runError,
     });
   } catch (error) {
     // leased by a live runner meanwhile, or the store is away: nothing was written, try again later
     logger.error({ err: error }, 'the run could not be marked failed');
-    return defer(delivery, ttlMs, classifyDeliveryFailure(error), null, emit);
+    return defer(delivery, deliveryCount, ttlMs, classifyDeliveryFailure(error), null, emit);
   }
   await ackOrWarn(delivery, logger);
   if (status !== 'failed') {
@@ -303,6 +321,7 @@ async function giveUp(
 
 function defer(
   delivery: RunDelivery,
+  deliveryCount: number,
   delayMs: number,
   failure: DeliveryFailure,
   maxDeliveries: number | null,
@@ -313,10 +332,19 @@ function defer(
     type: 'deferred',
     runId: delivery.runId,
     reason: failure.reason,
-    deliveryCount: delivery.deliveryCount,
+    deliveryCount,
     maxDeliveries,
   });
   return 'deferred';
+}
+
+function settleOrWarn(store: RunStore, runId: string, delivery: number, logger: Logger): void {
+  try {
+    store.settleDelivery(runId, delivery);
+  } catch (error) {
+    // the next delivery takes this one for a worker that died: it counts toward the bound, no more
+    logger.warn({ err: error, runId }, 'the store did not record the end of the delivery');
+  }
 }
 
 async function ackOrWarn(delivery: RunDelivery, logger: Logger): Promise<void> {
