@@ -7,6 +7,7 @@ import {
   type VerdictRecording,
 } from '../../ports/judgeStore.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
+import { isServerFailure, withPatience } from '../../ports/serverFailure.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
@@ -132,7 +133,12 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         // only a redelivered case can have its verdict already
         mayHaveVerdict: delivery.deliveryCount > 1,
       });
-      await delivery.ack();
+      // the verdict is committed: past the ack wait the case comes back anyway, and its redelivery finds it
+      await withPatience(() => delivery.ack(), {
+        what: 'the judge queue',
+        patienceMs: options.ackWaitMs,
+        signal: options.signal,
+      });
       if (outcome.recording === 'recorded') tally[outcome.fromCache ? 'cached' : 'recorded']++;
       else if (outcome.recording === 'duplicate') tally.duplicate++;
       else tally.dropped++;
@@ -152,6 +158,9 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         await delivery.ack();
         tally.dropped++;
         emit({ type: 'dropped', evaluationRunId, caseId: context.caseId });
+      } else if (isServerFailure(error) || options.signal.aborted) {
+        // a server fault is no verdict: the case stays unacked and comes back once the server is
+        throw error;
       } else {
         // a bad config or case: judging it again anywhere fails the same way
         const reason = error instanceof Error ? error.message : String(error);
@@ -175,7 +184,11 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         // the store is away: the case comes back after the ack wait
         emit({ type: 'queueError', error });
         logger.warn({ err: error }, 'a case could not be judged into the store');
-        delivery.nak(1000);
+        try {
+          delivery.nak(1000);
+        } catch {
+          // the queue is away too: the case comes back after its ack wait
+        }
       })
       .finally(() => {
         active.delete(work);
