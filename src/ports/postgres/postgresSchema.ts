@@ -1,6 +1,7 @@
 import {
   checkpointsTable,
   episodesTable,
+  evaluationCasesTable,
   evaluationRunsTable,
   metaDecisionsTable,
   postgresColumnTypes,
@@ -79,6 +80,10 @@ export const postgresMigrations: readonly string[] = [
   CREATE INDEX verdicts_by_seq ON verdicts (evaluation_run_id, seq);
 
   ${verdictCacheTable(postgresColumnTypes)}
+  `,
+  // 4: the cases of an evaluation run, so the judge queue can be rebuilt from the store (the SQLite store's migration 5)
+  `
+  ${evaluationCasesTable(postgresColumnTypes)}
   `,
 ];
 

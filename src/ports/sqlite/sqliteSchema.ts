@@ -1,6 +1,7 @@
 import {
   checkpointsTable,
   episodesTable,
+  evaluationCasesTable,
   evaluationRunsTable,
   metaDecisionsTable,
   resumesTable,
@@ -101,6 +102,10 @@ export const storeMigrations: readonly string[] = [
   CREATE INDEX verdicts_by_seq ON verdicts (evaluation_run_id, seq);
 
   ${verdictCacheTable(sqliteColumnTypes)}
+  `,
+  // 5: the cases of an evaluation run, so the judge queue can be rebuilt from the store
+  `
+  ${evaluationCasesTable(sqliteColumnTypes)}
   `,
 ];
 
