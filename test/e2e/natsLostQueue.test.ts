@@ -100,6 +100,10 @@ describe('nats-server restarted without its JetStream folder', () => {
     runIds.push(late.stdout.trim());
     await waitUntil('every run succeeded', () => allSucceeded(experiment.store, 6), {
       attempts: 900,
+    }).catch((error) => {
+      throw new Error(
+        `${error}\n${requeued.stdout}\n${crew.map((w) => w.stderr()).join('\n---\n')}`,
+      );
     });
     for (const runId of runIds) {
       expect(readStore(experiment.store, (store) => runRecords(store, runId))).toEqual(reference);
@@ -112,6 +116,7 @@ describe('nats-server restarted without its JetStream folder', () => {
     );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('put back 0 runs');
+    await killAll(crew);
   }, 120_000);
 
   it('a judge worker started afterwards puts back every unjudged case: exactly one verdict per case, the first workers still up', async () => {
