@@ -92,6 +92,12 @@ export interface StoredVerdict {
  */
 export type VerdictRecording = 'recorded' | 'duplicate' | 'closed';
 
+/** A case of an evaluation run as it was queued: its key (`caseKeyOf`) and its context. */
+export interface StoredCase {
+  readonly caseKey: string;
+  readonly context: JudgeContext;
+}
+
 /** Evaluation runs, their verdicts and the verdict cache. */
 export interface JudgeStore {
   /** Create a running evaluation run under a fresh id (a colliding id is retried). */
@@ -125,6 +131,18 @@ export interface JudgeStore {
     evaluationRunId: string,
     options: { readonly afterSeq?: number; readonly limit: number },
   ): Promise<StoredVerdict[]>;
+  /**
+   * Keep the cases of a run as they are queued (the first of a key is kept),
+   * so the judge queue can be rebuilt from the store (`arena requeue`).
+   */
+  recordCases(evaluationRunId: string, cases: readonly StoredCase[]): Promise<void>;
+  /** A running run's stored cases that have no verdict yet, in key order, `limit` at a time after `afterKey`. */
+  unjudgedCases(
+    evaluationRunId: string,
+    options: { readonly afterKey?: string; readonly limit: number },
+  ): Promise<StoredCase[]>;
+  /** Every evaluation run still `running`, oldest first. */
+  runningEvaluationRuns(): Promise<EvaluationRunRecord[]>;
   /** The cached result under `key`, or `null`. */
   cachedVerdict(key: string): Promise<JudgeResult | null>;
   close(): Promise<void>;

@@ -39,6 +39,13 @@ export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions):
     verdicts: patient((id: string, options: Parameters<JudgeStore['verdicts']>[1]) =>
       store.verdicts(id, options),
     ),
+    recordCases: patient((id: string, cases: Parameters<JudgeStore['recordCases']>[1]) =>
+      store.recordCases(id, cases),
+    ),
+    unjudgedCases: patient((id: string, options: Parameters<JudgeStore['unjudgedCases']>[1]) =>
+      store.unjudgedCases(id, options),
+    ),
+    runningEvaluationRuns: patient(() => store.runningEvaluationRuns()),
     cachedVerdict: patient((key: string) => store.cachedVerdict(key)),
     close: () => store.close(),
   };

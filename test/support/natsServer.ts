@@ -32,8 +32,10 @@ export interface NatsServer {
   pid(): number | null;
   /** Stop it (SIGTERM, then SIGKILL) and wait until it has exited. */
   stop(): Promise<void>;
-  /** Start it again on the same port and store folder. */
-  start(): Promise<void>;
+  /** Kill it (SIGKILL: no clean shutdown, its store folder kept as the crash left it) and wait until it has exited. */
+  kill(): Promise<void>;
+  /** Start it again on the same port and store folder (`lostStore`: with that folder removed first, as on a new disk). */
+  start(options?: { lostStore?: boolean }): Promise<void>;
   /** Stop it and remove its folder: nothing is left running. */
   dispose(): Promise<void>;
 }
@@ -50,7 +52,8 @@ export async function startNatsServer(): Promise<NatsServer> {
   const storeDir = path.join(folder, 'js');
   let child: ChildProcess | null = null;
 
-  const start = async () => {
+  const start = async (options: { lostStore?: boolean } = {}) => {
+    if (options.lostStore === true) rmSync(storeDir, { recursive: true, force: true });
     const started = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -76,6 +79,14 @@ export async function startNatsServer(): Promise<NatsServer> {
     await exited;
     clearTimeout(timer);
   };
+  const kill = async () => {
+    const running = child;
+    child = null;
+    if (running === null || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  };
   try {
     await start();
   } catch (error) {
@@ -89,6 +100,7 @@ export async function startNatsServer(): Promise<NatsServer> {
     storeDir,
     pid: () => (child as ChildProcess | null)?.pid ?? null,
     stop,
+    kill,
     start,
     dispose: async () => {
       await stop();

@@ -5,6 +5,7 @@ import {
   type EvaluationRunRecord,
   type JudgeStore,
   type NewEvaluationRun,
+  type StoredCase,
   type StoredVerdict,
 } from '../../ports/judgeStore.js';
 import { EvaluationRunCancelledError, EvaluationRunFailedError } from './evaluationRunErrors.js';
@@ -55,17 +56,15 @@ export async function submitEvaluationRun(
   let duplicates = 0;
   let malformed = 0;
   let failure: unknown = null;
-  try {
-    for await (const line of lines) {
-      if (failure !== null) break;
-      if (line.kind === 'malformed') {
-        malformed++;
-        options.onMalformed?.(line.problem);
-        continue;
-      }
-      if (line.kind !== 'case') continue;
+  // each case is kept in the store before it is queued: the queue can be rebuilt from the store
+  let batch: StoredCase[] = [];
+  const flush = async (): Promise<void> => {
+    const cases = batch;
+    batch = [];
+    await store.recordCases(evaluationRunId, cases);
+    for (const { caseKey, context } of cases) {
       const publish: Promise<void> = queue
-        .submit({ evaluationRunId, context: line.context }, caseKeyOf(line.context))
+        .submit({ evaluationRunId, context }, caseKey)
         .then(
           ({ duplicate }) => {
             if (duplicate) {
@@ -84,6 +83,20 @@ export async function submitEvaluationRun(
       pending.add(publish);
       if (pending.size >= window) await Promise.race(pending);
     }
+  };
+  try {
+    for await (const each of lines) {
+      if (failure !== null) break;
+      if (each.kind === 'malformed') {
+        malformed++;
+        options.onMalformed?.(each.problem);
+        continue;
+      }
+      if (each.kind !== 'case') continue;
+      batch.push({ caseKey: caseKeyOf(each.context), context: each.context });
+      if (batch.length >= window) await flush();
+    }
+    if (failure === null) await flush();
     await Promise.all(pending);
     if (failure !== null) throw failure;
   } catch (error) {

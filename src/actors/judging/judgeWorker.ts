@@ -8,7 +8,12 @@ import {
 } from '../../ports/judgeStore.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
 import { patientJudgeStore } from '../../ports/patientJudgeStore.js';
-import { defaultServerPatienceMs, ServerUnavailableError } from '../../ports/serverFailure.js';
+import {
+  defaultServerPatienceMs,
+  isServerFailure,
+  ServerUnavailableError,
+  withPatience,
+} from '../../ports/serverFailure.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
@@ -149,7 +154,15 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         // only a redelivered case can have its verdict already
         mayHaveVerdict: delivery.deliveryCount > 1,
       });
-      await delivery.ack();
+      // the verdict is committed: past the ack wait the case comes back anyway, and its redelivery finds it
+      await withPatience(() => delivery.ack(), {
+        what: 'the judge queue',
+        patienceMs: options.ackWaitMs,
+        signal: options.signal,
+      }).catch((error: unknown) => {
+        // no ack within an ack wait: the case comes back and its redelivery finds the verdict
+        if (!isServerFailure(error)) throw error;
+      });
       if (outcome.recording === 'recorded') tally[outcome.fromCache ? 'cached' : 'recorded']++;
       else if (outcome.recording === 'duplicate') tally.duplicate++;
       else tally.dropped++;
@@ -169,9 +182,14 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         await delivery.ack();
         tally.dropped++;
         emit({ type: 'dropped', evaluationRunId, caseId: context.caseId });
-      } else if (error instanceof ServerUnavailableError || options.signal.aborted) {
-        // the store away past the patience, or stopped while waiting for it: not the run's fault
-        delivery.nak(options.signal.aborted ? undefined : 1000);
+      } else if (isServerFailure(error) || options.signal.aborted) {
+        // a server fault, the store away past the patience, or stopped while waiting: no verdict,
+        // not the run's fault; the case comes back once the server is
+        try {
+          delivery.nak(options.signal.aborted ? undefined : 1000);
+        } catch {
+          // the queue is away too: the case comes back after its ack wait
+        }
         tally.handedBack++;
         if (error instanceof ServerUnavailableError) gaveUp ??= error;
         emit({ type: 'queueError', error });
@@ -199,7 +217,11 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         if (error instanceof ServerUnavailableError) gaveUp ??= error;
         emit({ type: 'queueError', error });
         logger.warn({ err: error }, 'a case could not be judged into the store');
-        delivery.nak(1000);
+        try {
+          delivery.nak(1000);
+        } catch {
+          // the queue is away too: the case comes back after its ack wait
+        }
       })
       .finally(() => {
         active.delete(work);

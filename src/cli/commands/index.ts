@@ -18,6 +18,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   check: async () => (await import('./check.js')).registerCheckCommand,
   submit: async () => (await import('./submit.js')).registerSubmitCommand,
   worker: async () => (await import('./worker.js')).registerWorkerCommand,
+  requeue: async () => (await import('./requeue.js')).registerRequeueCommand,
   serve: async () => (await import('./serve.js')).registerServeCommand,
 };
 

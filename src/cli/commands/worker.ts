@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
+import { requeueRuns } from '../../actors/experiment/queue/requeueRuns.js';
 import {
   defaultMaxDeliveries,
   runRunWorker,
@@ -10,6 +11,7 @@ import {
   type JudgeWorkerTally,
   runJudgeWorker,
 } from '../../actors/judging/judgeWorker.js';
+import { requeueCases } from '../../actors/judging/requeueCases.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';
@@ -18,6 +20,7 @@ import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
+import { casesLines, runsLine } from './requeue.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import {
   judgeAckWaitFromEnvironment,
@@ -121,6 +124,11 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
   say(
     `arena worker ${name}: taking runs from ${url}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
+  );
+  // the store is the truth: what the queue lost (a server back without its folder) is put back first
+  await requeueRuns(store, queue).then(
+    (done) => say(`arena worker ${name}: ${runsLine(done)}`),
+    (error: unknown) => say(`arena worker ${name}: could not put runs back: ${messageOf(error)}`),
   );
   let remote: RemoteComponentHost | null = null;
   const judging =
@@ -230,6 +238,13 @@ async function startJudgeWorker(options: {
     await queue.close();
     throw error;
   });
+  await requeueCases(store, queue).then(
+    (done) => {
+      for (const line of casesLines(done)) say(`arena worker ${options.name}: ${line}`);
+    },
+    (error: unknown) =>
+      say(`arena worker ${options.name}: could not put cases back: ${messageOf(error)}`),
+  );
   const run = async (): Promise<JudgeWorkerTally> => {
     try {
       return await runJudgeWorker({
@@ -268,6 +283,9 @@ function reportJudging(name: string, event: JudgeWorkerEvent, json: boolean): vo
     say(`${name}: evaluation run ${event.evaluationRunId} failed: ${reason}`);
   else say(`${name}: the judge queue or store did not answer (${reason}); retrying`);
 }
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 function say(line: string): void {
   process.stderr.write(`${line}\n`);

@@ -20,7 +20,7 @@ import {
   type QueuedCaseDelivery,
 } from '../judgeQueue.js';
 import { RunQueueError } from '../runQueue.js';
-import { minPullMs, pullHeartbeatMs } from './jetStreamRunQueue.js';
+import { consumerCheckMs, minPullMs, pullHeartbeatMs } from './jetStreamRunQueue.js';
 import {
   connectForQueue,
   ensureStream,
@@ -62,10 +62,36 @@ export async function openJetStreamJudgeQueue(
   const nc = await connectForQueue(options.url, options.name ?? 'arena judge');
   try {
     const jsm = await jetstreamManager(nc);
-    await ensureWorkQueueStream(jsm, stream, [`${prefix}.cases.>`], options.duplicateWindowMs);
-    await ensureConsumer(jsm, stream, `${prefix}.cases.>`, options);
     const js = jetstream(nc);
-    const consumer = options.consume === undefined ? null : await js.consumers.get(stream, durable);
+    // run again when a pull fails: a server back without its folder has lost the consumer and the stream
+    const setUp = async (): Promise<Consumer> => {
+      await ensureWorkQueueStream(jsm, stream, [`${prefix}.cases.>`], options.duplicateWindowMs);
+      await ensureConsumer(jsm, stream, `${prefix}.cases.>`, options);
+      return js.consumers.get(stream, durable);
+    };
+    let consumer = options.consume === undefined ? null : await setUp();
+    if (consumer === null) {
+      await ensureWorkQueueStream(jsm, stream, [`${prefix}.cases.>`], options.duplicateWindowMs);
+      await ensureConsumer(jsm, stream, `${prefix}.cases.>`, options);
+    }
+    let checkedAt = Date.now();
+    const healing = async function* (pull: AsyncGenerator<QueuedCaseDelivery>) {
+      let received = 0;
+      try {
+        for await (const delivery of pull) {
+          received++;
+          yield delivery;
+        }
+      } catch (error) {
+        consumer = await setUp().catch(() => consumer);
+        throw error;
+      }
+      // a pull of a consumer the server lost ends empty, not in an error: look now and then
+      if (received === 0 && Date.now() - checkedAt > consumerCheckMs) {
+        checkedAt = Date.now();
+        consumer = await setUp().catch(() => consumer);
+      }
+    };
     const listeners = {
       cancel: new Set<(id: string) => void>(),
       pause: new Set<(pause: ModelPause) => void>(),
@@ -115,7 +141,7 @@ export async function openJetStreamJudgeQueue(
       take(max, waitMs) {
         if (consumer === null)
           throw new RunQueueError('this judge queue was opened to submit only');
-        return deliveries(consumer, max, Math.max(minPullMs, waitMs));
+        return healing(deliveries(consumer, max, Math.max(minPullMs, waitMs)));
       },
       async purge(evaluationRunId) {
         await jsm.streams.purge(stream, {

@@ -66,22 +66,32 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     const js = jetstream(nc);
     const { consume } = options;
     if (consume === undefined) return jetStreamQueue(nc, js, null, subject);
-    await ensureConsumer(
-      jsm,
-      stream,
-      {
-        durable_name: durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        ack_wait: nanos(consume.ackWaitMs ?? defaultAckWaitMs),
-        max_ack_pending: consume.maxInProgress ?? defaultMaxInProgress,
-        max_deliver: -1,
-        filter_subject: subject,
-      },
-      consume.maxInProgress !== undefined,
-      consume.reconfigureFleet === true,
+    // run again when a pull fails: a server back without its folder has lost the consumer and the stream
+    const setUp = async (): Promise<Consumer> => {
+      await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
+      await ensureConsumer(
+        jsm,
+        stream,
+        {
+          durable_name: durable,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          ack_wait: nanos(consume.ackWaitMs ?? defaultAckWaitMs),
+          max_ack_pending: consume.maxInProgress ?? defaultMaxInProgress,
+          max_deliver: -1,
+          filter_subject: subject,
+        },
+        consume.maxInProgress !== undefined,
+        consume.reconfigureFleet === true,
+      );
+      return js.consumers.get(stream, durable);
+    };
+    return jetStreamQueue(
+      nc,
+      js,
+      { consumer: await setUp(), checkedAt: Date.now(), setUp },
+      subject,
     );
-    return jetStreamQueue(nc, js, await js.consumers.get(stream, durable), subject);
   } catch (error) {
     if (error instanceof ConsumerSettingsError) {
       await nc.close().catch(() => undefined);
@@ -94,7 +104,11 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
 function jetStreamQueue(
   nc: NatsConnection,
   js: JetStreamClient,
-  consumer: Consumer | null,
+  pulling: {
+    consumer: Consumer;
+    checkedAt: number;
+    readonly setUp: () => Promise<Consumer>;
+  } | null,
   subject: string,
 ): RunQueue {
   return {
@@ -104,9 +118,21 @@ function jetStreamQueue(
       return { duplicate: ack.duplicate };
     },
     async next({ waitMs }) {
-      if (consumer === null) throw new RunQueueError('this run queue was opened to submit only');
-      const message = await nextOrNull(consumer, Math.max(minPullMs, waitMs));
-      if (message === null) return null;
+      if (pulling === null) throw new RunQueueError('this run queue was opened to submit only');
+      const message = await nextOrNull(pulling.consumer, Math.max(minPullMs, waitMs)).catch(
+        async (error: unknown) => {
+          pulling.consumer = await pulling.setUp().catch(() => pulling.consumer);
+          throw error;
+        },
+      );
+      if (message === null) {
+        // a pull of a consumer the server lost ends empty, not in an error: look now and then
+        if (Date.now() - pulling.checkedAt > consumerCheckMs) {
+          pulling.checkedAt = Date.now();
+          pulling.consumer = await pulling.setUp().catch(() => pulling.consumer);
+        }
+        return null;
+      }
       const { runId } = message.json<{ runId: string }>();
       const delivery: RunDelivery = {
         runId,
@@ -132,6 +158,8 @@ function jetStreamQueue(
  * clamped to 0.5 s) would race its own expiry and drop what it carried.
  */
 export const minPullMs = 2000;
+/** How often an idle worker checks that its stream and consumer still exist. */
+export const consumerCheckMs = 5000;
 export const pullHeartbeatMs = 500;
 
 /**

@@ -1,6 +1,7 @@
 import {
   checkpointsTable,
   episodesTable,
+  evaluationCasesTable,
   evaluationRunsTable,
   metaDecisionsTable,
   postgresColumnTypes,
@@ -83,6 +84,10 @@ export const postgresMigrations: readonly string[] = [
   `,
   // 4: each run's deliveries to workers (the SQLite store's migration 5)
   runDeliveriesColumns,
+  // 5: the cases of an evaluation run, so the judge queue can be rebuilt from the store (the SQLite store's migration 6)
+  `
+  ${evaluationCasesTable(postgresColumnTypes)}
+  `,
 ];
 
 /** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */

@@ -1,6 +1,7 @@
 import {
   checkpointsTable,
   episodesTable,
+  evaluationCasesTable,
   evaluationRunsTable,
   metaDecisionsTable,
   resumesTable,
@@ -105,6 +106,10 @@ export const storeMigrations: readonly string[] = [
   `,
   // 5: each run's deliveries to workers, counted where a dying worker cannot lose them
   runDeliveriesColumns,
+  // 6: the cases of an evaluation run, so the judge queue can be rebuilt from the store
+  `
+  ${evaluationCasesTable(sqliteColumnTypes)}
+  `,
 ];
 
 /**

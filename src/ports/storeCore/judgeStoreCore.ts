@@ -109,7 +109,23 @@ const sql = {
   verdicts:
     'SELECT * FROM verdicts WHERE evaluation_run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
   cachedVerdict: 'SELECT result FROM verdict_cache WHERE cache_key = $1',
+  unjudgedCases: `SELECT c.case_key, c.context FROM evaluation_cases c
+     WHERE c.evaluation_run_id = $1 AND c.case_key > $2
+       AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.evaluation_run_id = c.evaluation_run_id
+         AND v.case_key = c.case_key AND v.judge_name = $3)
+     ORDER BY c.case_key LIMIT $4`,
+  runningRuns: `SELECT * FROM evaluation_runs WHERE status = 'running' ORDER BY created_at, evaluation_run_id`,
 } as const;
+
+/** One multi-row insert of cases: `count` rows of ($1 run, key, context); a key already kept stays as it is. */
+const insertCases = (count: number): string =>
+  `INSERT INTO evaluation_cases (evaluation_run_id, case_key, context) VALUES ${Array.from(
+    { length: count },
+    (_, index) => `($1, $${2 * index + 2}, $${2 * index + 3})`,
+  ).join(', ')} ON CONFLICT (evaluation_run_id, case_key) DO NOTHING RETURNING case_key`;
+
+/** Cases per insert: far below SQLite's 32,766 parameters. */
+const casesPerInsert = 500;
 
 /**
  * The judge store over one database: the port's rules (read-only refusals,
@@ -231,6 +247,29 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
       await runRow(evaluationRunId);
       const page = await db.all<VerdictRow>(sql.verdicts, [evaluationRunId, afterSeq, limit]);
       return page.map(verdictFromRow);
+    },
+    async recordCases(evaluationRunId, cases) {
+      writable('record the cases of an evaluation run');
+      for (let start = 0; start < cases.length; start += casesPerInsert) {
+        const slice = cases.slice(start, start + casesPerInsert);
+        const params: unknown[] = [evaluationRunId];
+        for (const each of slice) params.push(each.caseKey, JSON.stringify(each.context));
+        await db.all(insertCases(slice.length), params);
+      }
+    },
+    async unjudgedCases(evaluationRunId, { afterKey = '', limit }) {
+      requireInteger('limit', { limit }, 0);
+      const run = await runRow(evaluationRunId);
+      const rows = await db.all<{ case_key: string; context: string }>(sql.unjudgedCases, [
+        evaluationRunId,
+        afterKey,
+        run.judge_name,
+        limit,
+      ]);
+      return rows.map((row) => ({ caseKey: row.case_key, context: JSON.parse(row.context) }));
+    },
+    async runningEvaluationRuns() {
+      return (await db.all<EvaluationRunRow>(sql.runningRuns, [])).map(evaluationRunFromRow);
     },
     async cachedVerdict(key) {
       const row = await db.get<{ result: string }>(sql.cachedVerdict, [key]);

@@ -146,6 +146,14 @@ export const runDeliveriesColumns = `
   ALTER TABLE runs ADD COLUMN delivery_owner TEXT;
   `;
 
+/** Each queued case of an evaluation run, as it was queued: the judge queue is rebuilt from it (arena requeue). */
+export const evaluationCasesTable = (types: ColumnTypes): string => `CREATE TABLE evaluation_cases (
+    evaluation_run_id TEXT NOT NULL REFERENCES evaluation_runs (evaluation_run_id) ON DELETE CASCADE,
+    case_key TEXT NOT NULL,
+    context TEXT NOT NULL,
+    PRIMARY KEY (evaluation_run_id, case_key)
+  )${types.tableOptions};`;
+
 /** The run store's tables, there since each schema's first version that had them all (SQLite 2, PostgreSQL 1). */
 export const runTables = [
   'runs',

@@ -14,6 +14,7 @@ describe('shipped migrations', () => {
       'b1be8eea9989196246501cb1998b5720476702feb86ec369e11d0505fdb7b376',
       '0ca0fd58362336190bf922458f3e989b08b4757d7cf65cc52f6cabb2eb7e3aa9',
       'a8a02a2416e40014eaff0adb8f18d6c82166b71c7322c0e41f68595f0ed788f6',
+      '1ce8ac24e27dde3d96b7a98de9105302d44df2be46454794ea50540f47f666ab',
     ]);
   });
 
@@ -23,6 +24,7 @@ describe('shipped migrations', () => {
       '70a4e6dfbf90c89a2c8b862051d360d65288df608d3ac83a249b7ce678040f17',
       '50ffc42649a124f90c79fe25c0e5df251b1ecfa41cddbb9ad0731aabad996207',
       'a8a02a2416e40014eaff0adb8f18d6c82166b71c7322c0e41f68595f0ed788f6',
+      'ba796d887d3830bb7be8c91d0b6c92a6741284c5039c49f0fd737f6066a15f30',
     ]);
   });
 });

@@ -32,6 +32,7 @@ describe('store schema migrations', () => {
     expect(tables(db)).toEqual([
       'checkpoints',
       'episodes',
+      'evaluation_cases',
       'evaluation_runs',
       'meta_decisions',
       'phases',

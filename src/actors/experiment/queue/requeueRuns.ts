@@ -1,0 +1,40 @@
+import type { RunQueue } from '../../../ports/runQueue.js';
+import type { RunStore } from '../../../ports/store.js';
+
+/** What `requeueRuns` found and did. */
+export interface RequeuedRuns {
+  /** Runs published again (the queue had lost them). */
+  readonly putBack: readonly string[];
+  /** Runs the queue still held (dropped as duplicates of their message id). */
+  readonly stillQueued: number;
+}
+
+/**
+ * The store is the truth, the queue a cache of it: publish again every run
+ * the store holds as `queued`, or as `running` under a lapsed (or no) lease.
+ * The run id is the message id, so a run the queue still holds is dropped as
+ * a duplicate; a run taken twice is still run once (its lease decides).
+ *
+ * @example
+ * ```ts
+ * await requeueRuns(store, queue);
+ * // { putBack: ['slow-20260301T101500-3fa2'], stillQueued: 4 }
+ * ```
+ */
+export async function requeueRuns(
+  store: Pick<RunStore, 'listRuns'>,
+  queue: Pick<RunQueue, 'submit'>,
+  now: () => number = Date.now,
+): Promise<RequeuedRuns> {
+  const putBack: string[] = [];
+  let stillQueued = 0;
+  for (const run of store.listRuns()) {
+    const lapsed =
+      run.status === 'running' && (run.lease === null || Date.parse(run.lease.expiresAt) < now());
+    if (run.status !== 'queued' && !lapsed) continue;
+    const { duplicate } = await queue.submit(run.runId);
+    if (duplicate) stillQueued++;
+    else putBack.push(run.runId);
+  }
+  return { putBack, stillQueued };
+}

@@ -1,0 +1,96 @@
+import type { Command } from 'commander';
+import { requeueRuns } from '../../actors/experiment/queue/requeueRuns.js';
+import { requeueCases } from '../../actors/judging/requeueCases.js';
+import { openJudgeStore } from '../../ports/judgeStoreUri.js';
+import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { ExitCode } from '../errors.js';
+import { natsUrlOf, openJudgeQueue, openRunQueue } from './runQueueOpen.js';
+
+/**
+ * Register `arena requeue`: the store is the truth, the queue a cache of it.
+ * After a NATS server came back without its JetStream folder (or a stream
+ * was purged), put back every run and unjudged case the store still expects.
+ *
+ * @example
+ * ```ts
+ * registerRequeueCommand(program);
+ * // $ arena requeue --nats nats://127.0.0.1:4222 --store sqlite:runs.db
+ * // put back 3 runs (2 still queued)
+ * // put back 1520 cases of evaluation run quality-20260301T101500-3fa2 (0 still queued)
+ * ```
+ */
+export function registerRequeueCommand(program: Command): void {
+  program
+    .command('requeue')
+    .description(
+      'put back on the NATS queues every queued run, running run under a lapsed lease and unjudged case of a running evaluation run the store holds',
+    )
+    .option('--nats <url>', 'the NATS server with JetStream (default: ARENA_NATS)')
+    .option(
+      '--store <uri>',
+      'the store shared with the workers (default: ARENA_STORE, else sqlite:.arena/arena.db)',
+    )
+    .action(async (options: { nats?: string; store?: string }) => {
+      const url = natsUrlOf(options.nats);
+      const location = parseStoreUri(options.store ?? process.env.ARENA_STORE);
+      for (const line of await requeueFromStore(url, location)) process.stdout.write(`${line}\n`);
+      process.exitCode = ExitCode.ok;
+    });
+}
+
+/**
+ * Put back every run and unjudged case the store at `location` expects on
+ * the queues at `url`; one line of what was put back per queue and run.
+ *
+ * @example
+ * ```ts
+ * await requeueFromStore('nats://127.0.0.1:4222', parseStoreUri('sqlite:runs.db'));
+ * // ['put back 0 runs (4 still queued)']
+ * ```
+ */
+export async function requeueFromStore(
+  url: string,
+  location: ReturnType<typeof parseStoreUri>,
+): Promise<string[]> {
+  const lines: string[] = [];
+  const runQueue = await openRunQueue(url);
+  try {
+    const store = await openStoreAsync(location);
+    try {
+      lines.push(runsLine(await requeueRuns(store, runQueue)));
+    } finally {
+      store.close();
+    }
+  } finally {
+    await runQueue.close();
+  }
+  const judgeQueue = await openJudgeQueue(url);
+  try {
+    const judgeStore = await openJudgeStore(location);
+    try {
+      lines.push(...casesLines(await requeueCases(judgeStore, judgeQueue)));
+    } finally {
+      await judgeStore.close();
+    }
+  } finally {
+    await judgeQueue.close();
+  }
+  return lines;
+}
+
+/** `put back N runs (M still queued)`. */
+export function runsLine(done: { putBack: readonly string[]; stillQueued: number }): string {
+  const runs = done.putBack.length === 1 ? 'run' : 'runs';
+  const which = done.putBack.length > 0 ? `: ${done.putBack.join(', ')}` : '';
+  return `put back ${done.putBack.length} ${runs} (${done.stillQueued} still queued)${which}`;
+}
+
+/** `put back N cases of evaluation run X (M still queued)`, one per running evaluation run. */
+export function casesLines(
+  done: readonly { evaluationRunId: string; putBack: number; stillQueued: number }[],
+): string[] {
+  return done.map(
+    (each) =>
+      `put back ${each.putBack} ${each.putBack === 1 ? 'case' : 'cases'} of evaluation run ${each.evaluationRunId} (${each.stillQueued} still queued)`,
+  );
+}
