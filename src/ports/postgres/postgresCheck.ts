@@ -22,8 +22,12 @@ export function checkPostgresStore(uri: string): StoreCheck {
     const schemaVersion =
       connection.query<{ version: number }>('SELECT version FROM arena_schema').rows[0]?.version ??
       0;
-    // the judge tables are there since schema version 3
-    const expected = schemaVersion >= 3 ? [...runTables, ...judgeTables] : runTables;
+    // the judge tables are there since schema version 3, the stored cases since 5
+    const expected: string[] = [
+      ...runTables,
+      ...(schemaVersion >= 3 ? judgeTables : []),
+      ...(schemaVersion >= 5 ? ['evaluation_cases'] : []),
+    ];
     const missing = expected.filter(
       (table) =>
         connection.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [table])
