@@ -136,6 +136,12 @@ export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTal
   const tally = { ended: 0, handedBack: 0, deferred: 0, dropped: 0, failed: 0 };
   const logger = options.logger ?? silentLogger();
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  const worker: WorkerContext = {
+    options,
+    logger,
+    emit,
+    ttlMs: options.leaseTtlMs ?? defaultLeaseTtlMs,
+  };
   const slots = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, async () => {
     while (!options.signal.aborted) {
       let delivery: RunDelivery | null;
@@ -154,7 +160,7 @@ export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTal
         delivery.nak();
         break;
       }
-      const outcome = await handleDelivery(delivery, options, logger, emit);
+      const outcome = await handleDelivery(delivery, worker);
       tally[outcome] += 1;
     }
   });
@@ -164,14 +170,21 @@ export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTal
 
 type DeliveryOutcome = keyof WorkerTally;
 
+/** What every delivery of one worker is handled with. */
+interface WorkerContext {
+  readonly options: RunWorkerOptions;
+  readonly logger: Logger;
+  readonly emit: (event: WorkerEvent) => void;
+  /** Each run's lease lifetime without a heartbeat. */
+  readonly ttlMs: number;
+}
+
 async function handleDelivery(
   delivery: RunDelivery,
-  options: RunWorkerOptions,
-  logger: Logger,
-  emit: (event: WorkerEvent) => void,
+  worker: WorkerContext,
 ): Promise<DeliveryOutcome> {
+  const { options, logger, emit, ttlMs } = worker;
   const { runId } = delivery;
-  const ttlMs = options.leaseTtlMs ?? defaultLeaseTtlMs;
   // the store's server away: wait for it (a run in hand resumes from its last barrier), never fail for it
   const patience = {
     what: 'the run store',
@@ -216,7 +229,7 @@ async function handleDelivery(
   if (claim.kind === 'workerDied') {
     const died = { kind: 'permanent', reason: workerDiedReason } as const;
     const runError = `gave up after ${claim.deliveries} deliveries (${workerDiedReason})`;
-    return giveUp(delivery, claim.deliveries, died, runError, options, ttlMs, logger, emit);
+    return giveUp(delivery, claim.deliveries, died, runError, worker);
   }
   const deliveryCount = claim.delivery;
   emit({ type: 'taken', runId, deliveryCount });
@@ -278,7 +291,7 @@ async function handleDelivery(
       return defer(delivery, deliveryCount, ttlMs, failure, maxDeliveries, emit);
     }
     const runError = `${failure.reason}; gave up after ${deliveryCount} deliveries`;
-    return giveUp(delivery, deliveryCount, failure, runError, options, ttlMs, logger, emit);
+    return giveUp(delivery, deliveryCount, failure, runError, worker);
   } finally {
     clearInterval(keepInProgress);
     // this worker ended the delivery itself: only a delivery whose worker died stays unsettled
@@ -292,10 +305,7 @@ async function giveUp(
   deliveryCount: number,
   failure: DeliveryFailure,
   runError: string,
-  options: RunWorkerOptions,
-  ttlMs: number,
-  logger: Logger,
-  emit: (event: WorkerEvent) => void,
+  { options, logger, emit, ttlMs }: WorkerContext,
 ): Promise<DeliveryOutcome> {
   const { runId } = delivery;
   let status: RunStatus;
