@@ -34,8 +34,18 @@ export interface ModelPause {
   readonly untilMs: number;
 }
 
+/** The most a queue's server takes in one message, and what a case weighs as one. */
+export interface JudgeMessageLimit {
+  /** The server's limit in bytes (NATS: `max_payload` of the server's info). */
+  readonly maxBytes: number;
+  /** The bytes `submit` sends for this case: its body and its headers. */
+  bytesOf(job: QueuedCase, caseKey: string): number;
+}
+
 /** A queue of judge jobs with at-least-once delivery, and the fleet's signals. */
 export interface JudgeQueue {
+  /** How large a case may be; absent when the queue has no limit of its own. */
+  readonly messageLimit?: JudgeMessageLimit;
   /** Queue one case; a case of the same run and key queued before is dropped as a duplicate. */
   submit(job: QueuedCase, caseKey: string): Promise<JudgeSubmitReceipt>;
   /** Up to `max` deliveries, as they come, within about `waitMs`. */

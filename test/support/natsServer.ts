@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,19 +42,27 @@ export interface NatsServer {
 
 /**
  * Start `nats-server -js` on a free loopback port with a temporary store
- * folder and wait until it accepts connections.
+ * folder and wait until it accepts connections. `maxPayload` sets the
+ * server's `max_payload` (bytes; a config file, as it has no flag).
  */
-export async function startNatsServer(): Promise<NatsServer> {
+export async function startNatsServer(options: { maxPayload?: number } = {}): Promise<NatsServer> {
   const binary = findNatsServer();
   if (binary === null) throw new Error(`nats-server is not on PATH: run ${natsInstallHint}`);
   const port = await freePort();
   const folder = mkdtempSync(path.join(tmpdir(), 'arena-nats-'));
   const storeDir = path.join(folder, 'js');
+  const configArgs: string[] = [];
+  if (options.maxPayload !== undefined) {
+    const config = path.join(folder, 'nats.conf');
+    writeFileSync(config, `max_payload: ${options.maxPayload}\n`);
+    configArgs.push('-c', config);
+  }
   let child: ChildProcess | null = null;
 
-  const start = async (options: { lostStore?: boolean } = {}) => {
-    if (options.lostStore === true) rmSync(storeDir, { recursive: true, force: true });
-    const started = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
+  const start = async (startOptions: { lostStore?: boolean } = {}) => {
+    if (startOptions.lostStore === true) rmSync(storeDir, { recursive: true, force: true });
+    const args = [...configArgs, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir];
+    const started = spawn(binary, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let log = '';

@@ -27,7 +27,8 @@ export interface JudgeEvaluationRunOptions {
  * Judge cases in this process as one evaluation run of the judge store
  * (`arena judge --store` without `--nats`): the run is recorded, its cases
  * judged into it as a worker judges them (see `judgeIntoStore`), and it ends
- * with as many cases as it has verdicts (duplicate lines share one). A
+ * with as many cases as it has verdicts (duplicate lines share one). Cases
+ * given as an async iterable are read as slots free up, never held whole. A
  * judgement that rejects fails the run with its message, then rejects.
  *
  * @throws EvaluationRunCancelledError when `signal` aborted first.
@@ -38,7 +39,7 @@ export interface JudgeEvaluationRunOptions {
  * ```
  */
 export async function judgeEvaluationRun(
-  cases: readonly JudgeContext[],
+  cases: readonly JudgeContext[] | AsyncIterable<JudgeContext>,
   options: JudgeEvaluationRunOptions,
 ): Promise<EvaluationRunRecord> {
   const { store, signal } = options;

@@ -1,6 +1,6 @@
-import { from, type Observable, type ObservableInput } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
-import { fanOut } from './fanOut.js';
+import { fanOutPulled } from './fanOutPulled.js';
 import { type CaseOutcome, type JudgeCaseOptions, judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 
@@ -8,7 +8,8 @@ import type { Judge } from './judges.js';
  * Judge cases in this process into the judge store (`arena judge --store`
  * without `--nats`): the same per-case steps a worker takes (a verdict once
  * per case, the verdict cache, nothing after a cancel), at most `concurrency`
- * at once. Unsubscribing cancels the judgements in flight.
+ * at once, each case read as a slot frees up. Unsubscribing cancels the
+ * judgements in flight.
  *
  * @example
  * ```ts
@@ -17,15 +18,13 @@ import type { Judge } from './judges.js';
  * ```
  */
 export function judgeIntoStore(
-  cases: ObservableInput<JudgeContext>,
+  cases: Iterable<JudgeContext> | AsyncIterable<JudgeContext>,
   options: Omit<JudgeCaseOptions, 'signal' | 'judge'> & {
     readonly judge: Judge;
     readonly concurrency: number;
   },
 ): Observable<CaseOutcome> {
-  return from(cases).pipe(
-    fanOut(options.concurrency, (context, signal) =>
-      judgeCaseIntoStore(context, { ...options, signal }),
-    ),
+  return fanOutPulled(cases, options.concurrency, (context, signal) =>
+    judgeCaseIntoStore(context, { ...options, signal }),
   );
 }

@@ -2,6 +2,7 @@ import { defer, from, type Observable, type ObservableInput } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { fanOut } from './fanOut.js';
+import { fanOutPulled } from './fanOutPulled.js';
 import { judgeCacheKey } from './judgeCacheKey.js';
 import type { Judge } from './judges.js';
 
@@ -21,7 +22,8 @@ export interface JudgeManyOptions {
 /**
  * Judge many subjects: at most `concurrency` judge actors run at once, each
  * result is emitted as soon as it finishes (not in input order), and
- * unsubscribing cancels every judgement in flight. A judgement that rejects
+ * unsubscribing cancels every judgement in flight. An async iterable of
+ * cases is read only as judgements finish, so it is never held whole. A judgement that rejects
  * (bad config or input) errors the stream; bounded failures are `error` results.
  *
  * @example
@@ -38,11 +40,11 @@ export function judgeMany(
   options: JudgeManyOptions,
 ): Observable<JudgeResult> {
   const { cache } = options;
-  const judging = fanOut<JudgeContext, JudgeResult>(
-    options.concurrency,
+  const task =
     cache === undefined
-      ? (context, signal) => judge.evaluate(context, { signal })
-      : (context, signal) => {
+      ? (context: JudgeContext, signal: AbortSignal): JudgeResult | Promise<JudgeResult> =>
+          judge.evaluate(context, { signal })
+      : (context: JudgeContext, signal: AbortSignal): JudgeResult | Promise<JudgeResult> => {
           const key = judgeCacheKey(judge, context);
           const cached = cache.get(key);
           if (cached) return cached;
@@ -51,8 +53,13 @@ export function judgeMany(
             if (result.status !== 'error' && !signal.aborted) cache.set(key, result);
             return result;
           });
-        },
-  );
+        };
+  // an async iterable (a file being read) is pulled a case at a time, as slots free up
+  if (isAsyncIterable(cases)) return fanOutPulled(cases, options.concurrency, task);
   // the cases are read at subscription, as each subscription judges them anew
-  return defer(() => from(cases)).pipe(judging);
+  return defer(() => from(cases)).pipe(fanOut(options.concurrency, task));
+}
+
+function isAsyncIterable<T>(value: ObservableInput<T>): value is AsyncIterable<T> {
+  return typeof (value as Partial<AsyncIterable<T>>)[Symbol.asyncIterator] === 'function';
 }

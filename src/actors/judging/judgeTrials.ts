@@ -1,9 +1,9 @@
-import { from, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { JudgeConfigurationError } from '../../domain/judge/errors.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import type { TrialJudgeResult } from '../../domain/judge/trials.js';
-import { fanOut } from './fanOut.js';
+import { fanOutPulled } from './fanOutPulled.js';
 import { type JudgeManyOptions, judgeMany } from './judgeMany.js';
 import type { Judge } from './judges.js';
 
@@ -16,7 +16,9 @@ export interface JudgeTrialsOptions extends JudgeManyOptions {
 /**
  * Judge every case `trials` times with the same judge, each trial its own
  * judgement (never a cached one), at most `concurrency` at once. With one
- * trial it is `judgeMany`; with more, each result carries its 1-based `trial`.
+ * trial it is `judgeMany`; with more, each result carries its 1-based `trial`,
+ * and a case's trials are started one after the other (cases are read as
+ * slots free up, never held whole).
  * Unsubscribing cancels every judgement in flight.
  *
  * @throws JudgeConfigurationError for a trial count or concurrency that is not
@@ -30,7 +32,7 @@ export interface JudgeTrialsOptions extends JudgeManyOptions {
  * ```
  */
 export function judgeTrials(
-  cases: readonly JudgeContext[],
+  cases: readonly JudgeContext[] | AsyncIterable<JudgeContext>,
   judge: Judge,
   options: JudgeTrialsOptions,
 ): Observable<JudgeResult | TrialJudgeResult> {
@@ -44,13 +46,17 @@ export function judgeTrials(
       'trials are independent judgements: judge them without a cache',
     );
   }
-  const judging = fanOut<{ trial: number; context: JudgeContext }, TrialJudgeResult>(
-    options.concurrency,
-    ({ trial, context }, signal) =>
-      judge.evaluate(context, { signal }).then((result) => ({ ...result, trial })),
+  return fanOutPulled(trialsOf(cases, trials), options.concurrency, ({ trial, context }, signal) =>
+    judge.evaluate(context, { signal }).then((result) => ({ ...result, trial })),
   );
-  const runs = Array.from({ length: trials }, (_, index) =>
-    cases.map((context) => ({ trial: index + 1, context })),
-  ).flat();
-  return from(runs).pipe(judging);
+}
+
+/** Each case's trials one after the other: a case's stability is known once its trials are in. */
+async function* trialsOf(
+  cases: readonly JudgeContext[] | AsyncIterable<JudgeContext>,
+  trials: number,
+): AsyncGenerator<{ trial: number; context: JudgeContext }> {
+  for await (const context of cases) {
+    for (let trial = 1; trial <= trials; trial++) yield { trial, context };
+  }
 }

@@ -7,17 +7,20 @@ import { judgeTrials } from '../../actors/judging/judgeTrials.js';
 import { loadJudgeConfig } from '../../config/judgeConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
-import { summarizeJudgeResults } from '../../domain/judge/summary.js';
+import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import { createLogger } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
+import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
 import {
+  caseContexts,
+  defaultRunIdOf,
   type JudgeCommandOptions,
-  readCases,
+  openCases,
   reportJudgeRun,
-  reportMalformedLine,
+  scanCases,
 } from './judgeCommandIo.js';
-import { agreementReport, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
 
 /**
  * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
@@ -113,37 +116,63 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     ...(options.judge ? { name: options.judge } : {}),
   });
   checkAgreementGate(config, judge, trials);
-  const { cases, malformed } = await readCases(casesPath, options.runId);
-  for (const problem of malformed) reportMalformedLine(casesPath, problem);
-  const results = await judgeAll(cases, judge, concurrency, options.out, trials);
-  const agreement = agreementReport(results, { trials, minAgreement: config.gates.min_agreement });
-  reportJudgeRun(
-    judge.settings.name,
-    summarizeJudgeResults(results),
-    malformed.length,
-    config,
-    options,
-    agreement,
-  );
+  const file = await openCases(casesPath);
+  try {
+    const defaultRunId = options.runId ?? defaultRunIdOf(await fileSha256(file));
+    // read once to refuse what cannot be judged, then again as the judging takes the cases
+    const scan = await scanCases(file, defaultRunId, casesPath);
+    const reporting = {
+      summary: judgeSummaryAccumulator(),
+      agreement: agreementReporter({ trials, minAgreement: config.gates.min_agreement }),
+    };
+    await judgeAll(caseContexts(file, defaultRunId, casesPath), judge, {
+      concurrency,
+      outPath: options.out,
+      trials,
+      total: scan.cases * trials,
+      onResult: (result) => {
+        reporting.summary.add(result);
+        reporting.agreement.add(result);
+      },
+    });
+    reportJudgeRun(
+      judge.settings.name,
+      reporting.summary.summary(),
+      scan.malformed,
+      config,
+      options,
+      reporting.agreement.report(),
+    );
+  } finally {
+    await file.close().catch(() => undefined);
+  }
 }
 
-/** Judge every case, writing each result as it finishes; Ctrl-C cancels what is in flight. */
+/**
+ * Judge every case, writing each result as it finishes (nothing is kept:
+ * `onResult` folds what the summary needs); Ctrl-C cancels what is in flight.
+ */
 function judgeAll(
-  cases: JudgeContext[],
+  cases: AsyncIterable<JudgeContext>,
   judge: Judge,
-  concurrency: number,
-  outPath: string | undefined,
-  trials: number,
-): Promise<JudgeResult[]> {
+  options: {
+    readonly concurrency: number;
+    readonly outPath: string | undefined;
+    readonly trials: number;
+    readonly total: number;
+    readonly onResult: (result: JudgeResult) => void;
+  },
+): Promise<void> {
+  const { concurrency, outPath, trials } = options;
   const out: WriteStream | NodeJS.WriteStream = outPath
     ? createWriteStream(outPath)
     : process.stdout;
   const bar = createProgressBar({
-    total: cases.length * trials,
+    total: options.total,
     label: 'judging',
     stream: process.stderr,
   });
-  const results: JudgeResult[] = [];
+  let judged = 0;
   let errors = 0;
   // Lines of the results finished in one event-loop turn, written together: one write, not one each.
   let pendingLines = '';
@@ -152,7 +181,7 @@ function judgeAll(
     out.write(pendingLines);
     pendingLines = '';
   };
-  return new Promise<JudgeResult[]>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     let subscription: Subscription | undefined;
     const onInterrupt = (): void => {
       subscription?.unsubscribe();
@@ -165,17 +194,18 @@ function judgeAll(
       process.removeListener('SIGINT', onInterrupt);
       writePending();
       bar.finish();
-      const done = (): void => (error === undefined ? resolve(results) : reject(error));
+      const done = (): void => (error === undefined ? resolve() : reject(error));
       if (out === process.stdout) done();
       else (out as WriteStream).end(done);
     };
     subscription = judgeTrials(cases, judge, { concurrency, trials }).subscribe({
       next: (result) => {
-        results.push(result);
+        judged++;
+        options.onResult(result);
         if (result.status === 'error') errors++;
         if (pendingLines === '') setImmediate(writePending);
         pendingLines += `${JSON.stringify(result)}\n`;
-        bar.update(results.length, errors > 0 ? `${errors} errors` : '');
+        bar.update(judged, errors > 0 ? `${errors} errors` : '');
       },
       error: (error: unknown) => finish(error),
       complete: () => finish(),

@@ -1,5 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
+import { createCaseKeyDigests } from '../../domain/judge/caseKeyDigests.js';
 import {
   type CaseLineOutcome,
   type MalformedCaseLine,
@@ -7,9 +8,10 @@ import {
 } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
+import { caseKeyOf } from '../../ports/judgeStore.js';
 import type { LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
-import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
+import { fileLines, isFileSystemError } from '../fileLines.js';
 import type { AgreementReport } from './judgePanelReport.js';
 
 export interface JudgeCommandOptions {
@@ -33,26 +35,98 @@ export function defaultRunIdOf(casesSha256: string): string {
   return `judge-${casesSha256.slice(0, 12)}`;
 }
 
-/** Read the cases file a line at a time; a malformed line is kept to report, the rest still judged. */
-export async function readCases(
+/** What `scanCases` found: the lines that are cases and those that are malformed (each reported). */
+export interface CasesScan {
+  readonly cases: number;
+  readonly malformed: number;
+}
+
+/** What a queue message of a case would weigh, beside the most its server takes. */
+export type MessageSize = (context: JudgeContext) => {
+  readonly bytes: number;
+  readonly maxBytes: number;
+};
+
+/**
+ * Read the cases file once before anything is judged or queued, in memory
+ * bounded by the longest line and 16-32 bytes a case (the digests of the
+ * case keys seen): report each malformed line, count the cases, and refuse
+ * (exit 2) a case key given twice, naming both lines, and, with `messageSize`,
+ * a case too large for the queue's server, naming its line and the limit.
+ *
+ * @throws CliError (exit 2) for a repeated case or one too large.
+ * @example
+ * ```ts
+ * await scanCases(file, 'judge-1a2b', 'cases.jsonl');
+ * // { cases: 4, malformed: 0 }, or throws 'cases.jsonl:7: case id "a" is given again (first on line 3)'
+ * ```
+ */
+export async function scanCases(
+  file: FileHandle,
+  defaultRunId: string,
   casesPath: string,
-  runId: string | undefined,
-): Promise<{ cases: JudgeContext[]; malformed: MalformedCaseLine[] }> {
-  const file = await openCases(casesPath);
-  try {
-    const defaultRunId = runId ?? defaultRunIdOf(await fileSha256(file));
-    const cases: JudgeContext[] = [];
-    const malformed: MalformedCaseLine[] = [];
-    for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
-      if (outcome.kind === 'case') cases.push(outcome.context);
-      else if (outcome.kind === 'malformed') malformed.push(outcome.problem);
+  options: { readonly messageSize?: MessageSize } = {},
+): Promise<CasesScan> {
+  const seen = createCaseKeyDigests();
+  let line = 0;
+  let cases = 0;
+  let malformed = 0;
+  for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
+    line++;
+    if (outcome.kind === 'malformed') {
+      malformed++;
+      reportMalformedLine(casesPath, outcome.problem);
+      continue;
     }
-    return { cases, malformed };
-  } catch (error) {
-    if (!isFileSystemError(error)) throw error;
-    throw cannotRead(casesPath, error);
-  } finally {
-    await file.close();
+    if (outcome.kind !== 'case') continue;
+    cases++;
+    const { context } = outcome;
+    const key = caseKeyOf(context);
+    if (!seen.add(key)) {
+      const first = await firstLineOf(file, key, line, defaultRunId, casesPath);
+      if (first !== null) {
+        throw new CliError(
+          `${casesPath}:${line}: case id ${JSON.stringify(context.caseId)}${context.subjectId === context.caseId ? '' : ` for subject ${JSON.stringify(context.subjectId)}`} is given again (first on line ${first}): a case is judged once, give each its own case_id`,
+          ExitCode.badInput,
+        );
+      }
+    }
+    const size = options.messageSize?.(context);
+    if (size !== undefined && size.bytes > size.maxBytes) {
+      throw new CliError(
+        `${casesPath}:${line}: case id ${JSON.stringify(context.caseId)} needs a queue message of ${size.bytes} bytes, more than the NATS server's max_payload of ${size.maxBytes} bytes: nothing was queued (shorten the case, or raise max_payload on the server)`,
+        ExitCode.badInput,
+      );
+    }
+  }
+  return { cases, malformed };
+}
+
+/** The first line before `before` whose case has `key`; `null` when none has (two keys shared a digest). */
+async function firstLineOf(
+  file: FileHandle,
+  key: string,
+  before: number,
+  defaultRunId: string,
+  casesPath: string,
+): Promise<number | null> {
+  let line = 0;
+  for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
+    line++;
+    if (line >= before) return null;
+    if (outcome.kind === 'case' && caseKeyOf(outcome.context) === key) return line;
+  }
+  return null;
+}
+
+/** The cases of the file as they are read (malformed and blank lines skipped: `scanCases` told of them). */
+export async function* caseContexts(
+  file: FileHandle,
+  defaultRunId: string,
+  casesPath: string,
+): AsyncGenerator<JudgeContext> {
+  for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
+    if (outcome.kind === 'case') yield outcome.context;
   }
 }
 

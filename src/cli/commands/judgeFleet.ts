@@ -1,5 +1,4 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
   EvaluationRunCancelledError,
@@ -9,30 +8,39 @@ import { endedRunVerdicts } from '../../actors/judging/evaluationRuns.js';
 import { judgeEvaluationRun } from '../../actors/judging/judgeEvaluationRun.js';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import { judgeOnFleet } from '../../actors/judging/judgeOnFleet.js';
+import type { Judge } from '../../actors/judging/judges.js';
 import { type JudgeConfig, loadJudgeConfig, selectJudgeName } from '../../config/judgeConfig.js';
-import type { JudgeResult } from '../../domain/judge/result.js';
+import type { JudgeContext } from '../../domain/judge/context.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { JudgeQueue } from '../../ports/judgeQueue.js';
-import type { EvaluationRunRecord, JudgeStore, StoredVerdict } from '../../ports/judgeStore.js';
+import {
+  caseKeyOf,
+  type EvaluationRunRecord,
+  type JudgeStore,
+  type StoredVerdict,
+} from '../../ports/judgeStore.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger } from '../../ports/logger.js';
 import { patientJudgeStore } from '../../ports/patientJudgeStore.js';
+import { createRunIdGenerator } from '../../ports/runId.js';
 import { parseStoreUri } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import { fileLines, fileSha256 } from '../fileLines.js';
+import { fileSha256 } from '../fileLines.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import {
+  type CasesScan,
+  caseContexts,
   caseLines,
   defaultRunIdOf,
   type JudgeCommandOptions,
+  type MessageSize,
   openCases,
-  readCases,
   reportJudgeRun,
-  reportMalformedLine,
+  scanCases,
 } from './judgeCommandIo.js';
-import { agreementReport } from './judgePanelReport.js';
+import { agreementReporter } from './judgePanelReport.js';
 import { natsUrlOf, openJudgeQueue } from './runQueueOpen.js';
 
 /**
@@ -70,10 +78,14 @@ export async function judgeOnFleetCommand(
     queue = await openJudgeQueue(url, {
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
+    // read once before anything is queued: a repeated case or one too large for the server is refused
+    const scan = await scanCases(file, defaultRunId, casesPath, {
+      messageSize: queueMessageSize(queue, judgeName),
+    });
     store = patientStore(await openJudgeStore(location), stop.signal);
     let malformed = 0;
-    // a long file takes a while to queue: a bar over its non-blank lines (read once more, streamed)
-    const queueing = bars.open(Math.max(1, await nonBlankLines(file)), 'queueing');
+    // a long file takes a while to queue: a bar over its non-blank lines
+    const queueing = bars.open(Math.max(1, scan.cases + scan.malformed), 'queueing');
     const { run, ended } = await judgeOnFleet(caseLines(file, defaultRunId, casesPath), {
       store,
       queue,
@@ -87,10 +99,8 @@ export async function judgeOnFleetCommand(
       },
       wait: options.wait === true,
       signal: stop.signal,
-      onMalformed: (problem) => {
-        malformed++;
-        reportMalformedLine(casesPath, problem);
-      },
+      // told of by the scan
+      onMalformed: () => malformed++,
       onQueued: (queued) => queueing.update(queued + malformed),
       onSubmitted: ({ run, duplicates }) => {
         bars.finish();
@@ -142,15 +152,48 @@ export async function judgeIntoStoreCommand(
     ...(options.judge ? { name: options.judge } : {}),
   });
   const location = storeLocationOf(options.store, '--store');
-  const { cases, malformed } = await readCases(casesPath, options.runId);
-  for (const problem of malformed) reportMalformedLine(casesPath, problem);
   const file = await openCases(casesPath);
-  const casesSha256 = await fileSha256(file).finally(() => file.close());
-  const stop = new AbortController();
-  const store = patientStore(await openJudgeStore(location), stop.signal);
-  const onInterrupt = (): void => stop.abort();
-  const bar = createProgressBar({ total: cases.length, label: 'judging', stream: process.stderr });
+  let store: JudgeStore | null = null;
   try {
+    const casesSha256 = await fileSha256(file);
+    const defaultRunId = options.runId ?? defaultRunIdOf(casesSha256);
+    // read once before anything is judged: a repeated case is refused, naming both lines
+    const scan = await scanCases(file, defaultRunId, casesPath);
+    store = await openJudgeStore(location);
+    await judgeScannedIntoStore(store, caseContexts(file, defaultRunId, casesPath), options, {
+      judge,
+      config,
+      baseDir,
+      casesPath,
+      casesSha256,
+      scan,
+    });
+  } finally {
+    await file.close().catch(() => undefined);
+    await store?.close();
+  }
+}
+
+/** Judge the scanned cases into the store as one evaluation run, then report it from the store. */
+async function judgeScannedIntoStore(
+  openedStore: JudgeStore,
+  cases: AsyncIterable<JudgeContext>,
+  options: Omit<JudgeCommandOptions, 'concurrency'> & { readonly concurrency: number },
+  input: {
+    readonly judge: Judge;
+    readonly config: JudgeConfig;
+    readonly baseDir: string;
+    readonly casesPath: string;
+    readonly casesSha256: string;
+    readonly scan: CasesScan;
+  },
+): Promise<void> {
+  const { judge, config, baseDir, casesPath, casesSha256, scan } = input;
+  const stop = new AbortController();
+  const store = patientStore(openedStore, stop.signal);
+  const onInterrupt = (): void => stop.abort();
+  const bar = createProgressBar({ total: scan.cases, label: 'judging', stream: process.stderr });
+  {
     process.once('SIGINT', onInterrupt);
     let done = 0;
     const ended = await judgeEvaluationRun(cases, {
@@ -165,7 +208,7 @@ export async function judgeIntoStoreCommand(
         cache: options.cache,
       },
       concurrency: options.concurrency,
-      malformedLines: malformed.length,
+      malformedLines: scan.malformed,
       signal: stop.signal,
       onJudged: () => bar.update(++done),
     })
@@ -175,8 +218,6 @@ export async function judgeIntoStoreCommand(
         bar.finish();
       });
     await finishStoredRun(store, ended, config, options);
-  } finally {
-    await store.close();
   }
 }
 
@@ -197,13 +238,11 @@ async function finishStoredRun(
     ? createWriteStream(options.out)
     : process.stdout;
   const summary = judgeSummaryAccumulator();
-  // a panel's agreement is over all its results: kept only when there is one to measure
-  const kept: JudgeResult[] | null =
-    run.judgeName in (config.panels ?? {}) || config.gates.min_agreement !== undefined ? [] : null;
+  const agreement = agreementReporter({ trials: 1, minAgreement: config.gates.min_agreement });
   let fromCache = 0;
   for await (const verdict of verdicts) {
     summary.add(verdict.result);
-    kept?.push(verdict.result);
+    agreement.add(verdict.result);
     if (verdict.fromCache) fromCache++;
     if (!out.write(`${JSON.stringify(verdict.result)}\n`)) {
       await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -217,14 +256,18 @@ async function finishStoredRun(
   }
   if (!options.json)
     say(`evaluation run ${run.evaluationRunId}: ${fromCache} verdicts from the cache`);
-  const agreement = agreementReport(kept ?? [], {
-    trials: 1,
-    minAgreement: config.gates.min_agreement,
-  });
-  reportJudgeRun(run.judgeName, summary.summary(), run.malformedLines, config, options, agreement, {
-    evaluationRunId: run.evaluationRunId,
-    fromCache,
-  });
+  reportJudgeRun(
+    run.judgeName,
+    summary.summary(),
+    run.malformedLines,
+    config,
+    options,
+    agreement.report(),
+    {
+      evaluationRunId: run.evaluationRunId,
+      fromCache,
+    },
+  );
 }
 
 /** The bar on stderr now (queueing, then judging): one at a time, each finished once. */
@@ -241,11 +284,19 @@ class Bars {
   }
 }
 
-/** How many lines of the file hold something (a case or a malformed line). */
-async function nonBlankLines(file: FileHandle): Promise<number> {
-  let count = 0;
-  for await (const text of fileLines(file)) if (text.trim() !== '') count++;
-  return count;
+/**
+ * What a case weighs as a judge-queue message, beside the server's
+ * `max_payload`; `undefined` for a queue that does not say. The run id is
+ * made later: one of the same length stands in for it.
+ */
+function queueMessageSize(queue: JudgeQueue, judgeName: string): MessageSize | undefined {
+  const limit = queue.messageLimit;
+  if (limit === undefined) return undefined;
+  const evaluationRunId = createRunIdGenerator()(judgeName, new Date());
+  return (context) => ({
+    bytes: limit.bytesOf({ evaluationRunId, context }, caseKeyOf(context)),
+    maxBytes: limit.maxBytes,
+  });
 }
 
 function storeLocationOf(option: string | undefined, needs: string) {

@@ -2,10 +2,10 @@ import { isJudgePanel } from '../../actors/judging/judgePanel.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
 import type { RatingAgreement } from '../../domain/judge/agreement.js';
-import { isPanelResult, panelAgreement, panelMemberSummaries } from '../../domain/judge/panel.js';
+import { isPanelResult, panelAccumulator } from '../../domain/judge/panel.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import type { JudgeSummary } from '../../domain/judge/summary.js';
-import { type TrialJudgeResult, trialStability } from '../../domain/judge/trials.js';
+import { type TrialJudgeResult, trialStabilityAccumulator } from '../../domain/judge/trials.js';
 import { CliError, ExitCode } from '../errors.js';
 
 /** What `arena judge` adds for a panel or `--trials`: lines before the gates, JSON fields, failed gates. */
@@ -74,41 +74,77 @@ export function agreementReport(
   results: readonly JudgeResult[],
   options: { trials: number; minAgreement?: number | undefined },
 ): AgreementReport {
-  const lines: string[] = [];
-  const json: Record<string, unknown> = {};
-  const failedGates: string[] = [];
-  const gate = (what: string, agreement: RatingAgreement): void => {
-    if (options.minAgreement === undefined) return;
-    if (agreement.kappa === null) {
-      failedGates.push(
-        `${what} is n/a (${whyNoKappa(agreement)}), so min_agreement ${options.minAgreement} cannot hold`,
-      );
-    } else if (agreement.kappa < options.minAgreement) {
-      failedGates.push(
-        `${what} ${ratio(agreement.kappa)} is below min_agreement ${options.minAgreement}`,
-      );
-    }
+  const report = agreementReporter(options);
+  for (const result of results) report.add(result);
+  return report.report();
+}
+
+/**
+ * `agreementReport` folded one result at a time: what it keeps is bounded by
+ * the panel's members and the cases whose trials are still being judged,
+ * never by the run.
+ *
+ * @example
+ * ```ts
+ * const agreement = agreementReporter({ trials: 3, minAgreement: 0.6 });
+ * for await (const result of results) agreement.add(result);
+ * agreement.report().lines; // ['stability over 3 trials: Fleiss' kappa 1 over 4 cases ...']
+ * ```
+ */
+export function agreementReporter(options: { trials: number; minAgreement?: number | undefined }): {
+  add(result: JudgeResult): void;
+  report(): AgreementReport;
+} {
+  const panel = panelAccumulator();
+  let panelResults = 0;
+  let judgements = 0;
+  const stability = options.trials > 1 ? trialStabilityAccumulator(options.trials) : null;
+  return {
+    add(result) {
+      judgements++;
+      if (isPanelResult(result)) {
+        panelResults++;
+        panel.add(result);
+      }
+      stability?.add(result as TrialJudgeResult);
+    },
+    report() {
+      const lines: string[] = [];
+      const json: Record<string, unknown> = {};
+      const failedGates: string[] = [];
+      const gate = (what: string, agreement: RatingAgreement): void => {
+        if (options.minAgreement === undefined) return;
+        if (agreement.kappa === null) {
+          failedGates.push(
+            `${what} is n/a (${whyNoKappa(agreement)}), so min_agreement ${options.minAgreement} cannot hold`,
+          );
+        } else if (agreement.kappa < options.minAgreement) {
+          failedGates.push(
+            `${what} ${ratio(agreement.kappa)} is below min_agreement ${options.minAgreement}`,
+          );
+        }
+      };
+      if (panelResults > 0) {
+        const members = panel.memberSummaries();
+        for (const [name, summary] of members) lines.push(`member ${name}: ${memberLine(summary)}`);
+        const agreement = panel.agreement();
+        lines.push(`agreement of the members: ${kappaLine(agreement, 'judgements')}`);
+        json.panel = { members: Object.fromEntries(members), agreement };
+        gate('agreement of the members', agreement);
+      }
+      if (stability !== null) {
+        const stable = stability.stability();
+        lines.push(
+          `stability over ${stable.trials} trials: ${kappaLine(stable, 'cases')}; the same verdict in every trial: ${stable.sameVerdict} of ${stable.cases} cases`,
+        );
+        json.trials = stable;
+        gate('stability over trials', stable);
+        const judged = `${judgements} judgements (${stable.cases} cases × ${stable.trials} trials)`;
+        return { judged, lines, json, failedGates };
+      }
+      return { lines, json, failedGates };
+    },
   };
-  const panelResults = results.filter(isPanelResult);
-  if (panelResults.length > 0) {
-    const members = panelMemberSummaries(panelResults);
-    for (const [name, summary] of members) lines.push(`member ${name}: ${memberLine(summary)}`);
-    const agreement = panelAgreement(panelResults);
-    lines.push(`agreement of the members: ${kappaLine(agreement, 'judgements')}`);
-    json.panel = { members: Object.fromEntries(members), agreement };
-    gate('agreement of the members', agreement);
-  }
-  if (options.trials > 1) {
-    const stability = trialStability(results as readonly TrialJudgeResult[], options.trials);
-    lines.push(
-      `stability over ${stability.trials} trials: ${kappaLine(stability, 'cases')}; the same verdict in every trial: ${stability.sameVerdict} of ${stability.cases} cases`,
-    );
-    json.trials = stability;
-    gate('stability over trials', stability);
-    const judged = `${results.length} judgements (${stability.cases} cases × ${stability.trials} trials)`;
-    return { judged, lines, json, failedGates };
-  }
-  return { lines, json, failedGates };
 }
 
 function memberLine(summary: JudgeSummary): string {

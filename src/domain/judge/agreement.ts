@@ -78,16 +78,69 @@ export interface RatingAgreement {
 export function ratingAgreement(
   ratingsBySubject: readonly (readonly (string | null)[])[],
 ): RatingAgreement {
-  const complete = ratingsBySubject.filter((ratings) => ratings.every((rating) => rating !== null));
-  const categories = [...new Set(complete.flat() as string[])].sort();
-  const leftOut = ratingsBySubject.length - complete.length;
-  if (complete.length === 0 || (complete[0]?.length ?? 0) < 2) {
-    return { kappa: null, subjects: complete.length, leftOut, categories };
-  }
-  const table = complete.map((ratings) =>
-    categories.map((category) => ratings.filter((rating) => rating === category).length),
-  );
-  return { kappa: fleissKappa(table), subjects: complete.length, leftOut, categories };
+  const agreement = ratingAgreementAccumulator();
+  for (const ratings of ratingsBySubject) agreement.add(ratings);
+  return agreement.agreement();
+}
+
+/**
+ * `ratingAgreement` one subject at a time, in memory bounded by the
+ * categories, not the subjects: Fleiss' kappa needs only the sum of the
+ * subjects' pairwise agreements and each category's total.
+ *
+ * @throws AgreementTableError when a complete subject has another number of raters than the first.
+ * @example
+ * ```ts
+ * const agreement = ratingAgreementAccumulator();
+ * agreement.add(['passed', 'passed']);
+ * agreement.add(['failed', 'failed']);
+ * agreement.add(['passed', null]);
+ * agreement.agreement(); // { kappa: 1, subjects: 2, leftOut: 1, categories: ['failed', 'passed'] }
+ * ```
+ */
+export function ratingAgreementAccumulator(): {
+  add(ratings: readonly (string | null)[]): void;
+  agreement(): RatingAgreement;
+} {
+  let raters: number | null = null;
+  let subjects = 0;
+  let leftOut = 0;
+  let agreementSum = 0;
+  const categoryTotals = new Map<string, number>();
+  return {
+    add(ratings) {
+      if (!ratings.every((rating) => rating !== null)) {
+        leftOut++;
+        return;
+      }
+      raters ??= ratings.length;
+      if (ratings.length !== raters) {
+        throw new AgreementTableError(
+          `row ${subjects} has ${ratings.length} ratings, expected the same number (at least 2) in every row`,
+        );
+      }
+      const counts = new Map<string, number>();
+      for (const rating of ratings as readonly string[]) {
+        counts.set(rating, (counts.get(rating) ?? 0) + 1);
+        categoryTotals.set(rating, (categoryTotals.get(rating) ?? 0) + 1);
+      }
+      if (raters >= 2) agreementSum += subjectAgreement([...counts.values()], raters);
+      subjects++;
+    },
+    agreement() {
+      const categories = [...categoryTotals.keys()].sort();
+      if (subjects === 0 || raters === null || raters < 2) {
+        return { kappa: null, subjects, leftOut, categories };
+      }
+      const ratings = subjects * raters;
+      const chance = categories.reduce(
+        (sum, category) => sum + (categoryTotals.get(category)! / ratings) ** 2,
+        0,
+      );
+      const kappa = chance >= 1 ? null : (agreementSum / subjects - chance) / (1 - chance);
+      return { kappa, subjects, leftOut, categories };
+    },
+  };
 }
 
 function subjectAgreement(row: readonly number[], raters: number): number {

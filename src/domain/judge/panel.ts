@@ -1,7 +1,11 @@
-import { pairwiseAgreement, type RatingAgreement, ratingAgreement } from './agreement.js';
+import {
+  pairwiseAgreement,
+  type RatingAgreement,
+  ratingAgreementAccumulator,
+} from './agreement.js';
 import { JudgeConfigurationError, PanelQuorumError, PanelTieError } from './errors.js';
 import type { JudgeResult, JudgeStatus } from './result.js';
-import { type JudgeSummary, summarizeJudgeResults } from './summary.js';
+import { type JudgeSummary, judgeSummaryAccumulator } from './summary.js';
 
 /** How a panel turns its members' verdicts into one. */
 export type PanelRuleName = 'majority' | 'unanimous' | 'mean_score';
@@ -206,15 +210,9 @@ export function panelRecord(
 export function panelMemberSummaries(
   results: readonly PanelJudgeResult[],
 ): ReadonlyMap<string, JudgeSummary> {
-  const byMember = new Map<string, JudgeResult[]>();
-  for (const result of results) {
-    for (const member of result.panel.members) {
-      const list = byMember.get(member.judge) ?? [];
-      list.push(member);
-      byMember.set(member.judge, list);
-    }
-  }
-  return new Map([...byMember].map(([name, list]) => [name, summarizeJudgeResults(list)]));
+  const panel = panelAccumulator();
+  for (const result of results) panel.add(result);
+  return panel.memberSummaries();
 }
 
 /**
@@ -228,13 +226,52 @@ export function panelMemberSummaries(
  * ```
  */
 export function panelAgreement(results: readonly PanelJudgeResult[]): RatingAgreement {
-  const names = [...new Set(results.flatMap((result) => result.panel.members.map((m) => m.judge)))];
-  return ratingAgreement(
-    results.map((result) =>
-      names.map((name) => {
-        const member = result.panel.members.find((candidate) => candidate.judge === name);
-        return member === undefined || member.status === 'error' ? null : member.status;
-      }),
-    ),
-  );
+  const panel = panelAccumulator();
+  for (const result of results) panel.add(result);
+  return panel.agreement();
+}
+
+/**
+ * `panelMemberSummaries` and `panelAgreement` one result at a time, in memory
+ * bounded by the members, not the results. The members are the first
+ * result's; a later result without one of them is left out of the agreement.
+ *
+ * @example
+ * ```ts
+ * const panel = panelAccumulator();
+ * for await (const result of results) panel.add(result);
+ * panel.agreement().kappa; // 0.4545
+ * ```
+ */
+export function panelAccumulator(): {
+  add(result: PanelJudgeResult): void;
+  memberSummaries(): ReadonlyMap<string, JudgeSummary>;
+  agreement(): RatingAgreement;
+} {
+  const byMember = new Map<string, ReturnType<typeof judgeSummaryAccumulator>>();
+  const ratings = ratingAgreementAccumulator();
+  let names: readonly string[] | null = null;
+  return {
+    add(result) {
+      for (const member of result.panel.members) {
+        let summary = byMember.get(member.judge);
+        if (summary === undefined) {
+          summary = judgeSummaryAccumulator();
+          byMember.set(member.judge, summary);
+        }
+        summary.add(member);
+      }
+      names ??= result.panel.members.map((member) => member.judge);
+      ratings.add(
+        names.map((name) => {
+          const member = result.panel.members.find((candidate) => candidate.judge === name);
+          return member === undefined || member.status === 'error' ? null : member.status;
+        }),
+      );
+    },
+    memberSummaries() {
+      return new Map([...byMember].map(([name, summary]) => [name, summary.summary()]));
+    },
+    agreement: () => ratings.agreement(),
+  };
 }

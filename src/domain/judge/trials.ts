@@ -1,4 +1,4 @@
-import { type RatingAgreement, ratingAgreement } from './agreement.js';
+import { type RatingAgreement, ratingAgreementAccumulator } from './agreement.js';
 import type { JudgeResult } from './result.js';
 
 /** One judgement of a case in a run of repeated trials: the result and its 1-based trial. */
@@ -28,18 +28,58 @@ export function trialStability(
   results: readonly TrialJudgeResult[],
   trials: number,
 ): TrialStability {
-  const byCase = new Map<string, (string | null)[]>();
-  for (const result of results) {
-    const key = JSON.stringify([result.evaluationRunId, result.caseId, result.subjectId]);
-    const ratings = byCase.get(key) ?? new Array<string | null>(trials).fill(null);
-    if (result.trial >= 1 && result.trial <= trials) {
-      ratings[result.trial - 1] = result.status === 'error' ? null : result.status;
-    }
-    byCase.set(key, ratings);
-  }
-  const ratings = [...byCase.values()];
-  const sameVerdict = ratings.filter(
-    (list) => list.every((rating) => rating !== null) && new Set(list).size === 1,
-  ).length;
-  return { ...ratingAgreement(ratings), trials, sameVerdict, cases: ratings.length };
+  const stability = trialStabilityAccumulator(trials);
+  for (const result of results) stability.add(result);
+  return stability.stability();
+}
+
+/**
+ * `trialStability` one result at a time. A case is held only until its last
+ * trial is in, so when each case's trials are judged together (as `arena
+ * judge --trials` does) memory is bounded by the judgements in flight, not by
+ * the cases.
+ *
+ * @example
+ * ```ts
+ * const stability = trialStabilityAccumulator(2);
+ * for await (const result of results) stability.add(result);
+ * stability.stability().sameVerdict; // 2
+ * ```
+ */
+export function trialStabilityAccumulator(trials: number): {
+  add(result: TrialJudgeResult): void;
+  stability(): TrialStability;
+} {
+  const open = new Map<string, { ratings: (string | null)[]; seen: number }>();
+  const agreement = ratingAgreementAccumulator();
+  let sameVerdict = 0;
+  let cases = 0;
+  const close = (ratings: readonly (string | null)[]): void => {
+    agreement.add(ratings);
+    if (ratings.every((rating) => rating !== null) && new Set(ratings).size === 1) sameVerdict++;
+  };
+  return {
+    add(result) {
+      const key = JSON.stringify([result.evaluationRunId, result.caseId, result.subjectId]);
+      let entry = open.get(key);
+      if (entry === undefined) {
+        entry = { ratings: new Array<string | null>(trials).fill(null), seen: 0 };
+        open.set(key, entry);
+        cases++;
+      }
+      if (result.trial >= 1 && result.trial <= trials) {
+        entry.ratings[result.trial - 1] = result.status === 'error' ? null : result.status;
+      }
+      entry.seen++;
+      if (entry.seen >= trials) {
+        open.delete(key);
+        close(entry.ratings);
+      }
+    },
+    stability() {
+      for (const entry of open.values()) close(entry.ratings);
+      open.clear();
+      return { ...agreement.agreement(), trials, sameVerdict, cases };
+    },
+  };
 }

@@ -38,6 +38,9 @@ export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
 
 const durable = 'arena-judges';
 
+/** A case's message id: JetStream drops a second message of the same id as a duplicate. */
+const msgIdOf = (job: QueuedCase, caseKey: string): string => `${job.evaluationRunId}:${caseKey}`;
+
 /** A run id or a pause key as one subject token: they may hold `.`, which NATS reads as a separator. */
 const subjectToken = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
 
@@ -129,12 +132,24 @@ export async function openJetStreamJudgeQueue(
       }
     })().catch(() => undefined);
     const encoder = new TextEncoder();
+    const maxPayload = nc.info?.max_payload;
     const queue: JudgeQueue = {
+      ...(maxPayload !== undefined
+        ? {
+            messageLimit: {
+              maxBytes: maxPayload,
+              // what the client checks against max_payload: the body and the encoded headers
+              bytesOf: (job: QueuedCase, caseKey: string) =>
+                Buffer.byteLength(JSON.stringify(job)) +
+                Buffer.byteLength(`NATS/1.0\r\nNats-Msg-Id: ${msgIdOf(job, caseKey)}\r\n\r\n`),
+            },
+          }
+        : {}),
       async submit(job: QueuedCase, caseKey: string) {
         const ack = await js.publish(
           `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
           encoder.encode(JSON.stringify(job)),
-          { msgID: `${job.evaluationRunId}:${caseKey}` },
+          { msgID: msgIdOf(job, caseKey) },
         );
         return { duplicate: ack.duplicate };
       },

@@ -152,7 +152,7 @@ describe('judge panel', () => {
 });
 
 describe('judgeTrials', () => {
-  it('judges each case once per trial, with its trial number, and never from a cache', async () => {
+  it('judges each case once per trial, its trials one after the other, with its trial number, and never from a cache', async () => {
     const unstable = judge('unstable', [PASSED, FAILED, PASSED, PASSED, PASSED, PASSED]);
     const cases = [subject({ caseId: 'a' }), subject({ caseId: 'b' })];
     const results = (await lastValueFrom(
@@ -160,10 +160,10 @@ describe('judgeTrials', () => {
     )) as TrialJudgeResult[];
     expect(results.map((result) => [result.caseId, result.trial, result.status])).toEqual([
       ['a', 1, 'passed'],
-      ['b', 1, 'failed'],
-      ['a', 2, 'passed'],
-      ['b', 2, 'passed'],
+      ['a', 2, 'failed'],
       ['a', 3, 'passed'],
+      ['b', 1, 'passed'],
+      ['b', 2, 'passed'],
       ['b', 3, 'passed'],
     ]);
     const report = agreementReport(results, { trials: 3, minAgreement: 0.5 });
