@@ -1,6 +1,5 @@
-import { setMaxListeners } from 'node:events';
 import { Observable, type OperatorFunction } from 'rxjs';
-import { JudgeConfigurationError } from '../../domain/judge/errors.js';
+import { requireConcurrency, taskSlots } from './taskSlots.js';
 
 /**
  * `mergeMap(task, concurrency)` for judgements: at most `concurrency` tasks
@@ -29,51 +28,18 @@ export function fanOut<T, R>(
   concurrency: number,
   task: (item: T, signal: AbortSignal) => R | PromiseLike<R>,
 ): OperatorFunction<T, R> {
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new JudgeConfigurationError(
-      `concurrency must be a positive integer, got ${String(concurrency)}`,
-    );
-  }
+  requireConcurrency(concurrency);
   return (source) =>
     new Observable<R>((subscriber) => {
-      const controller = new AbortController();
-      // each task in flight may listen for the abort: that many listeners are expected
-      setMaxListeners(concurrency + 1, controller.signal);
       const waiting: T[] = [];
       let nextWaiting = 0;
-      let inFlight = 0;
       let sourceDone = false;
-      const settled = (result: R): void => {
-        inFlight--;
-        if (subscriber.closed) return;
-        subscriber.next(result);
-        startWaiting();
-      };
-      const failed = (error: unknown): void => {
-        inFlight--;
-        if (!subscriber.closed) subscriber.error(error);
-      };
-      const start = (item: T): void => {
-        let outcome: R | PromiseLike<R>;
-        try {
-          outcome = task(item, controller.signal);
-        } catch (error) {
-          subscriber.error(error);
-          return;
-        }
-        if (!isPromiseLike(outcome)) {
-          subscriber.next(outcome);
-          return;
-        }
-        inFlight++;
-        outcome.then(settled, failed);
-      };
       const startWaiting = (): void => {
-        while (!subscriber.closed && inFlight < concurrency && nextWaiting < waiting.length) {
+        while (!subscriber.closed && slots.inFlight < concurrency && nextWaiting < waiting.length) {
           const item = waiting[nextWaiting]!;
           // Forget started items, so a long stream does not keep them all.
           waiting[nextWaiting++] = undefined as T;
-          start(item);
+          slots.start(item);
         }
         if (nextWaiting === waiting.length) {
           waiting.length = 0;
@@ -83,10 +49,11 @@ export function fanOut<T, R>(
           waiting.splice(0, nextWaiting);
           nextWaiting = 0;
         }
-        if (!subscriber.closed && sourceDone && inFlight === 0 && waiting.length === 0) {
+        if (!subscriber.closed && sourceDone && slots.inFlight === 0 && waiting.length === 0) {
           subscriber.complete();
         }
       };
+      const slots = taskSlots(subscriber, concurrency, task, startWaiting);
       const subscription = source.subscribe({
         next: (item) => {
           waiting.push(item);
@@ -101,11 +68,7 @@ export function fanOut<T, R>(
       // Runs after completion too: only tasks still in flight need a cancel.
       return () => {
         subscription.unsubscribe();
-        if (inFlight > 0) controller.abort();
+        slots.abortInFlight();
       };
     });
-}
-
-function isPromiseLike<R>(value: R | PromiseLike<R>): value is PromiseLike<R> {
-  return typeof (value as PromiseLike<R> | null)?.then === 'function';
 }

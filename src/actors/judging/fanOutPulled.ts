@@ -1,6 +1,5 @@
-import { setMaxListeners } from 'node:events';
 import { Observable } from 'rxjs';
-import { JudgeConfigurationError } from '../../domain/judge/errors.js';
+import { requireConcurrency, taskSlots } from './taskSlots.js';
 
 /**
  * `fanOut` over a source it pulls from: the next item is read only when a
@@ -26,61 +25,24 @@ export function fanOutPulled<T, R>(
   concurrency: number,
   task: (item: T, signal: AbortSignal) => R | PromiseLike<R>,
 ): Observable<R> {
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new JudgeConfigurationError(
-      `concurrency must be a positive integer, got ${String(concurrency)}`,
-    );
-  }
+  requireConcurrency(concurrency);
   return new Observable<R>((subscriber) => {
-    const controller = new AbortController();
-    // each task in flight may listen for the abort: that many listeners are expected
-    setMaxListeners(concurrency + 1, controller.signal);
     const iterator =
       Symbol.asyncIterator in source
         ? (source as AsyncIterable<T>)[Symbol.asyncIterator]()
         : (source as Iterable<T>)[Symbol.iterator]();
-    let inFlight = 0;
     let pulling = false;
     let sourceDone = false;
-    const completeIfDone = (): void => {
-      if (!subscriber.closed && sourceDone && inFlight === 0) subscriber.complete();
-    };
-    const start = (item: T): void => {
-      let outcome: R | PromiseLike<R>;
-      try {
-        outcome = task(item, controller.signal);
-      } catch (error) {
-        subscriber.error(error);
-        return;
-      }
-      if (!isPromiseLike(outcome)) {
-        subscriber.next(outcome);
-        return;
-      }
-      inFlight++;
-      outcome.then(
-        (result) => {
-          inFlight--;
-          if (subscriber.closed) return;
-          subscriber.next(result);
-          void pull();
-        },
-        (error: unknown) => {
-          inFlight--;
-          if (!subscriber.closed) subscriber.error(error);
-        },
-      );
-    };
     // one reader at a time: a slot freed while it reads is taken by the same loop
     const pull = async (): Promise<void> => {
       if (pulling) return;
       pulling = true;
       try {
-        while (!subscriber.closed && !sourceDone && inFlight < concurrency) {
+        while (!subscriber.closed && !sourceDone && slots.inFlight < concurrency) {
           const next = await iterator.next();
           if (subscriber.closed) break;
           if (next.done === true) sourceDone = true;
-          else start(next.value);
+          else slots.start(next.value);
         }
       } catch (error) {
         sourceDone = true;
@@ -88,19 +50,16 @@ export function fanOutPulled<T, R>(
       } finally {
         pulling = false;
       }
-      completeIfDone();
+      if (!subscriber.closed && sourceDone && slots.inFlight === 0) subscriber.complete();
     };
+    const slots = taskSlots(subscriber, concurrency, task, () => void pull());
     void pull();
     return () => {
       if (!sourceDone) {
         sourceDone = true;
         Promise.resolve(iterator.return?.()).catch(() => undefined);
       }
-      if (inFlight > 0) controller.abort();
+      slots.abortInFlight();
     };
   });
-}
-
-function isPromiseLike<R>(value: R | PromiseLike<R>): value is PromiseLike<R> {
-  return typeof (value as PromiseLike<R> | null)?.then === 'function';
 }

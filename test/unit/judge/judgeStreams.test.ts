@@ -111,17 +111,30 @@ describe('judging a stream of cases', () => {
 
   it('fanOutPulled stops reading when unsubscribed, and a failing source errors the stream', async () => {
     const { cases, read } = countedCases(1000);
+    // tasks settle only when the test says so: no timing decides how far the reader got
+    const pending: (() => void)[] = [];
+    const flush = async (): Promise<void> => {
+      for (let turn = 0; turn < 20; turn++) await Promise.resolve();
+    };
+    const settleOne = async (): Promise<void> => {
+      await flush();
+      pending.shift()?.();
+      await flush();
+    };
+    const seen: string[] = [];
     const subscription = fanOutPulled(
       cases,
       2,
-      (context) => new Promise<string>((resolve) => setImmediate(() => resolve(context.caseId))),
-    ).subscribe();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+      (context) => new Promise<string>((resolve) => pending.push(() => resolve(context.caseId))),
+    ).subscribe((caseId) => seen.push(caseId));
+    for (let settled = 0; settled < 5; settled++) await settleOne();
+    expect(seen).toEqual(['0', '1', '2', '3', '4']);
+    expect(read()).toBe(7);
     subscription.unsubscribe();
     const readAtStop = read();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let settled = 0; settled < 5; settled++) await settleOne();
     expect(read()).toBe(readAtStop);
-    expect(readAtStop).toBeLessThan(1000);
+    expect(seen).toHaveLength(5);
     async function* failing(): AsyncGenerator<number> {
       yield 1;
       throw new Error('cannot read');
