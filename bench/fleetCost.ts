@@ -28,6 +28,7 @@ import path from 'node:path';
 import { startNatsServer } from '../test/support/natsServer.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 import { cli, queueExperiment, readStore, waitUntil } from '../test/support/queueFleet.js';
+import { startJudgeServer } from './_judgeFiles.js';
 
 const LATENCY_MS = 5;
 const IN_FLIGHT = 32;
@@ -177,16 +178,6 @@ function casesFile(count: number): string {
   return file;
 }
 
-async function chatServer(): Promise<{ baseURL: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(here, '_judgeServer.ts'), String(LATENCY_MS)],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
-  return { baseURL: chunk.toString('utf8').split('\n')[0]!, child };
-}
-
 interface Cost {
   readonly arena: number;
   /** Arena CPU seconds by command (`judge`, `worker`, `submit`). */
@@ -299,7 +290,7 @@ async function judgingCost(
 
 const nats = await startNatsServer();
 const postgres = await startTestPostgres();
-const model = await chatServer();
+const model = await startJudgeServer(LATENCY_MS);
 try {
   const servers = { natsPid: nats.pid(), postgresPort: postgres.port };
   const config = path.join(folder, 'judge.yaml');

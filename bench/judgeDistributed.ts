@@ -12,9 +12,9 @@
  * Needs nats-server and PostgreSQL (as the tests install them) and a build (npm run build).
  * `JUDGE_FLEET_CASES` sets the batch (default 20000).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -25,6 +25,7 @@ import {
 import { startNatsServer } from '../test/support/natsServer.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 import { cli, waitUntil } from '../test/support/queueFleet.js';
+import { casesFile, configFile, startJudgeServer } from './_judgeFiles.js';
 
 const LATENCY_MS = 50;
 const CAP = 128;
@@ -32,49 +33,6 @@ const CASES = Number(process.env.JUDGE_FLEET_CASES ?? 20_000);
 const here = import.meta.dirname;
 /** `JUDGE_FLEET_PARTS=wall` or `=memory` runs one half. */
 const parts = new Set((process.env.JUDGE_FLEET_PARTS ?? 'wall,memory').split(','));
-
-function casesFile(folder: string, count: number): string {
-  const file = path.join(folder, `cases-${count}.jsonl`);
-  const lines: string[] = [];
-  for (let index = 0; index < count; index++) {
-    lines.push(
-      JSON.stringify({
-        case_id: `case-${index}`,
-        input: { question: `What is ${index} + 1?` },
-        candidate_output: String(index + 1),
-        observation: { model: 'target', provider: 'openai' },
-      }),
-    );
-  }
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
-function configFile(folder: string, baseURL: string): string {
-  const file = path.join(folder, 'judge.yaml');
-  writeFileSync(
-    file,
-    [
-      'rubric: { version: "1", text: "Score it." }',
-      `models: { bench: { provider: openai, model: bench-model, base_url: "${baseURL}" } }`,
-      'judges: { bench: { model: bench, timeout_seconds: 30, max_attempts: 2 } }',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
-async function startServer(): Promise<{ baseURL: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(here, '_judgeServer.ts'), String(LATENCY_MS)],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
-  return { baseURL: chunk.toString('utf8').split('\n')[0]!, child };
-}
 
 /** Run `arena …` to its end; wall ms and the peak RSS it reported. */
 async function timed(
@@ -115,7 +73,7 @@ async function timed(
 
 const nats = await startNatsServer();
 const postgres = await startTestPostgres();
-const server = await startServer();
+const server = await startJudgeServer(LATENCY_MS);
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-bench-judge-fleet-'));
 try {
   const cases = casesFile(folder, CASES);

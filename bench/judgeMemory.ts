@@ -9,61 +9,18 @@
  * Build first (`npm run build`); `JUDGE_MEMORY_CLI` runs another build of the
  * command (a baseline), `JUDGE_MEMORY_CASES=20000,100000` sets the sizes.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cli as builtCli } from '../test/support/queueFleet.js';
+import { casesFile, configFile, startJudgeServer } from './_judgeFiles.js';
 
 const here = import.meta.dirname;
 const cli = process.env.JUDGE_MEMORY_CLI ?? builtCli;
 const SIZES = (process.env.JUDGE_MEMORY_CASES ?? '20000,100000').split(',').map(Number);
 const TARGET = 1.3;
-
-function casesFile(folder: string, count: number): string {
-  const file = path.join(folder, `cases-${count}.jsonl`);
-  const lines: string[] = [];
-  for (let index = 0; index < count; index++) {
-    lines.push(
-      JSON.stringify({
-        case_id: `case-${index}`,
-        input: { question: `What is ${index} + 1?` },
-        candidate_output: String(index + 1),
-        observation: { model: 'target', provider: 'openai' },
-      }),
-    );
-  }
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
-function configFile(folder: string, baseURL: string): string {
-  const file = path.join(folder, 'judge.yaml');
-  writeFileSync(
-    file,
-    [
-      'rubric: { version: "1", text: "Score it." }',
-      `models: { bench: { provider: openai, model: bench-model, base_url: "${baseURL}" } }`,
-      'judges: { bench: { model: bench, timeout_seconds: 30, max_attempts: 2 } }',
-      'gates: { min_pass_rate: 0.5 }',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
-async function startServer(): Promise<{ baseURL: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(here, '_judgeServer.ts'), '0'],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
-  return { baseURL: chunk.toString('utf8').split('\n')[0]!, child };
-}
 
 /** One `arena judge` to its end: its peak RSS and most live heap, as `_memory.mjs` reports them. */
 async function judged(
@@ -110,10 +67,10 @@ async function judged(
   };
 }
 
-const server = await startServer();
+const server = await startJudgeServer(0);
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-bench-judge-memory-'));
 try {
-  const config = configFile(folder, server.baseURL);
+  const config = configFile(folder, server.baseURL, ['gates: { min_pass_rate: 0.5 }']);
   const runs: { count: number; maxRssKb: number; liveHeap: number }[] = [];
   for (const count of SIZES) {
     const run = await judged(casesFile(folder, count), config, folder);
