@@ -148,11 +148,24 @@ export async function* caseLines(
   }
 }
 
-/** Open the cases file; one that cannot be opened is bad input. */
+/** Open the cases file; one that cannot be opened, or is no file (a folder), is bad input. */
 export async function openCases(casesPath: string): Promise<FileHandle> {
-  return open(casesPath).catch((error: unknown) => {
+  const file = await open(casesPath).catch((error: unknown) => {
     throw cannotRead(casesPath, error);
   });
+  let cause: unknown;
+  const isFile = await file.stat().then(
+    (stats) => stats.isFile(),
+    (error: unknown) => {
+      cause = error;
+      return false;
+    },
+  );
+  if (!isFile) {
+    await file.close().catch(() => undefined);
+    throw cannotRead(casesPath, cause);
+  }
+  return file;
 }
 
 function cannotRead(casesPath: string, cause: unknown): CliError {
