@@ -104,6 +104,13 @@ describe('a PostgreSQL store that restarts', () => {
       env: { ...fleetEnv, ARENA_SERVER_PATIENCE_MS: '2000' },
     });
     await waitUntil('the run is taken', () => /taken/.test(worker.stderr()));
+    // taken is claimed before the run starts: stop the server only once the store holds it running
+    await waitUntil('the run is running', async () => {
+      const listed = await runArena(['runs', '--store', store, '--json'], {
+        cwd: experiment.folder,
+      });
+      return listed.stdout.includes('"running"');
+    });
     // the server is stopped for longer than the worker's patience (2 s in this test)
     const down = postgres.restart({ mode: 'fast', downMs: 8000 });
     const exit = await worker.exited;
