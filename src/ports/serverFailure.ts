@@ -104,7 +104,7 @@ export interface PatienceOptions {
   readonly patienceMs?: number;
   readonly firstDelayMs?: number;
   readonly maxDelayMs?: number;
-  /** Aborting it ends the wait at once with the signal's reason. */
+  /** Aborting it ends a wait at once with the signal's reason; an attempt is still made (once) after it. */
   readonly signal?: AbortSignal;
   /** Told before each wait (for a log line). */
   readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
@@ -138,11 +138,11 @@ export async function withPatience<T>(
   const maxDelayMs = options.maxDelayMs ?? 5_000;
   let firstFailureAt: number | null = null;
   for (let attempt = 1; ; attempt++) {
-    options.signal?.throwIfAborted();
     try {
       return await work();
     } catch (error) {
-      if (!retryable(error)) throw error;
+      // an abort ends the waiting, not the attempt: a cancel still gets written after Ctrl-C
+      if (!retryable(error) || options.signal?.aborted === true) throw error;
       firstFailureAt ??= now();
       const left = patienceMs - (now() - firstFailureAt);
       if (left <= 0) throw new ServerUnavailableError(options.what, patienceMs, { cause: error });

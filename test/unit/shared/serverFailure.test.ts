@@ -111,3 +111,22 @@ describe('withPatience', () => {
     await expect(attempt).rejects.toThrow('stopped');
   });
 });
+
+describe('withPatience after an abort', () => {
+  it('still makes the attempt once (a cancel is written after Ctrl-C), but waits no more', async () => {
+    const stop = new AbortController();
+    stop.abort(new Error('stopped'));
+    await expect(
+      withPatience(() => 'written', { what: 'the store', signal: stop.signal }),
+    ).resolves.toBe('written');
+    const refused = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+    await expect(
+      withPatience(
+        () => {
+          throw refused;
+        },
+        { what: 'the store', signal: stop.signal },
+      ),
+    ).rejects.toBe(refused);
+  });
+});
