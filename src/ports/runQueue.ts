@@ -1,4 +1,5 @@
 import { ArenaError } from '../domain/shared/errors.js';
+import { redactUrl } from './redactUrl.js';
 
 /**
  * The run-queue port: runs submitted by `arena submit`, taken by `arena
@@ -101,7 +102,7 @@ export class NatsUrlError extends ArenaError {
   constructor(url: string) {
     super(
       'NATS_URL',
-      `--nats must be a NATS URL like nats://127.0.0.1:4222 (or set ARENA_NATS), got '${url}'`,
+      `--nats must be a NATS URL like nats://127.0.0.1:4222 (or set ARENA_NATS), got '${redactUrl(url)}'`,
     );
   }
 }

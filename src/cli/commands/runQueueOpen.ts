@@ -7,6 +7,7 @@ import {
   parseQueueUri,
   QueueUriError,
 } from '../../ports/queueUri.js';
+import { redactUrl } from '../../ports/redactUrl.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { NatsUrlError, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
@@ -100,9 +101,13 @@ export async function openRemoteComponents(url: string): Promise<RemoteComponent
   } catch (error) {
     if (ArenaError.is(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot reach the NATS server ${url}: ${reason}`, ExitCode.failed, {
-      cause: error,
-    });
+    throw new CliError(
+      `cannot reach the NATS server ${redactUrl(url)}: ${reason}`,
+      ExitCode.failed,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

@@ -14,6 +14,7 @@ import type { ComponentRef } from '../../config/runSpec.js';
 import { ArenaError } from '../../domain/shared/errors.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { serveComponents } from '../../ports/queueUri.js';
+import { redactUrl } from '../../ports/redactUrl.js';
 import type { ComponentService, RemoteKind } from '../../ports/remoteComponent.js';
 import { CliError, ExitCode } from '../errors.js';
 import { natsUrlOf } from './runQueueOpen.js';
@@ -82,9 +83,13 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   } catch (error) {
     if (ArenaError.is(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot reach the NATS server ${url}: ${reason}`, ExitCode.failed, {
-      cause: error,
-    });
+    throw new CliError(
+      `cannot reach the NATS server ${redactUrl(url)}: ${reason}`,
+      ExitCode.failed,
+      {
+        cause: error,
+      },
+    );
   }
   let stopping = false;
   const onSignal = () => {

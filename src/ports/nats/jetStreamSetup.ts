@@ -7,6 +7,7 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { redactUrl } from '../redactUrl.js';
 import { RunQueueError } from '../runQueue.js';
 
 /** Milliseconds as the nanoseconds JetStream's configs count in. */
@@ -31,9 +32,12 @@ export async function connectForQueue(url: string, name: string): Promise<NatsCo
       reconnectTimeWait: 250,
     });
   } catch (error) {
-    throw new RunQueueError(`cannot reach the NATS server at ${url}: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw new RunQueueError(
+      `cannot reach the NATS server at ${redactUrl(url)}: ${messageOf(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -110,7 +114,7 @@ export async function queueSetupError(
   await nc.close().catch(() => undefined);
   if (error instanceof RunQueueError) return error;
   return new RunQueueError(
-    `cannot set up the ${queue} on ${url} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
+    `cannot set up the ${queue} on ${redactUrl(url)} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
     { cause: error },
   );
 }
