@@ -105,16 +105,21 @@ export async function openRemoteComponents(url: string): Promise<RemoteComponent
   try {
     return await openRemoteComponentsAt(url, timing);
   } catch (error) {
-    if (ArenaError.is(error)) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(
-      `cannot reach the NATS server ${redactUrl(url)}: ${reason}`,
-      ExitCode.failed,
-      {
-        cause: error,
-      },
-    );
+    throw natsOutOfReach(url, error);
   }
+}
+
+/** An arena error as it is; any other failure to connect as one line naming the server (its secret written ***), exit 1. */
+export function natsOutOfReach(url: string, error: unknown): Error {
+  if (ArenaError.is(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CliError(
+    `cannot reach the NATS server ${redactUrl(url)}: ${reason}`,
+    ExitCode.failed,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** `ARENA_REMOTE_TIMEOUT_MS`: how long one remote request waits for its reply (default 10 s). */

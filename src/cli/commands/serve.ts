@@ -11,13 +11,11 @@ import {
   resolveComponent,
 } from '../../config/components.js';
 import type { ComponentRef } from '../../config/runSpec.js';
-import { ArenaError } from '../../domain/shared/errors.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { serveComponents } from '../../ports/queueUri.js';
-import { redactUrl } from '../../ports/redactUrl.js';
 import type { ComponentService, RemoteKind } from '../../ports/remoteComponent.js';
 import { CliError, ExitCode } from '../errors.js';
-import { natsUrlOf } from './runQueueOpen.js';
+import { natsOutOfReach, natsUrlOf } from './runQueueOpen.js';
 
 interface ServeCommandOptions {
   nats?: string;
@@ -81,15 +79,7 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   try {
     running = await serveComponents(url, { service, make, instances });
   } catch (error) {
-    if (ArenaError.is(error)) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(
-      `cannot reach the NATS server ${redactUrl(url)}: ${reason}`,
-      ExitCode.failed,
-      {
-        cause: error,
-      },
-    );
+    throw natsOutOfReach(url, error);
   }
   let stopping = false;
   const onSignal = () => {
