@@ -43,18 +43,22 @@ export interface NatsServer {
 /**
  * Start `nats-server -js` on a free loopback port with a temporary store
  * folder and wait until it accepts connections. `maxPayload` sets the
- * server's `max_payload` (bytes; a config file, as it has no flag).
+ * server's `max_payload` (bytes; a config file, as it has no flag); `config`
+ * is more of that file's text (an `authorization` block, `tls`, accounts).
  */
-export async function startNatsServer(options: { maxPayload?: number } = {}): Promise<NatsServer> {
+export async function startNatsServer(
+  options: { maxPayload?: number; config?: string } = {},
+): Promise<NatsServer> {
   const binary = findNatsServer();
   if (binary === null) throw new Error(`nats-server is not on PATH: run ${natsInstallHint}`);
   const port = await freePort();
   const folder = mkdtempSync(path.join(tmpdir(), 'arena-nats-'));
   const storeDir = path.join(folder, 'js');
   const configArgs: string[] = [];
-  if (options.maxPayload !== undefined) {
+  if (options.maxPayload !== undefined || options.config !== undefined) {
     const config = path.join(folder, 'nats.conf');
-    writeFileSync(config, `max_payload: ${options.maxPayload}\n`);
+    const payload = options.maxPayload === undefined ? '' : `max_payload: ${options.maxPayload}\n`;
+    writeFileSync(config, `${payload}${options.config ?? ''}\n`);
     configArgs.push('-c', config);
   }
   let child: ChildProcess | null = null;

@@ -13,6 +13,7 @@ import {
   type ServeComponentsOptions,
   serviceSubject,
 } from '../remoteComponent.js';
+import { natsServerOptions } from './natsServer.js';
 
 /** The methods a request may call on each kind: the port's methods, and its state. */
 const CALLABLE: Readonly<Record<RemoteKind, readonly string[]>> = {
@@ -64,7 +65,7 @@ const decoder = new TextDecoder();
  */
 export async function serveComponents(options: ComponentServiceOptions): Promise<ComponentService> {
   const connection = await connect({
-    servers: options.url,
+    ...natsServerOptions(options.url),
     name: `arena serve ${options.service}`,
     // back soon after a NATS restart: requests in flight are retried by identity meanwhile
     reconnectTimeWait: 250,

@@ -9,6 +9,7 @@ import {
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { redactUrl } from '../redactUrl.js';
 import { RunQueueError } from '../runQueue.js';
+import { natsServerOptions } from './natsServer.js';
 
 /** Milliseconds as the nanoseconds JetStream's configs count in. */
 export const nanos = (ms: number): number => Math.round(ms * 1_000_000);
@@ -25,7 +26,7 @@ export const nanos = (ms: number): number => Math.round(ms * 1_000_000);
 export async function connectForQueue(url: string, name: string): Promise<NatsConnection> {
   try {
     return await connect({
-      servers: url,
+      ...natsServerOptions(url),
       name,
       reconnect: true,
       maxReconnectAttempts: -1,

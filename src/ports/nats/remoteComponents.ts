@@ -27,6 +27,7 @@ import {
   type RequestIdentity,
   serviceSubject,
 } from '../remoteComponent.js';
+import { natsServerOptions } from './natsServer.js';
 
 /** Where remote components are served, and how requests wait and retry. */
 export interface RemoteComponentsOptions extends RemoteComponentOptions {
@@ -56,7 +57,7 @@ export async function connectRemoteComponents(
   options: RemoteComponentsOptions,
 ): Promise<RemoteComponentHost> {
   const connection = await connect({
-    servers: options.url,
+    ...natsServerOptions(options.url),
     name: options.name ?? 'arena run',
     // back soon after a NATS restart: requests in flight are retried by identity meanwhile
     reconnectTimeWait: 250,
