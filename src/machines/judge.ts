@@ -15,7 +15,7 @@ import {
   type JudgeResult,
   type JudgeStatus,
 } from '../domain/judge/result.js';
-import { type JudgeSettings, MAX_TIMER_MS, retryDelayMs } from '../domain/judge/settings.js';
+import { type JudgeSettings, retryDelayMs, timerDelayMs } from '../domain/judge/settings.js';
 import { addUsage, type TokenUsage } from '../domain/judge/usage.js';
 import {
   ModelProviderError,
@@ -323,11 +323,6 @@ export const judgeMachine = setup({
   },
   output: ({ context }) => context.result,
 });
-
-/** A delay a timer can hold: settings are checked, and this keeps hand-built ones from overflowing too. */
-function timerDelayMs(ms: number): number {
-  return Math.min(MAX_TIMER_MS, Math.max(0, ms));
-}
 
 function errorVerdict(errorType: string, attemptCount: number): Verdict {
   return { status: 'error', errorType, payload: null, attemptCount };

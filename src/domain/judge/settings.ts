@@ -6,6 +6,21 @@ import { JudgeConfigurationError } from './errors.js';
  */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * A delay any timer can hold, whatever number it was handed (a remote one
+ * included): NaN and negatives are 0, longer than `MAX_TIMER_MS` is cut to it.
+ *
+ * @example
+ * ```ts
+ * timerDelayMs(1e12); // 2147483647
+ * timerDelayMs(Number.NaN); // 0
+ * timerDelayMs(250); // 250
+ * ```
+ */
+export function timerDelayMs(ms: number): number {
+  return ms > 0 ? Math.min(MAX_TIMER_MS, ms) : 0;
+}
+
 /** Opt-in exponential backoff between attempts (the default retries at once). */
 export interface BackoffSettings {
   readonly initialMs: number;
