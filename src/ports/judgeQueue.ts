@@ -1,4 +1,5 @@
 import type { JudgeContext } from '../domain/judge/context.js';
+import type { Logger } from './logger.js';
 import type { QueueDelivery } from './runQueue.js';
 
 /**
@@ -27,7 +28,10 @@ export interface JudgeSubmitReceipt {
   readonly duplicate: boolean;
 }
 
-/** A model whose provider answered 429: every worker waits until `untilMs` (epoch ms). */
+/**
+ * A model whose provider answered 429: every worker waits until `untilMs`
+ * (epoch ms), within its judge's back-off cap (see `pauseEndMs`).
+ */
 export interface ModelPause {
   /** The endpoint and model paused (see `pauseKeyOf`). */
   readonly key: string;
@@ -81,7 +85,19 @@ export interface JudgeQueueOptions {
   readonly duplicateWindowMs?: number;
   /** Name of this client as the server shows it. */
   readonly name?: string;
+  /** Where a dropped control message (a malformed pause or cancel) is warned about; default silent. */
+  readonly logger?: Logger;
 }
+
+/**
+ * How long a queue keeps a model pause for a worker that starts later.
+ *
+ * @example
+ * ```ts
+ * modelPauseMaxAgeMs; // 3600000: no retry-after is worth waiting an hour for
+ * ```
+ */
+export const modelPauseMaxAgeMs = 60 * 60_000;
 
 /**
  * How long a judge delivery stays unacked before it is delivered again, unless told otherwise.

@@ -260,7 +260,8 @@ describe('arena judge on a fleet of workers (NATS JetStream + PostgreSQL)', () =
       return verdictFor(request, 150);
     });
     // enough work for the whole pause: without a shared pause the other workers would go on calling
-    const fixture = judgeFixture(server, 60, { maxAttempts: 3 });
+    // back-off max_ms 2000: a judge waits out a pause for at most that, so the whole retry-after
+    const fixture = judgeFixture(server, 60, { maxAttempts: 3, backoffMs: 500 });
     const store = await postgres.createDatabase('judge_429');
     const crew = fleet(store, fixture.folder, 3, 2);
     const run = await runArena([...judgeArgs(fixture, store, '--wait', '--max-in-flight', '6')], {

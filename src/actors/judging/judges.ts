@@ -286,8 +286,12 @@ export interface FromConfigOptions {
   readonly maxConnections?: number;
   /** Build a provider yourself (tests); default: the adapters of the config. */
   readonly providerFactory?: (profileName: string, config: JudgeConfig) => ModelProvider;
-  /** Wrap the provider of model profile `profileName` (e.g. to share 429 pauses across a fleet). */
-  readonly wrapProvider?: (provider: ModelProvider, profileName: string) => ModelProvider;
+  /** Wrap the provider of model profile `profileName` for judge `judgeName` (e.g. to share 429 pauses across a fleet). */
+  readonly wrapProvider?: (
+    provider: ModelProvider,
+    profileName: string,
+    judgeName: string,
+  ) => ModelProvider;
 }
 
 function judgeOptionsFrom(
@@ -412,7 +416,7 @@ export function modelJudgeFromConfig(
   const built = options.providerFactory
     ? options.providerFactory(profile.model, config)
     : providerFromConfig(profile.model, config, options);
-  const provider = options.wrapProvider ? options.wrapProvider(built, profile.model) : built;
+  const provider = options.wrapProvider ? options.wrapProvider(built, profile.model, name) : built;
   return createModelJudge({
     ...judgeOptionsFrom(name, config, profile, options.clock),
     ...(options.logger ? { logger: options.logger } : {}),

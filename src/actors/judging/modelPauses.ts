@@ -1,4 +1,6 @@
-import type { JudgeQueue } from '../../ports/judgeQueue.js';
+import { type HeldPause, pauseEndMs } from '../../domain/judge/modelPauseRule.js';
+import { timerDelayMs } from '../../domain/judge/settings.js';
+import { type JudgeQueue, modelPauseMaxAgeMs } from '../../ports/judgeQueue.js';
 import {
   type ModelProvider,
   ProviderAbortedError,
@@ -10,17 +12,27 @@ import {
  * a fleet: a pause one worker meets is announced on the judge queue, and
  * every worker's next attempt on that model waits until it ends. The wait is
  * inside the attempt (its timeout runs), so a judgement never makes more
- * attempts than `max_attempts` because of a pause.
+ * attempts than `max_attempts` because of a pause. What arrives from the
+ * queue is not believed: the latest pause for a model wins, and a judge
+ * waits at most its own back-off cap (see `pauseEndMs`).
  */
 export interface ModelPauses {
-  /** Resolve once `key` is not paused; reject with `ProviderAbortedError` when `signal` aborts first. */
-  waitFor(key: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Resolve once `key` is not paused for a judge whose back-off cap is
+   * `capMs`; reject with `ProviderAbortedError` when `signal` aborts first.
+   */
+  waitFor(key: string, capMs: number, signal: AbortSignal): Promise<void>;
   /** Pause `key` until `untilMs` (epoch ms) here and, with a queue, on every worker. */
   pause(key: string, untilMs: number): void;
-  /** When `key` is paused until, or 0. */
-  pausedUntil(key: string): number;
+  /** When `key`'s pause ends for a judge whose back-off cap is `capMs` (epoch ms), or 0. */
+  pausedUntil(key: string, capMs: number): number;
+  /** How many pauses are held: one that has ended is forgotten. */
+  heldCount(): number;
   dispose(): void;
 }
+
+/** The most pauses a board holds (one per model): past it, the oldest is forgotten. */
+export const maxHeldPauses = 1024;
 
 /**
  * A pause board, fed by the queue's pause announcements when there is a queue.
@@ -28,30 +40,52 @@ export interface ModelPauses {
  * @example
  * ```ts
  * const pauses = createModelPauses({ queue });
- * pauses.pause('http://127.0.0.1:8080/v1 gpt-4o-mini', Date.now() + 2000); // every worker waits 2 s
+ * pauses.pause('http://127.0.0.1:8080/v1 gpt-4o-mini', Date.now() + 2000);
+ * await pauses.waitFor('http://127.0.0.1:8080/v1 gpt-4o-mini', 4000, signal); // about 2 s, on every worker
  * ```
  */
 export function createModelPauses(
   options: { readonly queue?: JudgeQueue; readonly now?: () => number } = {},
 ): ModelPauses {
   const now = options.now ?? Date.now;
-  const until = new Map<string, number>();
-  const extend = (key: string, untilMs: number): void => {
-    if (untilMs > (until.get(key) ?? 0)) until.set(key, untilMs);
+  // insertion order is arrival order: the first entry is the oldest
+  const held = new Map<string, HeldPause>();
+  // until a judge waits, a pause is kept as long as the queue keeps it
+  let longestCapMs: number | null = null;
+  const forgetEnded = (): void => {
+    const at = now();
+    const holdMs = longestCapMs ?? modelPauseMaxAgeMs;
+    for (const [key, pause] of held) if (pauseEndMs(pause, holdMs) <= at) held.delete(key);
   };
-  const unsubscribe = options.queue?.onPause((pause) => extend(pause.key, pause.untilMs));
+  const receive = (key: string, untilMs: number): void => {
+    if (!Number.isFinite(untilMs)) return;
+    forgetEnded();
+    held.delete(key);
+    held.set(key, { untilMs, receivedAtMs: now() });
+    const oldest = held.keys().next();
+    if (held.size > maxHeldPauses && oldest.done !== true) held.delete(oldest.value);
+  };
+  const unsubscribe = options.queue?.onPause((pause) => receive(pause.key, pause.untilMs));
   return {
-    pausedUntil: (key) => until.get(key) ?? 0,
+    pausedUntil: (key, capMs) => pauseEndMs(held.get(key), capMs),
+    heldCount() {
+      forgetEnded();
+      return held.size;
+    },
     pause(key, untilMs) {
-      extend(key, untilMs);
+      receive(key, untilMs);
       options.queue?.announcePause({ key, untilMs });
     },
-    async waitFor(key, signal) {
-      // a pause may be extended while waiting: look again after each wait
+    async waitFor(key, capMs, signal) {
+      longestCapMs = Math.max(longestCapMs ?? 0, timerDelayMs(capMs));
+      // a pause may be replaced while waiting: look again after each wait
       for (;;) {
         if (signal.aborted) throw new ProviderAbortedError();
-        const left = (until.get(key) ?? 0) - now();
-        if (left <= 0) return;
+        const left = pauseEndMs(held.get(key), capMs) - now();
+        if (left <= 0) {
+          forgetEnded();
+          return;
+        }
         await abortableSleep(left, signal);
       }
     },
@@ -76,25 +110,29 @@ export function pauseKeyOf(profile: {
 }
 
 /**
- * A provider that waits out its model's pause before each call and, on a 429
- * with `retry-after`, pauses the model for the fleet.
+ * A provider that waits out its model's pause before each call, for at most
+ * `capMs` (its judge's back-off cap, `pauseCapMs`), and, on a 429 with
+ * `retry-after`, pauses the model for the fleet.
  *
  * @example
  * ```ts
- * const provider = pausingProvider(createOpenAIProvider(options), pauseKeyOf(profile), pauses);
+ * const provider = pausingProvider(createOpenAIProvider(options), pauseKeyOf(profile), pauses, {
+ *   capMs: pauseCapMs(judge.settings.backoff),
+ * });
  * ```
  */
 export function pausingProvider(
   provider: ModelProvider,
   key: string,
   pauses: ModelPauses,
-  now: () => number = Date.now,
+  options: { readonly capMs: number; readonly now?: () => number },
 ): ModelProvider {
+  const now = options.now ?? Date.now;
   return {
     name: provider.name,
     model: provider.model,
     async invoke(request) {
-      await pauses.waitFor(key, request.signal);
+      await pauses.waitFor(key, options.capMs, request.signal);
       try {
         return await provider.invoke(request);
       } catch (error) {
@@ -107,6 +145,7 @@ export function pausingProvider(
   };
 }
 
+/** A sleep that ends early on abort; any `ms` is held by the timer (see `timerDelayMs`). */
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) {
@@ -118,7 +157,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const timer = setTimeout(done, timerDelayMs(ms));
     signal.addEventListener('abort', done, { once: true });
   });
 }

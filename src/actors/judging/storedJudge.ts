@@ -1,4 +1,5 @@
 import { parseJudgeConfig } from '../../config/judgeConfig.js';
+import { pauseCapMs } from '../../domain/judge/modelPauseRule.js';
 import type { EvaluationRunRecord } from '../../ports/judgeStore.js';
 import type { Logger } from '../../ports/logger.js';
 import { judgeFromConfig } from './judgeFromConfig.js';
@@ -9,7 +10,8 @@ import { type ModelPauses, pauseKeyOf, pausingProvider } from './modelPauses.js'
  * The judge of an evaluation run, from the judge config stored with it (the
  * rubric and profiles travel with the run; API keys are read from this
  * process's environment, never from the store). With `pauses`, its model
- * waits out the fleet's 429 pauses.
+ * waits out the fleet's 429 pauses, each for at most its judge's back-off
+ * `max_ms` (a judge without back-off does not wait).
  *
  * @example
  * ```ts
@@ -37,9 +39,13 @@ export async function judgeOfEvaluationRun(
     ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
     ...(pauses
       ? {
-          wrapProvider: (provider, profileName) => {
+          wrapProvider: (provider, profileName, judgeName) => {
             const profile = config.models[profileName];
-            return profile ? pausingProvider(provider, pauseKeyOf(profile), pauses) : provider;
+            const backoff = config.judges[judgeName]?.backoff;
+            const capMs = pauseCapMs(backoff ? { maxMs: backoff.max_ms } : null);
+            return profile
+              ? pausingProvider(provider, pauseKeyOf(profile), pauses, { capMs })
+              : provider;
           },
         }
       : {}),

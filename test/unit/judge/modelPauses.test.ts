@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createModelPauses,
+  maxHeldPauses,
   pauseKeyOf,
   pausingProvider,
 } from '../../../src/actors/judging/modelPauses.js';
@@ -52,9 +53,11 @@ describe('model pauses shared by a fleet', () => {
     };
     const key = pauseKeyOf({ base_url: 'http://127.0.0.1:1/v1', model: 'm' });
     await expect(
-      pausingProvider(limited, key, one, () => now).invoke(request(new AbortController().signal)),
+      pausingProvider(limited, key, one, { capMs: 4000, now: () => now }).invoke(
+        request(new AbortController().signal),
+      ),
     ).rejects.toThrow(ProviderRateLimitError);
-    expect(two.pausedUntil(key)).toBe(3_000);
+    expect(two.pausedUntil(key, 4000)).toBe(3_000);
     const calls: number[] = [];
     const fine: ModelProvider = {
       name: 'openai',
@@ -64,7 +67,7 @@ describe('model pauses shared by a fleet', () => {
         return { content: '{}' };
       },
     };
-    const waiting = pausingProvider(fine, key, two, () => now).invoke(
+    const waiting = pausingProvider(fine, key, two, { capMs: 4000, now: () => now }).invoke(
       request(new AbortController().signal),
     );
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -92,6 +95,7 @@ describe('model pauses shared by a fleet', () => {
       },
       'k',
       pauses,
+      { capMs: 120_000 },
     );
     const call = provider.invoke(request(controller.signal));
     controller.abort();
@@ -99,11 +103,47 @@ describe('model pauses shared by a fleet', () => {
     expect(called).toBe(false);
   });
 
-  it('keeps the later of two pauses, and other models are not paused', () => {
+  it('the latest pause for a model wins, even a shorter one, and other models are not paused', () => {
     const pauses = createModelPauses({ now: () => 0 });
     pauses.pause('a', 500);
     pauses.pause('a', 200);
-    expect(pauses.pausedUntil('a')).toBe(500);
-    expect(pauses.pausedUntil('b')).toBe(0);
+    expect(pauses.pausedUntil('a', 4000)).toBe(200);
+    expect(pauses.pausedUntil('b', 4000)).toBe(0);
+  });
+
+  it('a pause lasts at most the back-off cap from its arrival, and none for a judge without back-off', () => {
+    const pauses = createModelPauses({ now: () => 1_000 });
+    pauses.pause('a', 1_000 + 1e12);
+    expect(pauses.pausedUntil('a', 4000)).toBe(5_000);
+    expect(pauses.pausedUntil('a', 0)).toBe(1_000);
+  });
+
+  it('forgets a pause once it has ended, and holds at most maxHeldPauses', async () => {
+    let now = 0;
+    const pauses = createModelPauses({ now: () => now });
+    for (let index = 0; index < maxHeldPauses + 10; index++) pauses.pause(`m${index}`, 1e15);
+    expect(pauses.heldCount()).toBe(maxHeldPauses);
+    // once a judge (cap 4 s) has waited on the board, a pause ends 4 s after it came at the latest
+    await pauses.waitFor('other', 4000, new AbortController().signal);
+    now = 4_000;
+    expect(pauses.heldCount()).toBe(0);
+  });
+
+  it('a forged pause of 10^12 ms costs one wait of the cap, on one timer that never overflows', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const pauses = createModelPauses();
+    pauses.pause('k', Date.now() + 1e12);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    await pauses.waitFor('k', 200, new AbortController().signal);
+    const delays = timers.mock.calls.map((call) => call[1]);
+    timers.mockRestore();
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+    expect(delays.length).toBeLessThanOrEqual(2);
+    expect(delays.every((delay) => (delay ?? 0) <= 200)).toBe(true);
+    expect(pauses.heldCount()).toBe(0);
   });
 });
