@@ -1,5 +1,6 @@
 import { ArenaError } from '../../domain/shared/errors.js';
 import { defaultJudgeAckWaitMs, type JudgeQueue } from '../../ports/judgeQueue.js';
+import type { Logger } from '../../ports/logger.js';
 import {
   openJudgeQueue as openJudgeQueueAt,
   openRemoteComponents as openRemoteComponentsAt,
@@ -81,6 +82,8 @@ export async function openJudgeQueue(
   options: {
     readonly consume?: { readonly ackWaitMs: number };
     readonly maxInFlight?: number;
+    /** Warned when a control message is dropped. */
+    readonly logger?: Logger;
   } = {},
 ): Promise<JudgeQueue> {
   try {

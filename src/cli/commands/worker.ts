@@ -233,7 +233,10 @@ async function startJudgeWorker(options: {
   json: boolean;
 }): Promise<{ done: Promise<JudgeWorkerTally> }> {
   const ackWaitMs = judgeAckWaitFromEnvironment();
-  const queue = await openJudgeQueue(options.url, { consume: { ackWaitMs } });
+  const queue = await openJudgeQueue(options.url, {
+    consume: { ackWaitMs },
+    logger: options.logger,
+  });
   const store = await openJudgeStore(options.location).catch(async (error: unknown) => {
     await queue.close();
     throw error;

@@ -11,11 +11,17 @@ import {
   StorageType,
 } from '@nats-io/jetstream';
 import {
+  checkControlMessage,
+  modelPauseMessage,
+  runCancelMessage,
+} from '../judgeControlMessages.js';
+import {
   defaultJudgeAckWaitMs,
   defaultJudgeMaxInFlight,
   type JudgeQueue,
   type JudgeQueueOptions,
   type ModelPause,
+  modelPauseMaxAgeMs,
   type QueuedCase,
   type QueuedCaseDelivery,
 } from '../judgeQueue.js';
@@ -49,7 +55,8 @@ const subjectToken = (text: string): string => Buffer.from(text, 'utf8').toStrin
  * (`<prefix>.cases.<run>`), one durable pull consumer shared by every worker
  * whose `max_ack_pending` is the fleet's cap on judgements in flight, explicit
  * acks, and `<run>:<case>` as message id so a duplicate case is dropped. The
- * fleet's signals (a run cancelled, a model paused) are plain NATS subjects.
+ * fleet's signals (a run cancelled, a model paused) are plain NATS subjects;
+ * a malformed one is dropped with a warning to `logger`.
  *
  * @example
  * ```ts
@@ -95,42 +102,40 @@ export async function openJetStreamJudgeQueue(
         consumer = await setUp().catch(() => consumer);
       }
     };
-    const listeners = {
-      cancel: new Set<(id: string) => void>(),
-      pause: new Set<(pause: ModelPause) => void>(),
-    };
+    const logger = options.logger;
+    const dropped = (subject: string, reason: string): void =>
+      logger?.warn({ subject, reason }, 'a control message was dropped');
+    const cancelListeners = new Set<(id: string) => void>();
     nc.subscribe(`${prefix}.cancel`, {
       callback: (_error, message) => {
-        const { evaluationRunId } = message.json<{ evaluationRunId: string }>();
-        for (const listener of listeners.cancel) listener(evaluationRunId);
+        const checked = checkControlMessage(runCancelMessage, message.data);
+        if (!checked.ok) dropped(message.subject, checked.reason);
+        else for (const listener of cancelListeners) listener(checked.value.evaluationRunId);
       },
     });
-    // the pauses seen so far, told to a listener that comes after them
-    const latestPauses = new Map<string, ModelPause>();
     // pauses live in a stream keeping the last per model: a worker that starts during a pause learns of it
     const pauseStream = `${stream}_PAUSES`;
     await ensureStream(jsm, {
       name: pauseStream,
       subjects: [`${prefix}.pause.*`],
       max_msgs_per_subject: 1,
-      // a pause outlives no retry-after worth waiting for
-      max_age: nanos(60 * 60_000),
+      max_age: nanos(modelPauseMaxAgeMs),
       storage: StorageType.File,
     });
-    const feed =
-      options.consume === undefined
-        ? null
-        : await (
-            await js.consumers.get(pauseStream, { deliver_policy: DeliverPolicy.LastPerSubject })
-          ).consume();
-    void (async () => {
-      if (feed === null) return;
-      for await (const message of feed) {
-        const pause = message.json<ModelPause>();
-        latestPauses.set(pause.key, pause);
-        for (const listener of listeners.pause) listener(pause);
+    const pauseFeeds = new Set<{ stop(): void }>();
+    /** A pause's message, checked: its subject must be its own model's, or it could shadow another's. */
+    const checkedPause = (subject: string, data: Uint8Array): ModelPause | null => {
+      const checked = checkControlMessage(modelPauseMessage, data);
+      if (!checked.ok) {
+        dropped(subject, checked.reason);
+        return null;
       }
-    })().catch(() => undefined);
+      if (subject !== `${prefix}.pause.${subjectToken(checked.value.key)}`) {
+        dropped(subject, 'key: not the model its subject names');
+        return null;
+      }
+      return checked.value;
+    };
     const encoder = new TextEncoder();
     const maxPayload = nc.info?.max_payload;
     const queue: JudgeQueue = {
@@ -164,11 +169,12 @@ export async function openJetStreamJudgeQueue(
         });
       },
       announceCancel(evaluationRunId) {
+        // a hint only: each worker reads the run from the store before it cancels anything
         nc.publish(`${prefix}.cancel`, JSON.stringify({ evaluationRunId }));
       },
       onCancel(listener) {
-        listeners.cancel.add(listener);
-        return () => listeners.cancel.delete(listener);
+        cancelListeners.add(listener);
+        return () => cancelListeners.delete(listener);
       },
       announcePause(pause) {
         // best effort: a lost announcement costs one more 429, never a wrong verdict
@@ -177,12 +183,29 @@ export async function openJetStreamJudgeQueue(
         );
       },
       onPause(listener) {
-        listeners.pause.add(listener);
-        for (const pause of latestPauses.values()) listener(pause);
-        return () => listeners.pause.delete(listener);
+        // each listener reads the stream from its last pause per model: the stream is the only memory
+        let feed: { stop(): void } | null = null;
+        let unsubscribed = false;
+        void (async () => {
+          const consumer = await js.consumers.get(pauseStream, {
+            deliver_policy: DeliverPolicy.LastPerSubject,
+          });
+          const messages = await consumer.consume();
+          feed = messages;
+          pauseFeeds.add(messages);
+          if (unsubscribed) messages.stop();
+          for await (const message of messages) {
+            const pause = checkedPause(message.subject, message.data);
+            if (pause !== null) listener(pause);
+          }
+        })().catch(() => undefined);
+        return () => {
+          unsubscribed = true;
+          feed?.stop();
+        };
       },
       async close() {
-        feed?.stop();
+        for (const feed of pauseFeeds) feed.stop();
         if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
       },
     };
