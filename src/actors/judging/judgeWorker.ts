@@ -68,7 +68,7 @@ export interface JudgeWorkerTally {
   readonly handedBack: number;
 }
 
-/** How long a run's status is trusted before it is read again (a cancel also arrives at once on the queue). */
+/** How long a run's status is trusted before it is read again (a cancel message makes a worker read it at once). */
 const statusTtlMs = 1000;
 
 /**
@@ -77,7 +77,9 @@ const statusTtlMs = 1000;
  * kept in progress while it is judged and acked once its verdict is stored,
  * so a worker killed mid-judgement leaves its cases to be delivered again
  * and judged by another worker (at-least-once calls, exactly-once records).
- * A cancelled run's cases in flight are cancelled and none becomes a verdict.
+ * A run the store holds as cancelled has its cases in flight cancelled, and
+ * none becomes a verdict; a cancel message only makes the worker look (at
+ * once; without one, within `statusTtlMs`), so a forged one cancels nothing.
  *
  * @example
  * ```ts
@@ -113,10 +115,27 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       }));
   // each run's judgements in flight, to cancel them when the run is cancelled
   const inFlight = new Map<string, Set<AbortController>>();
-  const offCancel = options.queue.onCancel((evaluationRunId) => {
-    runs.forget(evaluationRunId);
-    for (const controller of inFlight.get(evaluationRunId) ?? []) controller.abort();
-  });
+  // a cancel message is only a hint to look: the store's `cancelled` is what aborts anything
+  const looking = new Set<string>();
+  const abortIfCancelled = async (evaluationRunId: string, fresh: boolean): Promise<void> => {
+    if (!inFlight.has(evaluationRunId) || looking.has(evaluationRunId)) return;
+    looking.add(evaluationRunId);
+    try {
+      if (fresh) runs.forget(evaluationRunId);
+      const run = await runs.get(evaluationRunId);
+      if (run?.status !== 'cancelled') return;
+      for (const controller of inFlight.get(evaluationRunId) ?? []) controller.abort();
+    } catch (error) {
+      logger.warn({ err: error, evaluationRunId }, 'could not read whether a run was cancelled');
+    } finally {
+      looking.delete(evaluationRunId);
+    }
+  };
+  const offCancel = options.queue.onCancel((id) => void abortIfCancelled(id, true));
+  // a cancel whose message never came (lost, or not allowed on the bus) is found in the store
+  const cancelWatch = setInterval(() => {
+    for (const id of inFlight.keys()) void abortIfCancelled(id, false);
+  }, statusTtlMs);
   const active = new Set<Promise<void>>();
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
@@ -280,6 +299,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     }
     await Promise.allSettled([...active]);
   } finally {
+    clearInterval(cancelWatch);
     offCancel();
     pauses.dispose();
   }
