@@ -69,15 +69,16 @@ const SETTINGS: readonly {
 ];
 
 /**
- * Add the NATS credential flags to a command that takes `--nats`.
+ * Add `--nats <url>` (with this help) and the NATS credential flags to a command.
  *
  * @example
  * ```ts
- * withNatsCredentialFlags(program.command('worker').option('--nats <url>', 'the NATS server'));
+ * withNatsOptions(program.command('worker'), 'the NATS server with JetStream (default: ARENA_NATS)');
  * // arena worker --nats tls://nats:4222 --nats-creds arena.creds --nats-tls-ca ca.pem
  * ```
  */
-export function withNatsCredentialFlags(command: Command): Command {
+export function withNatsOptions(command: Command, help: string): Command {
+  command.option('--nats <url>', help);
   for (const { env, flag } of SETTINGS) {
     if (flag !== undefined) command.option(flag[0], `${flag[2]} (default: ${env})`);
   }
@@ -108,9 +109,10 @@ export function natsTargetOf(
   for (const { setting, env, flag } of SETTINGS) {
     const fromFlag = flag === undefined ? undefined : options[flag[1]];
     const value = fromFlag ?? nonEmpty(environment[env]);
-    if (value === undefined) continue;
-    credentials[setting] = value;
-    labels[setting] = fromFlag !== undefined && flag !== undefined ? flag[0].split(' ')[0] : env;
+    // a setting is named as it was given; one not given by its flag, else its env var
+    labels[setting] =
+      value !== undefined && fromFlag === undefined ? env : (flag?.[0].split(' ')[0] ?? env);
+    if (value !== undefined) credentials[setting] = value;
   }
   try {
     readNatsCredentials(url, credentials, labels);

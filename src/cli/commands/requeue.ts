@@ -8,7 +8,7 @@ import {
   type NatsCredentialFlags,
   type NatsTarget,
   natsTargetOf,
-  withNatsCredentialFlags,
+  withNatsOptions,
 } from './natsTarget.js';
 import { openJudgeQueue, openRunQueue } from './runQueueOpen.js';
 
@@ -30,9 +30,8 @@ export function registerRequeueCommand(program: Command): void {
     .command('requeue')
     .description(
       'put back on the NATS queues every queued run, running run under a lapsed lease and unjudged case of a running evaluation run the store holds',
-    )
-    .option('--nats <url>', 'the NATS server with JetStream (default: ARENA_NATS)');
-  withNatsCredentialFlags(command)
+    );
+  withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
       'the store shared with the workers (default: ARENA_STORE, else sqlite:.arena/arena.db)',

@@ -24,7 +24,7 @@ import {
   type NatsCredentialFlags,
   type NatsTarget,
   natsTargetOf,
-  withNatsCredentialFlags,
+  withNatsOptions,
 } from './natsTarget.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
 import { openRemoteComponents } from './runQueueOpen.js';
@@ -62,12 +62,11 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--store <uri>',
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
-    )
-    .option(
-      '--nats <url>',
-      'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',
     );
-  withNatsCredentialFlags(command)
+  withNatsOptions(
+    command,
+    'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',
+  )
     .option('--resume <run-id>', 'continue a stored run from its last episode barrier')
     .option(
       '--force',

@@ -16,7 +16,7 @@ import { serveComponents } from '../../ports/queueUri.js';
 import { redactUrl } from '../../ports/redactUrl.js';
 import type { ComponentService, RemoteKind } from '../../ports/remoteComponent.js';
 import { CliError, ExitCode } from '../errors.js';
-import { type NatsCredentialFlags, natsTargetOf, withNatsCredentialFlags } from './natsTarget.js';
+import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { natsOutOfReach } from './runQueueOpen.js';
 
 interface ServeCommandOptions extends NatsCredentialFlags {
@@ -44,14 +44,14 @@ export function registerServeCommand(program: Command): void {
       'host a component (./file.js:Export or arena:Name) as a NATS service that run files name nats:<service>',
     )
     .argument('<component>', './file.js:Export relative to the working folder, or arena:Name')
-    .option('--nats <url>', 'the NATS server (default: ARENA_NATS)');
-  withNatsCredentialFlags(command)
     .option('--as <service>', 'the service name run files use as nats:<service>')
-    .option('--instances <n>', 'instances sharing the load (a NATS queue group)', '1')
-    .action(async (component: string, _options: unknown, command: Command) => {
+    .option('--instances <n>', 'instances sharing the load (a NATS queue group)', '1');
+  withNatsOptions(command, 'the NATS server (default: ARENA_NATS)').action(
+    async (component: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<ServeCommandOptions>();
       process.exitCode = await serveCommand(component, options);
-    });
+    },
+  );
 }
 
 async function serveCommand(component: string, options: ServeCommandOptions): Promise<number> {

@@ -9,7 +9,7 @@ import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
-import { type NatsCredentialFlags, natsTargetOf, withNatsCredentialFlags } from './natsTarget.js';
+import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { exitCodeOf, loadRunFileForRun } from './run.js';
 import { openRunQueue } from './runQueueOpen.js';
 import { formatRunSummary } from './runSummaryText.js';
@@ -38,9 +38,8 @@ export function registerSubmitCommand(program: Command): void {
     .description(
       'queue a run for arena worker: validate the run file, record it as queued, print its id',
     )
-    .argument('<run-file>', 'the run file')
-    .option('--nats <url>', 'the NATS server with JetStream (default: ARENA_NATS)');
-  withNatsCredentialFlags(command)
+    .argument('<run-file>', 'the run file');
+  withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
       'the run store the workers share (default: ARENA_STORE, else sqlite:.arena/arena.db)',

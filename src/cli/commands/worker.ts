@@ -25,7 +25,7 @@ import {
   type NatsCredentialFlags,
   type NatsTarget,
   natsTargetOf,
-  withNatsCredentialFlags,
+  withNatsOptions,
 } from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
 import { leaseTtlFromEnvironment } from './run.js';
@@ -64,9 +64,8 @@ export function registerWorkerCommand(program: Command): void {
     .command('worker')
     .description(
       'take queued runs (arena submit) off the NATS run queue and run them; SIGTERM or Ctrl-C hands them back',
-    )
-    .option('--nats <url>', 'the NATS server with JetStream (default: ARENA_NATS)');
-  withNatsCredentialFlags(command)
+    );
+  withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
       'the run store shared with arena submit (default: ARENA_STORE, else sqlite:.arena/arena.db)',
