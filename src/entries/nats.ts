@@ -54,6 +54,11 @@ export type {
   QueuedCaseDelivery,
 } from '../ports/judgeQueue.js';
 export { defaultJudgeAckWaitMs, defaultJudgeMaxInFlight } from '../ports/judgeQueue.js';
+export {
+  type NatsConnectOptions,
+  type NatsCredentials,
+  NatsCredentialsError,
+} from '../ports/natsCredentials.js';
 export type { QueueLocation } from '../ports/queueUri.js';
 export {
   ackWaitFor,

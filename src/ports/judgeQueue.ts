@@ -1,5 +1,6 @@
 import type { JudgeContext } from '../domain/judge/context.js';
 import type { Logger } from './logger.js';
+import type { NatsConnectOptions } from './natsCredentials.js';
 import type { QueueDelivery } from './runQueue.js';
 
 /**
@@ -66,7 +67,7 @@ export interface JudgeQueue {
 }
 
 /** Where the judge queue lives on its server, and how it delivers: every setting has a default. */
-export interface JudgeQueueOptions {
+export interface JudgeQueueOptions extends NatsConnectOptions {
   /** The work-queue stream; default `ARENA_JUDGE`. */
   readonly stream?: string;
   /** Subjects start with this; default `arena.judge`. */

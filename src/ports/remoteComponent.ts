@@ -1,5 +1,6 @@
 import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonValue } from '../domain/shared/json.js';
+import type { NatsConnectOptions } from './natsCredentials.js';
 
 /**
  * The remote-component port: an environment, brain, muscle or objective that
@@ -193,13 +194,13 @@ export interface RemoteTiming {
 }
 
 /** How remote requests wait and retry, and the client's name; every setting has a default. */
-export interface RemoteComponentOptions extends Partial<RemoteTiming> {
+export interface RemoteComponentOptions extends Partial<RemoteTiming>, NatsConnectOptions {
   /** Name of this client as the server shows it. */
   readonly name?: string;
 }
 
 /** What `serveComponents` hosts as `nats:<service>`, and how. */
-export interface ServeComponentsOptions {
+export interface ServeComponentsOptions extends NatsConnectOptions {
   /** The service name run files write as `nats:<service>`. */
   readonly service: string;
   /** Make a component of `kind` from the init a run sent (throws when the export cannot be one). */

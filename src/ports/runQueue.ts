@@ -1,4 +1,5 @@
 import { ArenaError } from '../domain/shared/errors.js';
+import type { NatsConnectOptions } from './natsCredentials.js';
 import { redactUrl } from './redactUrl.js';
 
 /**
@@ -41,7 +42,7 @@ export interface RunQueue {
 }
 
 /** Where the run queue lives on its server, and how it delivers: every setting has a default. */
-export interface RunQueueOptions {
+export interface RunQueueOptions extends NatsConnectOptions {
   /** The work-queue stream; default `ARENA_RUNS`. */
   readonly stream?: string;
   /** The subject runs are published on; default `arena.runs.queued`. */

@@ -21,6 +21,7 @@ import {
   scanCases,
 } from './judgeCommandIo.js';
 import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { withNatsOptions } from './natsTarget.js';
 
 /**
  * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
@@ -41,7 +42,7 @@ import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanel
  * ```
  */
 export function registerJudgeCommand(program: Command): void {
-  program
+  const command = program
     .command('judge')
     .description('judge every case of a JSON lines file with a judge from a config file')
     .argument('<cases>', 'JSON lines file: {"case_id", "input", "candidate_output", ...} per line')
@@ -57,11 +58,11 @@ export function registerJudgeCommand(program: Command): void {
     .option(
       '--store <uri>',
       'record the evaluation run, its verdicts and the verdict cache in this store (sqlite:path or postgres://…; default with --nats: ARENA_STORE)',
-    )
-    .option(
-      '--nats <url>',
-      'queue the cases on NATS JetStream for arena worker processes (with --wait alone: ARENA_NATS)',
-    )
+    );
+  withNatsOptions(
+    command,
+    'queue the cases on NATS JetStream for arena worker processes (with --wait alone: ARENA_NATS)',
+  )
     .option('--wait', 'with --nats: follow the run to its end, then print the summary')
     .option('--no-cache', 'with --store: neither read nor fill the verdict cache')
     .option(

@@ -13,8 +13,9 @@ import type { LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, isFileSystemError } from '../fileLines.js';
 import type { AgreementReport } from './judgePanelReport.js';
+import type { NatsCredentialFlags } from './natsTarget.js';
 
-export interface JudgeCommandOptions {
+export interface JudgeCommandOptions extends NatsCredentialFlags {
   logLevel: LogLevel;
   config: string;
   out?: string;
@@ -23,7 +24,6 @@ export interface JudgeCommandOptions {
   judge?: string;
   runId?: string;
   store?: string;
-  nats?: string;
   wait?: boolean;
   cache: boolean;
   maxInFlight?: string;

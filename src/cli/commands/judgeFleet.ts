@@ -41,7 +41,8 @@ import {
   scanCases,
 } from './judgeCommandIo.js';
 import { agreementReporter } from './judgePanelReport.js';
-import { natsUrlOf, openJudgeQueue } from './runQueueOpen.js';
+import { natsTargetOf } from './natsTarget.js';
+import { openJudgeQueue } from './runQueueOpen.js';
 
 /**
  * `arena judge <cases> --nats … --store …`: record an evaluation run, stream
@@ -63,7 +64,7 @@ export async function judgeOnFleetCommand(
 ): Promise<void> {
   const { config, baseDir } = loadJudgeConfig(options.config);
   const judgeName = selectJudgeName(config, options.judge);
-  const url = natsUrlOf(options.nats);
+  const nats = natsTargetOf(options);
   const location = storeLocationOf(options.store, '--nats');
   const file = await openCases(casesPath);
   const stop = new AbortController();
@@ -75,7 +76,7 @@ export async function judgeOnFleetCommand(
   try {
     const casesSha256 = await fileSha256(file);
     const defaultRunId = options.runId ?? defaultRunIdOf(casesSha256);
-    queue = await openJudgeQueue(url, {
+    queue = await openJudgeQueue(nats, {
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
     // read once before anything is queued: a repeated case or one too large for the server is refused

@@ -4,7 +4,13 @@ import { requeueCases } from '../../actors/judging/requeueCases.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { ExitCode } from '../errors.js';
-import { natsUrlOf, openJudgeQueue, openRunQueue } from './runQueueOpen.js';
+import {
+  type NatsCredentialFlags,
+  type NatsTarget,
+  natsTargetOf,
+  withNatsOptions,
+} from './natsTarget.js';
+import { openJudgeQueue, openRunQueue } from './runQueueOpen.js';
 
 /**
  * Register `arena requeue`: the store is the truth, the queue a cache of it.
@@ -20,40 +26,40 @@ import { natsUrlOf, openJudgeQueue, openRunQueue } from './runQueueOpen.js';
  * ```
  */
 export function registerRequeueCommand(program: Command): void {
-  program
+  const command = program
     .command('requeue')
     .description(
       'put back on the NATS queues every queued run, running run under a lapsed lease and unjudged case of a running evaluation run the store holds',
-    )
-    .option('--nats <url>', 'the NATS server with JetStream (default: ARENA_NATS)')
+    );
+  withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
       'the store shared with the workers (default: ARENA_STORE, else sqlite:.arena/arena.db)',
     )
-    .action(async (options: { nats?: string; store?: string }) => {
-      const url = natsUrlOf(options.nats);
+    .action(async (options: NatsCredentialFlags & { store?: string }) => {
+      const nats = natsTargetOf(options);
       const location = parseStoreUri(options.store ?? process.env.ARENA_STORE);
-      for (const line of await requeueFromStore(url, location)) process.stdout.write(`${line}\n`);
+      for (const line of await requeueFromStore(nats, location)) process.stdout.write(`${line}\n`);
       process.exitCode = ExitCode.ok;
     });
 }
 
 /**
  * Put back every run and unjudged case the store at `location` expects on
- * the queues at `url`; one line of what was put back per queue and run.
+ * the queues of `nats`; one line of what was put back per queue and run.
  *
  * @example
  * ```ts
- * await requeueFromStore('nats://127.0.0.1:4222', parseStoreUri('sqlite:runs.db'));
+ * await requeueFromStore({ url: 'nats://127.0.0.1:4222', credentials: {} }, parseStoreUri('sqlite:runs.db'));
  * // ['put back 0 runs (4 still queued)']
  * ```
  */
 export async function requeueFromStore(
-  url: string,
+  nats: NatsTarget,
   location: ReturnType<typeof parseStoreUri>,
 ): Promise<string[]> {
   const lines: string[] = [];
-  const runQueue = await openRunQueue(url);
+  const runQueue = await openRunQueue(nats);
   try {
     const store = await openStoreAsync(location);
     try {
@@ -64,7 +70,7 @@ export async function requeueFromStore(
   } finally {
     await runQueue.close();
   }
-  const judgeQueue = await openJudgeQueue(url);
+  const judgeQueue = await openJudgeQueue(nats);
   try {
     const judgeStore = await openJudgeStore(location);
     try {

@@ -20,13 +20,18 @@ import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
+import {
+  type NatsCredentialFlags,
+  type NatsTarget,
+  natsTargetOf,
+  withNatsOptions,
+} from './natsTarget.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
-import { natsUrlOf, openRemoteComponents } from './runQueueOpen.js';
+import { openRemoteComponents } from './runQueueOpen.js';
 import { formatRunSummary } from './runSummaryText.js';
 
-interface RunCommandOptions {
+interface RunCommandOptions extends NatsCredentialFlags {
   store?: string;
-  nats?: string;
   resume?: string;
   force?: boolean;
   all?: boolean;
@@ -50,18 +55,18 @@ interface RunCommandOptions {
  * ```
  */
 export function registerRunCommand(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description("run an experiment's schedule from a YAML run file and record it in the store")
     .argument('[run-file]', 'the run file (omit with --resume: the stored run file is used)')
     .option(
       '--store <uri>',
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
-    )
-    .option(
-      '--nats <url>',
-      'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',
-    )
+    );
+  withNatsOptions(
+    command,
+    'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',
+  )
     .option('--resume <run-id>', 'continue a stored run from its last episode barrier')
     .option(
       '--force',
@@ -98,7 +103,7 @@ async function runCommand(
   const location = parseStoreUri(options.store);
   // a new run's file is checked before the store is even opened: a bad file leaves nothing behind
   const fresh = options.resume === undefined ? await loadRunFileForRun(runFile) : null;
-  const natsUrl = fresh !== null ? remoteNatsUrl(fresh.spec, options.nats) : null;
+  const natsUrl = fresh !== null ? remoteNatsTarget(fresh.spec, options) : null;
   // a resume continues a stored run: a mistyped --store is "no store at …", never a new empty store
   if (
     fresh === null &&
@@ -125,7 +130,7 @@ async function runCommand(
   try {
     const { spec, text } =
       fresh ?? (await loadStoredSpec(runFile, options.resume as string, store));
-    const url = fresh !== null ? natsUrl : remoteNatsUrl(spec, options.nats);
+    const url = fresh !== null ? natsUrl : remoteNatsTarget(spec, options);
     if (url !== null) remote = await openRemoteComponents(url);
     inspection = await startRunInspection(options);
     const inspect = inspection.inspect;
@@ -232,19 +237,19 @@ function remoteWaitFromEnvironment(): number {
 }
 
 /**
- * The NATS URL for a run whose file names `nats:<service>` components, or
+ * The NATS server (and credentials) for a run whose file names `nats:<service>` components, or
  * `null` when it names none (then nothing of NATS loads); such a file without
  * `--nats` or `ARENA_NATS` is bad input naming the first remote component.
  */
-function remoteNatsUrl(spec: RunSpec, option: string | undefined): string | null {
+function remoteNatsTarget(spec: RunSpec, options: NatsCredentialFlags): NatsTarget | null {
   const remote = componentRefsOf(spec).find((ref) => ref.name.startsWith(REMOTE_PREFIX));
   if (remote === undefined) return null;
-  if ((option ?? process.env.ARENA_NATS ?? '').trim() === '') {
+  if ((options.nats ?? process.env.ARENA_NATS ?? '').trim() === '') {
     throw new CliError(
       `${remote.yamlPath}: ${remote.name} is a remote component: name the NATS server with --nats <url> (or ARENA_NATS)`,
     );
   }
-  return natsUrlOf(option);
+  return natsTargetOf(options);
 }
 
 /** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */

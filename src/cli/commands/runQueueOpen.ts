@@ -1,6 +1,7 @@
 import { ArenaError } from '../../domain/shared/errors.js';
 import { defaultJudgeAckWaitMs, type JudgeQueue } from '../../ports/judgeQueue.js';
 import type { Logger } from '../../ports/logger.js';
+import { natsConnectFailure } from '../../ports/natsConnectFailure.js';
 import {
   openJudgeQueue as openJudgeQueueAt,
   openRemoteComponents as openRemoteComponentsAt,
@@ -8,11 +9,11 @@ import {
   parseQueueUri,
   QueueUriError,
 } from '../../ports/queueUri.js';
-import { redactUrl } from '../../ports/redactUrl.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { NatsUrlError, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
+import type { NatsTarget } from './natsTarget.js';
 
 /**
  * The NATS URL of `--nats` or `ARENA_NATS`; a missing or malformed one is a
@@ -44,11 +45,11 @@ export function natsUrlOf(option: string | undefined): string {
  *
  * @example
  * ```ts
- * const queue = await openRunQueue('nats://127.0.0.1:4222', { ackWaitMs: 22_500 });
+ * const queue = await openRunQueue(natsTargetOf(options), { ackWaitMs: 22_500 });
  * ```
  */
 export async function openRunQueue(
-  url: string,
+  { url, credentials }: NatsTarget,
   consume?: {
     readonly ackWaitMs: number;
     readonly maxInProgress?: number;
@@ -57,6 +58,7 @@ export async function openRunQueue(
 ): Promise<RunQueue> {
   try {
     return await openRunQueueAt(url, {
+      credentials,
       name: consume === undefined ? 'arena submit' : 'arena worker',
       ...(consume !== undefined ? { consume } : {}),
     });
@@ -74,11 +76,11 @@ export async function openRunQueue(
  *
  * @example
  * ```ts
- * const queue = await openJudgeQueue('nats://127.0.0.1:4222', { maxInFlight: 128 });
+ * const queue = await openJudgeQueue(natsTargetOf(options), { maxInFlight: 128 });
  * ```
  */
 export async function openJudgeQueue(
-  url: string,
+  { url, credentials }: NatsTarget,
   options: {
     readonly consume?: { readonly ackWaitMs: number };
     readonly maxInFlight?: number;
@@ -88,6 +90,7 @@ export async function openJudgeQueue(
 ): Promise<JudgeQueue> {
   try {
     return await openJudgeQueueAt(url, {
+      credentials,
       name: options.consume === undefined ? 'arena judge' : 'arena worker (judge)',
       ...options,
     });
@@ -103,26 +106,22 @@ export function judgeAckWaitFromEnvironment(): number {
 }
 
 /** Connect for remote components, loading the NATS client only now; an unreachable server exits 1. */
-export async function openRemoteComponents(url: string): Promise<RemoteComponentHost> {
+export async function openRemoteComponents({
+  url,
+  credentials,
+}: NatsTarget): Promise<RemoteComponentHost> {
   const timing = remoteTimingFromEnvironment();
   try {
-    return await openRemoteComponentsAt(url, timing);
+    return await openRemoteComponentsAt(url, { ...timing, credentials });
   } catch (error) {
     throw natsOutOfReach(url, error);
   }
 }
 
-/** An arena error as it is; any other failure to connect as one line naming the server (its secret written ***), exit 1. */
+/** An arena error as it is; any other failure to connect as one line saying what failed at the server (its secret written ***), exit 1. */
 export function natsOutOfReach(url: string, error: unknown): Error {
   if (ArenaError.is(error)) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new CliError(
-    `cannot reach the NATS server ${redactUrl(url)}: ${reason}`,
-    ExitCode.failed,
-    {
-      cause: error,
-    },
-  );
+  return new CliError(natsConnectFailure(url, error), ExitCode.failed, { cause: error });
 }
 
 /** `ARENA_REMOTE_TIMEOUT_MS`: how long one remote request waits for its reply (default 10 s). */

@@ -13,12 +13,13 @@ import {
 import type { ComponentRef } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { serveComponents } from '../../ports/queueUri.js';
+import { redactUrl } from '../../ports/redactUrl.js';
 import type { ComponentService, RemoteKind } from '../../ports/remoteComponent.js';
 import { CliError, ExitCode } from '../errors.js';
-import { natsOutOfReach, natsUrlOf } from './runQueueOpen.js';
+import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
+import { natsOutOfReach } from './runQueueOpen.js';
 
-interface ServeCommandOptions {
-  nats?: string;
+interface ServeCommandOptions extends NatsCredentialFlags {
   as?: string;
   instances: string;
   json?: boolean;
@@ -37,23 +38,24 @@ interface ServeCommandOptions {
  * ```
  */
 export function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description(
       'host a component (./file.js:Export or arena:Name) as a NATS service that run files name nats:<service>',
     )
     .argument('<component>', './file.js:Export relative to the working folder, or arena:Name')
-    .option('--nats <url>', 'the NATS server (default: ARENA_NATS)')
     .option('--as <service>', 'the service name run files use as nats:<service>')
-    .option('--instances <n>', 'instances sharing the load (a NATS queue group)', '1')
-    .action(async (component: string, _options: unknown, command: Command) => {
+    .option('--instances <n>', 'instances sharing the load (a NATS queue group)', '1');
+  withNatsOptions(command, 'the NATS server (default: ARENA_NATS)').action(
+    async (component: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<ServeCommandOptions>();
       process.exitCode = await serveCommand(component, options);
-    });
+    },
+  );
 }
 
 async function serveCommand(component: string, options: ServeCommandOptions): Promise<number> {
-  const url = natsUrlOf(options.nats);
+  const { url, credentials } = natsTargetOf(options);
   const service = serviceOf(options.as);
   const instances = Number(options.instances);
   if (!Number.isSafeInteger(instances) || instances < 1) {
@@ -77,7 +79,7 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   };
   let running: ComponentService;
   try {
-    running = await serveComponents(url, { service, make, instances });
+    running = await serveComponents(url, { service, make, instances, credentials });
   } catch (error) {
     throw natsOutOfReach(url, error);
   }
@@ -93,7 +95,7 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   // said only once a signal drains: a supervisor may stop it as soon as it reads this line
   const plural = instances === 1 ? 'instance' : 'instances';
   process.stderr.write(
-    `arena serve: ${component} as nats:${service} on ${url}, ${instances} ${plural} (Ctrl-C stops)\n`,
+    `arena serve: ${component} as nats:${service} on ${redactUrl(url)}, ${instances} ${plural} (Ctrl-C stops)\n`,
   );
   await running.closed;
   process.removeListener('SIGINT', onSignal);

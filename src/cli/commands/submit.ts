@@ -9,12 +9,12 @@ import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
+import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { exitCodeOf, loadRunFileForRun } from './run.js';
-import { natsUrlOf, openRunQueue } from './runQueueOpen.js';
+import { openRunQueue } from './runQueueOpen.js';
 import { formatRunSummary } from './runSummaryText.js';
 
-interface SubmitCommandOptions {
-  nats?: string;
+interface SubmitCommandOptions extends NatsCredentialFlags {
   store?: string;
   wait?: boolean;
   all?: boolean;
@@ -33,13 +33,13 @@ interface SubmitCommandOptions {
  * ```
  */
 export function registerSubmitCommand(program: Command): void {
-  program
+  const command = program
     .command('submit')
     .description(
       'queue a run for arena worker: validate the run file, record it as queued, print its id',
     )
-    .argument('<run-file>', 'the run file')
-    .option('--nats <url>', 'the NATS server with JetStream (default: ARENA_NATS)')
+    .argument('<run-file>', 'the run file');
+  withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
       'the run store the workers share (default: ARENA_STORE, else sqlite:.arena/arena.db)',
@@ -57,11 +57,11 @@ export function registerSubmitCommand(program: Command): void {
 }
 
 async function submitCommand(runFile: string, options: SubmitCommandOptions): Promise<number> {
-  const url = natsUrlOf(options.nats);
+  const nats = natsTargetOf(options);
   const location = parseStoreUri(options.store ?? process.env.ARENA_STORE);
   // checked before the queue or the store is touched: a bad file leaves nothing behind
   const { spec, text } = await loadRunFileForRun(runFile);
-  const queue = await openRunQueue(url);
+  const queue = await openRunQueue(nats);
   let store: RunStore | null = null;
   try {
     store = await openStoreAsync(location);

@@ -16,22 +16,27 @@ import { builtinComponents } from '../../builtins/index.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';
 import { ackWaitFor } from '../../ports/queueUri.js';
+import { redactUrl } from '../../ports/redactUrl.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
+import {
+  type NatsCredentialFlags,
+  type NatsTarget,
+  natsTargetOf,
+  withNatsOptions,
+} from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import {
   judgeAckWaitFromEnvironment,
-  natsUrlOf,
   openJudgeQueue,
   openRemoteComponents,
   openRunQueue,
 } from './runQueueOpen.js';
 
-interface WorkerCommandOptions {
-  nats?: string;
+interface WorkerCommandOptions extends NatsCredentialFlags {
   store?: string;
   concurrency: string;
   name?: string;
@@ -55,12 +60,12 @@ interface WorkerCommandOptions {
  * ```
  */
 export function registerWorkerCommand(program: Command): void {
-  program
+  const command = program
     .command('worker')
     .description(
       'take queued runs (arena submit) off the NATS run queue and run them; SIGTERM or Ctrl-C hands them back',
-    )
-    .option('--nats <url>', 'the NATS server with JetStream (default: ARENA_NATS)')
+    );
+  withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
       'the run store shared with arena submit (default: ARENA_STORE, else sqlite:.arena/arena.db)',
@@ -92,7 +97,7 @@ export function registerWorkerCommand(program: Command): void {
 }
 
 async function workerCommand(options: WorkerCommandOptions): Promise<number> {
-  const url = natsUrlOf(options.nats);
+  const nats = natsTargetOf(options);
   const location = parseStoreUri(options.store ?? process.env.ARENA_STORE);
   const concurrency = positiveInteger('--concurrency', options.concurrency);
   const maxInProgress =
@@ -103,7 +108,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const name = options.name ?? `${hostname()}-${process.pid}`;
   const leaseTtlMs = leaseTtlFromEnvironment();
   const ackWaitMs = ackWaitFor(leaseTtlMs);
-  const queue = await openRunQueue(url, {
+  const queue = await openRunQueue(nats, {
     ackWaitMs,
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
     ...(options.reconfigureFleet === true ? { reconfigureFleet: true } : {}),
@@ -123,7 +128,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   process.once('SIGTERM', onSignal);
   const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
   say(
-    `arena worker ${name}: taking runs from ${url}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
+    `arena worker ${name}: taking runs from ${redactUrl(nats.url)}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
   );
   // the store is the truth: what the queue lost (a server back without its folder) is put back first
   await requeueRuns(store, queue).then(
@@ -134,7 +139,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const judging =
     judgeConcurrency > 0
       ? await startJudgeWorker({
-          url,
+          nats,
           location,
           name,
           concurrency: judgeConcurrency,
@@ -147,7 +152,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   judging?.done.catch(() => stop.abort());
   try {
     // runs may name nats:<service> components: they are served through the worker's NATS server
-    remote = await openRemoteComponents(url);
+    remote = await openRemoteComponents(nats);
     const tally = await runRunWorker({
       store,
       queue,
@@ -224,7 +229,7 @@ function report(name: string, event: WorkerEvent, json: boolean): void {
 
 /** The worker's judge loop: its own judge store connection and judge queue, stopped by the same signal. */
 async function startJudgeWorker(options: {
-  url: string;
+  nats: NatsTarget;
   location: StoreLocation;
   name: string;
   concurrency: number;
@@ -233,7 +238,7 @@ async function startJudgeWorker(options: {
   json: boolean;
 }): Promise<{ done: Promise<JudgeWorkerTally> }> {
   const ackWaitMs = judgeAckWaitFromEnvironment();
-  const queue = await openJudgeQueue(options.url, {
+  const queue = await openJudgeQueue(options.nats, {
     consume: { ackWaitMs },
     logger: options.logger,
   });

@@ -65,7 +65,7 @@ const decoder = new TextDecoder();
  */
 export async function serveComponents(options: ComponentServiceOptions): Promise<ComponentService> {
   const connection = await connect({
-    ...natsServerOptions(options.url),
+    ...natsServerOptions(options.url, options.credentials),
     name: `arena serve ${options.service}`,
     // back soon after a NATS restart: requests in flight are retried by identity meanwhile
     reconnectTimeWait: 250,

@@ -69,7 +69,7 @@ export async function openJetStreamJudgeQueue(
 ): Promise<JudgeQueue> {
   const stream = options.stream ?? 'ARENA_JUDGE';
   const prefix = options.prefix ?? 'arena.judge';
-  const nc = await connectForQueue(options.url, options.name ?? 'arena judge');
+  const nc = await connectForQueue(options.url, options.name ?? 'arena judge', options.credentials);
   try {
     const jsm = await jetstreamManager(nc);
     const js = jetstream(nc);

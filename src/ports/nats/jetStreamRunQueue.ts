@@ -59,7 +59,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
   const stream = options.stream ?? 'ARENA_RUNS';
   const subject = options.subject ?? 'arena.runs.queued';
   const durable = options.consumer ?? 'arena-workers';
-  const nc = await connectForQueue(options.url, options.name ?? 'arena');
+  const nc = await connectForQueue(options.url, options.name ?? 'arena', options.credentials);
   try {
     const jsm = await jetstreamManager(nc);
     await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);

@@ -7,6 +7,8 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { natsConnectFailure } from '../natsConnectFailure.js';
+import type { NatsCredentials } from '../natsCredentials.js';
 import { redactUrl } from '../redactUrl.js';
 import { RunQueueError } from '../runQueue.js';
 import { natsServerOptions } from './natsServer.js';
@@ -16,29 +18,31 @@ export const nanos = (ms: number): number => Math.round(ms * 1_000_000);
 
 /**
  * Connect to a NATS server for a queue: a server restart is an outage to ride
- * out (reconnect for ever), an unreachable server at the start a `RunQueueError`.
+ * out (reconnect for ever), an unreachable or refusing server at the start a
+ * `RunQueueError` saying what failed, a bad credential setting a `NatsCredentialsError`.
  *
  * @example
  * ```ts
  * const nc = await connectForQueue('nats://127.0.0.1:4222', 'arena worker');
  * ```
  */
-export async function connectForQueue(url: string, name: string): Promise<NatsConnection> {
+export async function connectForQueue(
+  url: string,
+  name: string,
+  credentials?: NatsCredentials,
+): Promise<NatsConnection> {
+  // a bad setting (a missing file) is thrown as it is, before any connection
+  const server = natsServerOptions(url, credentials);
   try {
     return await connect({
-      ...natsServerOptions(url),
+      ...server,
       name,
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
     });
   } catch (error) {
-    throw new RunQueueError(
-      `cannot reach the NATS server at ${redactUrl(url)}: ${messageOf(error)}`,
-      {
-        cause: error,
-      },
-    );
+    throw new RunQueueError(natsConnectFailure(url, error), { cause: error });
   }
 }
 

@@ -57,7 +57,7 @@ export async function connectRemoteComponents(
   options: RemoteComponentsOptions,
 ): Promise<RemoteComponentHost> {
   const connection = await connect({
-    ...natsServerOptions(options.url),
+    ...natsServerOptions(options.url, options.credentials),
     name: options.name ?? 'arena run',
     // back soon after a NATS restart: requests in flight are retried by identity meanwhile
     reconnectTimeWait: 250,

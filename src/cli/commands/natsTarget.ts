@@ -1,0 +1,128 @@
+import type { Command } from 'commander';
+import {
+  type NatsCredentialLabels,
+  type NatsCredentials,
+  NatsCredentialsError,
+  readNatsCredentials,
+} from '../../ports/natsCredentials.js';
+import { CliError } from '../errors.js';
+import { natsUrlOf } from './runQueueOpen.js';
+
+/** A NATS server as a command connects to it: its URL and the credentials the flags and env gave. */
+export interface NatsTarget {
+  readonly url: string;
+  readonly credentials: NatsCredentials;
+}
+
+/** The credential flags `--nats` commands take, as commander names them. */
+export interface NatsCredentialFlags {
+  nats?: string;
+  natsCreds?: string;
+  natsNkey?: string;
+  natsTlsCa?: string;
+  natsTlsCert?: string;
+  natsTlsKey?: string;
+}
+
+/** Each setting: its flag (none for secrets: env only, off the command line), the env var, the help. */
+const SETTINGS: readonly {
+  readonly setting: keyof NatsCredentials;
+  readonly env: string;
+  readonly flag?: readonly [string, keyof NatsCredentialFlags, string];
+}[] = [
+  { setting: 'user', env: 'ARENA_NATS_USER' },
+  { setting: 'password', env: 'ARENA_NATS_PASSWORD' },
+  { setting: 'token', env: 'ARENA_NATS_TOKEN' },
+  {
+    setting: 'credsFile',
+    env: 'ARENA_NATS_CREDS',
+    flag: ['--nats-creds <file>', 'natsCreds', 'a NATS .creds file: user JWT and nkey seed'],
+  },
+  {
+    setting: 'nkeyFile',
+    env: 'ARENA_NATS_NKEY',
+    flag: ['--nats-nkey <file>', 'natsNkey', 'a file holding an nkey seed (SU…)'],
+  },
+  {
+    setting: 'tlsCaFile',
+    env: 'ARENA_NATS_TLS_CA',
+    flag: [
+      '--nats-tls-ca <file>',
+      'natsTlsCa',
+      "PEM: the CA the NATS server's certificate is signed by",
+    ],
+  },
+  {
+    setting: 'tlsCertFile',
+    env: 'ARENA_NATS_TLS_CERT',
+    flag: [
+      '--nats-tls-cert <file>',
+      'natsTlsCert',
+      'PEM: a client certificate (with --nats-tls-key)',
+    ],
+  },
+  {
+    setting: 'tlsKeyFile',
+    env: 'ARENA_NATS_TLS_KEY',
+    flag: ['--nats-tls-key <file>', 'natsTlsKey', "PEM: the client certificate's key"],
+  },
+];
+
+/**
+ * Add `--nats <url>` (with this help) and the NATS credential flags to a command.
+ *
+ * @example
+ * ```ts
+ * withNatsOptions(program.command('worker'), 'the NATS server with JetStream (default: ARENA_NATS)');
+ * // arena worker --nats tls://nats:4222 --nats-creds arena.creds --nats-tls-ca ca.pem
+ * ```
+ */
+export function withNatsOptions(command: Command, help: string): Command {
+  command.option('--nats <url>', help);
+  for (const { env, flag } of SETTINGS) {
+    if (flag !== undefined) command.option(flag[0], `${flag[2]} (default: ${env})`);
+  }
+  return command;
+}
+
+/**
+ * The NATS server a command connects to: `--nats` (or `ARENA_NATS`) and the
+ * credentials of the flags, else of `ARENA_NATS_*` env, each file checked
+ * now. A bad setting is a `CliError` (exit 2) naming its flag or env var and
+ * file, before any connection.
+ *
+ * @example
+ * ```ts
+ * natsTargetOf({ nats: 'nats://127.0.0.1:4222', natsCreds: 'gone.creds' });
+ * // CliError: --nats-creds: cannot read gone.creds (ENOENT)
+ * natsTargetOf({ nats: 'nats://127.0.0.1:4222' }, { ARENA_NATS_USER: 'arena', ARENA_NATS_PASSWORD: 's3cret' });
+ * // { url: 'nats://127.0.0.1:4222', credentials: { user: 'arena', password: 's3cret' } }
+ * ```
+ */
+export function natsTargetOf(
+  options: NatsCredentialFlags,
+  environment: NodeJS.ProcessEnv = process.env,
+): NatsTarget {
+  const url = natsUrlOf(options.nats);
+  const credentials: Record<string, string> = {};
+  const labels: NatsCredentialLabels = { url: "the --nats URL's user part" };
+  for (const { setting, env, flag } of SETTINGS) {
+    const fromFlag = flag === undefined ? undefined : options[flag[1]];
+    const value = fromFlag ?? nonEmpty(environment[env]);
+    // a setting is named as it was given; one not given by its flag, else its env var
+    labels[setting] =
+      value !== undefined && fromFlag === undefined ? env : (flag?.[0].split(' ')[0] ?? env);
+    if (value !== undefined) credentials[setting] = value;
+  }
+  try {
+    readNatsCredentials(url, credentials, labels);
+  } catch (error) {
+    if (error instanceof NatsCredentialsError) throw new CliError(error.message);
+    throw error;
+  }
+  return { url, credentials };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
