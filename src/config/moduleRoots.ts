@@ -10,7 +10,7 @@ import { ArenaError } from '../domain/shared/errors.js';
  * @example
  * ```ts
  * // ModuleNotAllowedError: module /srv/runs/../outside.js (real path /srv/outside.js) is outside
- * // the folders this worker imports run modules from: /srv/runs (widen with arena worker --modules DIR)
+ * // the folders this worker imports modules from: /srv/runs (widen with arena worker --modules DIR)
  * error instanceof ModuleNotAllowedError && error.code; // 'MODULE_NOT_ALLOWED'
  * ```
  */
@@ -25,7 +25,7 @@ export class ModuleNotAllowedError extends ArenaError {
     const real = realFile === file ? '' : ` (real path ${realFile})`;
     super(
       'MODULE_NOT_ALLOWED',
-      `module ${file}${real} is outside the folders this worker imports run modules from: ${roots.join(', ')} (widen with arena worker --modules DIR)`,
+      `module ${file}${real} is outside the folders this worker imports modules from: ${roots.join(', ')} (widen with arena worker --modules DIR)`,
     );
     this.file = file;
     this.realFile = realFile;

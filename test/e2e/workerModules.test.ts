@@ -27,11 +27,11 @@ let outside: string;
 let store: string;
 const marker = () => path.join(root, 'imported-by-a-worker');
 
-/** The slow fixture's components, as a module that writes `marker` when a worker process imports it. */
-function markingModule(): string {
-  const components = readFileSync(path.join(repoRoot, 'test/fixtures/runs/slow/components.js'));
-  // arena submit imports it too (to validate the run): only an import by a worker counts
-  return `import { writeFileSync } from 'node:fs';\nif (process.argv.includes('worker')) writeFileSync(${JSON.stringify(marker())}, process.argv.join(' '));\n${components}`;
+/** A module of the repository that writes `marker` when a worker process imports it. */
+function markingModule(source: string): string {
+  const module = readFileSync(path.join(repoRoot, source), 'utf8');
+  // arena submit and arena judge import it too (to validate): only an import by a worker counts
+  return `import { writeFileSync } from 'node:fs';\nif (process.argv.includes('worker')) writeFileSync(${JSON.stringify(marker())}, process.argv.join(' '));\n${module}`;
 }
 
 /** A copy of the slow run file in `folder`, its components named `modulePath`. */
@@ -80,7 +80,18 @@ beforeAll(async () => {
   mkdirSync(project);
   mkdirSync(outside);
   cpSync(path.join(repoRoot, 'test/fixtures/runs/slow/components.js'), `${project}/components.js`);
-  writeFileSync(path.join(outside, 'outside.js'), markingModule());
+  writeFileSync(
+    path.join(outside, 'outside.js'),
+    markingModule('test/fixtures/runs/slow/components.js'),
+  );
+  // an agent judge whose config and agent module are outside the project
+  for (const file of ['agent.yaml', 'cases.jsonl']) {
+    cpSync(path.join(repoRoot, 'examples/judge', file), path.join(outside, file));
+  }
+  writeFileSync(
+    path.join(outside, 'reviewer-agent.js'),
+    markingModule('examples/judge/reviewer-agent.js'),
+  );
   // a folder of the project that is really somewhere else
   symlinkSync(outside, path.join(project, 'linked'));
   store = path.join(project, 'runs.db');
@@ -113,7 +124,7 @@ describe('arena worker imports run modules only from its folders', () => {
 
     refused.forEach(([, module, real], index) => {
       const runId = refusedIds[index] as string;
-      const reason = `ModuleNotAllowedError: module ${module}${real} is outside the folders this worker imports run modules from: ${project} (widen with arena worker --modules DIR)`;
+      const reason = `ModuleNotAllowedError: module ${module}${real} is outside the folders this worker imports modules from: ${project} (widen with arena worker --modules DIR)`;
       expect(runOf(runId)).toMatchObject({ status: 'failed', error: reason, lease: null });
       expect(worker.stderr()).toContain(`w1: run ${runId} failed after 1 delivery: ${reason}`);
     });
@@ -129,6 +140,32 @@ describe('arena worker imports run modules only from its folders', () => {
       'arena worker w1: stopped (1 ended, 0 handed back, 0 deferred, 0 dropped, 3 failed (could not run))',
     );
     expect(worker.stderr().match(/ taken /g)).toHaveLength(4);
+  });
+
+  it("fails an evaluation run whose agent judge's module is outside the worker's folders, never importing it", async () => {
+    const worker = startWorker('w3', ['--judge-concurrency', '1']);
+    const judged = await runArena(
+      [
+        'judge',
+        path.join(outside, 'cases.jsonl'),
+        '--config',
+        path.join(outside, 'agent.yaml'),
+        '--nats',
+        server.url,
+        '--store',
+        `sqlite:${store}`,
+        '--wait',
+      ],
+      { cwd: project },
+    );
+    const module = path.join(outside, 'reviewer-agent.js');
+    expect(judged.code, `${judged.stderr}\nworker: ${worker.stderr()}`).toBe(2);
+    expect(judged.stderr).toContain(
+      `module ${module} is outside the folders this worker imports modules from: ${project} (widen with arena worker --modules DIR)`,
+    );
+    expect(existsSync(marker())).toBe(false);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
   });
 
   it('runs a module under a --modules folder', async () => {

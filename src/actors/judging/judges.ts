@@ -288,6 +288,8 @@ export interface FromConfigOptions {
   readonly providerFactory?: (profileName: string, config: JudgeConfig) => ModelProvider;
   /** Wrap the provider of model profile `profileName` (e.g. to share 429 pauses across a fleet). */
   readonly wrapProvider?: (provider: ModelProvider, profileName: string) => ModelProvider;
+  /** The folders an agent's module may be imported from (by real path); default anywhere. */
+  readonly moduleRoots?: readonly string[];
 }
 
 function judgeOptionsFrom(

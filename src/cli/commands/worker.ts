@@ -151,6 +151,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
           signal: stop.signal,
           logger,
           json: options.json === true,
+          moduleRoots,
         })
       : null;
   // the judge loop gave up (its store stayed away past the patience): the whole worker stops, and says why
@@ -242,6 +243,7 @@ async function startJudgeWorker(options: {
   signal: AbortSignal;
   logger: Logger;
   json: boolean;
+  moduleRoots: readonly string[];
 }): Promise<{ done: Promise<JudgeWorkerTally> }> {
   const ackWaitMs = judgeAckWaitFromEnvironment();
   const queue = await openJudgeQueue(options.url, { consume: { ackWaitMs } });
@@ -264,6 +266,7 @@ async function startJudgeWorker(options: {
         concurrency: options.concurrency,
         ackWaitMs,
         name: options.name,
+        moduleRoots: options.moduleRoots,
         signal: options.signal,
         logger: options.logger,
         onEvent: (event) => reportJudging(options.name, event, options.json),
