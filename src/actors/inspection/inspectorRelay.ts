@@ -33,7 +33,14 @@ export interface InspectorRelayOptions extends InspectorReplayOptions {
   readonly maxViewerBufferBytes?: number;
 }
 
-/** The default of `maxViewerBufferBytes`: 4 MiB unread per viewer. */
+/**
+ * The default of `maxViewerBufferBytes`: 4 MiB unread per viewer.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_MAX_VIEWER_BUFFER_BYTES; // 4194304
+ * ```
+ */
 export const DEFAULT_MAX_VIEWER_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** What clients sent the relay: viewers may only send the inspector's control messages. */
