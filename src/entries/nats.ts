@@ -45,6 +45,7 @@ export type {
   JudgeWorkerTally,
 } from '../actors/judging/judgeWorker.js';
 export { runJudgeWorker } from '../actors/judging/judgeWorker.js';
+export { ModuleNotAllowedError } from '../config/moduleRoots.js';
 export type {
   JudgeQueue,
   JudgeQueueOptions,

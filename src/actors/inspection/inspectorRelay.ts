@@ -24,7 +24,24 @@ export interface InspectorRelayOptions extends InspectorReplayOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest message a client may send, in bytes (default 4 096); a bigger one closes that client with 1009. */
   readonly maxClientMessageBytes?: number;
+  /**
+   * Most bytes a viewer may leave unread in the relay's memory, past what it
+   * was sent on connecting (default 4 MiB): a viewer over it when the next
+   * event comes is dropped (its connection cut), so stalled viewers cannot
+   * grow the run's memory.
+   */
+  readonly maxViewerBufferBytes?: number;
 }
+
+/**
+ * The default of `maxViewerBufferBytes`: 4 MiB unread per viewer.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_MAX_VIEWER_BUFFER_BYTES; // 4194304
+ * ```
+ */
+export const DEFAULT_MAX_VIEWER_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** What clients sent the relay: viewers may only send the inspector's control messages. */
 export interface ClientMessageCounts {
@@ -47,6 +64,10 @@ export interface InspectorRelay {
   readonly connectedClients: number;
   /** Messages clients have sent so far. */
   readonly clientMessages: ClientMessageCounts;
+  /** Viewers cut off so far for leaving more than `maxViewerBufferBytes` unread. */
+  readonly droppedViewers: number;
+  /** Bytes the relay holds now for its viewers, sent but not yet taken by their sockets (`bufferedAmount`). */
+  readonly unreadBytes: number;
   /** Resolve once every event so far has been converted and sent to every client. */
   flush(): Promise<void>;
   /**
@@ -58,9 +79,10 @@ export interface InspectorRelay {
   close(): Promise<void>;
 }
 
-/** Per client: messages handed to the socket and not yet written out. */
+/** Per client: messages handed to the socket and not yet written out, and bytes of its replay not yet written. */
 interface ClientState {
   pending: number;
+  replayBytes: number;
 }
 
 /**
@@ -72,7 +94,8 @@ interface ClientState {
  * the inspector's control messages, nothing else is relayed or kept), refuses
  * page origins other than the Stately inspector's and localhost's, caps what a
  * client may send, gives a late viewer every actor's registration and latest
- * snapshot before the recent events, and `close()` really lets Node exit.
+ * snapshot before the recent events, cuts off a viewer that leaves more than
+ * `maxViewerBufferBytes` unread, and `close()` really lets Node exit.
  *
  * @throws InspectorRelayError when it cannot listen.
  * @throws InspectorOptionError when a limit is not a positive integer.
@@ -92,12 +115,12 @@ export async function startInspectorRelay(
 ): Promise<InspectorRelay> {
   const host = options.host ?? '127.0.0.1';
   const inspectorUrl = options.inspectorUrl ?? `${STATELY_INSPECTOR_ORIGIN}/inspect`;
-  const maxPayload = options.maxClientMessageBytes ?? 4096;
-  if (!Number.isInteger(maxPayload) || maxPayload < 1) {
-    throw new InspectorOptionError(
-      `maxClientMessageBytes must be a positive integer, got ${String(maxPayload)}`,
-    );
-  }
+  const maxPayload = positiveOption('maxClientMessageBytes', options.maxClientMessageBytes, 4096);
+  const maxBuffered = positiveOption(
+    'maxViewerBufferBytes',
+    options.maxViewerBufferBytes,
+    DEFAULT_MAX_VIEWER_BUFFER_BYTES,
+  );
   // Loaded only when a relay starts: a run without --inspect needs neither package.
   const [{ createInspector }, { WebSocketServer }] = await importWithPeers(
     [optionalPeers['@statelyai/inspect'], optionalPeers.ws],
@@ -113,6 +136,7 @@ export async function startInspectorRelay(
   const clients = new Map<WebSocket, ClientState>();
   const waiters = new Set<() => void>();
   const counts = { control: 0, dropped: 0 };
+  let droppedViewers = 0;
   let port = options.port ?? 8080;
 
   const httpServer = createServer((_request, response) => {
@@ -147,23 +171,37 @@ export async function startInspectorRelay(
   const notifyWaiters = (): void => {
     for (const waiter of waiters) waiter();
   };
-  const sendTo = (client: WebSocket, state: ClientState, message: string): void => {
+  const sendTo = (client: WebSocket, state: ClientState, message: string, last = false): void => {
     state.pending += 1;
     client.send(message, () => {
       state.pending -= 1;
+      // the replay is written out: from now on only the bound counts
+      if (last) state.replayBytes = 0;
       if (state.pending === 0) notifyWaiters();
     });
   };
   const broadcast = (message: string): void => {
     for (const [client, state] of clients) {
-      if (client.readyState === 1) sendTo(client, state, message);
+      if (client.readyState !== 1) continue;
+      // a viewer that stopped reading: cut it off (it may reconnect for the replay), never buffer more for it
+      if (client.bufferedAmount > maxBuffered + state.replayBytes) {
+        droppedViewers += 1;
+        clients.delete(client);
+        client.terminate();
+        continue;
+      }
+      sendTo(client, state, message);
     }
   };
 
   webSocketServer.on('connection', (client: WebSocket) => {
-    const state: ClientState = { pending: 0 };
+    const replayed = replay.messages();
+    const replayBytes = replayed.reduce((sum, message) => sum + Buffer.byteLength(message), 0);
+    const state: ClientState = { pending: 0, replayBytes };
     clients.set(client, state);
-    for (const message of replay.messages()) sendTo(client, state, message);
+    replayed.forEach((message, index) => {
+      sendTo(client, state, message, index === replayed.length - 1);
+    });
     // Clients are viewers: what they send is never relayed, only control messages are understood.
     client.on('message', (data: Buffer, isBinary: boolean) => {
       if (isControlMessage(data.toString('utf8'), isBinary)) counts.control += 1;
@@ -245,6 +283,12 @@ export async function startInspectorRelay(
     get clientMessages() {
       return { ...counts };
     },
+    get droppedViewers() {
+      return droppedViewers;
+    },
+    get unreadBytes() {
+      return [...clients.keys()].reduce((sum, client) => sum + client.bufferedAmount, 0);
+    },
     flush,
     waitForViewer,
     close,
@@ -270,6 +314,15 @@ export function toStatelyMessage(event: StatelyInspectionEvent): string {
   if ('event' in event) safe.event = toJsonSafe(event.event, { maxDepth: 10 });
   if (event.type === '@xstate.actor') safe.snapshot = toJsonSafe(event.snapshot, { maxDepth: 10 });
   return JSON.stringify(safe);
+}
+
+/** A relay limit: `fallback` when not given, else a positive integer. */
+function positiveOption(name: string, value: number | undefined, fallback: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isInteger(chosen) || chosen < 1) {
+    throw new InspectorOptionError(`${name} must be a positive integer, got ${String(chosen)}`);
+  }
+  return chosen;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -1,5 +1,11 @@
-import { ComponentResolutionError, resolveComponent } from '../../config/components.js';
+import path from 'node:path';
+import {
+  ComponentResolutionError,
+  resolveComponent,
+  userModuleOf,
+} from '../../config/components.js';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
+import { requireAllowedModules } from '../../config/moduleRoots.js';
 import type { ComponentRef } from '../../config/runSpec.js';
 import { JudgeConfigurationError } from '../../domain/judge/errors.js';
 import type { JsonObject } from '../../domain/shared/json.js';
@@ -26,9 +32,13 @@ const JUDGE_AGENT_MEMBERS = [
  * `new X(params)`, a function is called as `X(params)`. The result must have
  * the `JudgeAgent` members.
  *
+ * With `moduleRoots`, a module outside those folders (by real path) is
+ * refused before it is imported.
+ *
  * @throws JudgeConfigurationError naming the YAML path: an agent with no
  * module, a module that does not resolve, a factory that throws, or a value
  * that is not a judge agent.
+ * @throws ModuleNotAllowedError for a module outside `moduleRoots`.
  * @example
  * ```ts
  * const agent = await loadJudgeAgent(config, 'reviewer', { baseDir: 'examples/judge' });
@@ -40,7 +50,7 @@ const JUDGE_AGENT_MEMBERS = [
 export async function loadJudgeAgent(
   config: JudgeConfig,
   agentName: string,
-  { baseDir }: { baseDir: string },
+  { baseDir, moduleRoots }: { baseDir: string; moduleRoots?: readonly string[] },
 ): Promise<JudgeAgent> {
   const profile = config.agents[agentName];
   if (!profile?.module) {
@@ -56,6 +66,10 @@ export async function loadJudgeAgent(
     params: profile.params as JsonObject,
     yamlPath: `agents.${agentName}.module`,
   };
+  const named = userModuleOf(profile.module);
+  if (moduleRoots !== undefined && named !== null) {
+    await requireAllowedModules([path.resolve(baseDir, named.modulePath)], moduleRoots);
+  }
   try {
     const exported = await resolveComponent(ref, { baseDir, builtins: new Map() });
     return requireJudgeAgent(instantiate(exported, ref.params, ref), ref);

@@ -41,6 +41,7 @@ export async function judgeFromConfig(
   const { loadJudgeAgent } = await import('./judgeAgentModule.js');
   const agent = await loadJudgeAgent(config, agentName, {
     baseDir: options.baseDir ?? process.cwd(),
+    ...(options.moduleRoots !== undefined ? { moduleRoots: options.moduleRoots } : {}),
   });
   try {
     return agentJudgeFromConfig(config, {

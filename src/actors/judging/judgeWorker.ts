@@ -49,6 +49,12 @@ export interface JudgeWorkerOptions {
   readonly logger?: Logger;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly onEvent?: (event: JudgeWorkerEvent) => void;
+  /**
+   * The folders an agent judge's module may be imported from (by real path):
+   * a run whose agent module is elsewhere fails, the module never imported;
+   * default anywhere (`arena worker` passes its run-module folders).
+   */
+  readonly moduleRoots?: readonly string[];
   /** The judge of a run; default: from the config stored with it (`judgeOfEvaluationRun`). */
   readonly judgeFor?: (run: EvaluationRunRecord) => Promise<Judge>;
   /**
@@ -112,6 +118,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         logger,
         maxConnections: options.concurrency,
         ...(options.env ? { env: options.env } : {}),
+        ...(options.moduleRoots ? { moduleRoots: options.moduleRoots } : {}),
       }));
   // each run's judgements in flight, to cancel them when the run is cancelled
   const inFlight = new Map<string, Set<AbortController>>();

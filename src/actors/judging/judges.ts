@@ -292,6 +292,8 @@ export interface FromConfigOptions {
     profileName: string,
     judgeName: string,
   ) => ModelProvider;
+  /** The folders an agent's module may be imported from (by real path); default anywhere. */
+  readonly moduleRoots?: readonly string[];
 }
 
 function judgeOptionsFrom(

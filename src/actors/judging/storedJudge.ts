@@ -27,6 +27,8 @@ export async function judgeOfEvaluationRun(
     readonly env?: Readonly<Record<string, string | undefined>>;
     /** The most connections its provider keeps open: the worker's judgements in flight. */
     readonly maxConnections?: number;
+    /** The folders its agent's module may be imported from; default anywhere. */
+    readonly moduleRoots?: readonly string[];
   } = {},
 ): Promise<Judge> {
   const config = parseJudgeConfig(run.judgeConfig, `the judge config of ${run.evaluationRunId}`);
@@ -37,6 +39,7 @@ export async function judgeOfEvaluationRun(
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+    ...(options.moduleRoots ? { moduleRoots: options.moduleRoots } : {}),
     ...(pauses
       ? {
           wrapProvider: (provider, profileName, judgeName) => {

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { InspectionEvent, Observer } from 'xstate';
 import { combineInspectors } from '../../actors/inspection/inspection.js';
 import {
+  DEFAULT_MAX_VIEWER_BUFFER_BYTES,
   type InspectorRelay,
   startInspectorRelay,
 } from '../../actors/inspection/inspectorRelay.js';
@@ -107,6 +108,12 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
       if (dropped > 0) {
         process.stderr.write(
           `arena: the inspector dropped ${dropped} message${dropped === 1 ? '' : 's'} from clients (viewers may send only the Stately inspector's control messages)\n`,
+        );
+      }
+      const viewers = relay.droppedViewers;
+      if (viewers > 0) {
+        process.stderr.write(
+          `arena: the inspector cut off ${viewers} viewer${viewers === 1 ? '' : 's'} that stopped reading (over ${DEFAULT_MAX_VIEWER_BUFFER_BYTES / 1024 / 1024} MiB unread; a page reloaded reconnects)\n`,
         );
       }
       // The last resort: whatever still holds the event loop, the command ends

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { requeueRuns } from '../../actors/experiment/queue/requeueRuns.js';
 import {
@@ -44,6 +46,7 @@ interface WorkerCommandOptions extends NatsCredentialFlags {
   maxDeliveries?: string;
   reconfigureFleet?: boolean;
   judgeConcurrency: string;
+  modules: string[];
   json?: boolean;
   logLevel: LogLevel;
 }
@@ -89,6 +92,12 @@ export function registerWorkerCommand(program: Command): void {
       'judgements this worker makes at once for arena judge --nats (0: take no judge jobs)',
       '8',
     )
+    .option(
+      '--modules <dir>',
+      `also import run modules from under this folder (repeatable; default: ARENA_MODULES, folders separated by '${path.delimiter}'); the working folder always counts`,
+      (dir: string, dirs: string[]) => [...dirs, dir],
+      [] as string[],
+    )
     .option('--json', 'one JSON line per run taken, ended, handed back or deferred, on stdout')
     .action(async (_options: unknown, command: Command) => {
       const options = command.optsWithGlobals<WorkerCommandOptions>();
@@ -106,6 +115,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
       : positiveInteger('--max-in-progress', options.maxInProgress);
   const maxDeliveries = maxDeliveriesOf(options.maxDeliveries);
   const name = options.name ?? `${hostname()}-${process.pid}`;
+  const moduleRoots = moduleRootsOf(options.modules);
   const leaseTtlMs = leaseTtlFromEnvironment();
   const ackWaitMs = ackWaitFor(leaseTtlMs);
   const queue = await openRunQueue(nats, {
@@ -146,6 +156,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
           signal: stop.signal,
           logger,
           json: options.json === true,
+          moduleRoots,
         })
       : null;
   // the judge loop gave up (its store stayed away past the patience): the whole worker stops, and says why
@@ -158,6 +169,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
       queue,
       remoteComponents: remote,
       builtins: builtinComponents,
+      moduleRoots,
       name,
       concurrency,
       maxDeliveries,
@@ -213,7 +225,7 @@ function report(name: string, event: WorkerEvent, json: boolean): void {
     }
     case 'failed':
       say(
-        `${name}: run ${event.runId} failed after ${event.deliveries} deliveries: ${event.reason}`,
+        `${name}: run ${event.runId} failed after ${event.deliveries} ${event.deliveries === 1 ? 'delivery' : 'deliveries'}: ${event.reason}`,
       );
       return;
     case 'dropped':
@@ -236,6 +248,7 @@ async function startJudgeWorker(options: {
   signal: AbortSignal;
   logger: Logger;
   json: boolean;
+  moduleRoots: readonly string[];
 }): Promise<{ done: Promise<JudgeWorkerTally> }> {
   const ackWaitMs = judgeAckWaitFromEnvironment();
   const queue = await openJudgeQueue(options.nats, {
@@ -261,6 +274,7 @@ async function startJudgeWorker(options: {
         concurrency: options.concurrency,
         ackWaitMs,
         name: options.name,
+        moduleRoots: options.moduleRoots,
         signal: options.signal,
         logger: options.logger,
         onEvent: (event) => reportJudging(options.name, event, options.json),
@@ -305,6 +319,26 @@ function wholeNumber(option: string, text: string): number {
     throw new CliError(`${option} must be a whole number >= 0, got '${text}'`);
   }
   return value;
+}
+
+/**
+ * The folders run modules may come from: the working folder, and each
+ * `--modules DIR` (else each folder of `ARENA_MODULES`), which must be a folder.
+ */
+function moduleRootsOf(dirs: readonly string[]): string[] {
+  const fromEnvironment = (process.env.ARENA_MODULES ?? '').split(path.delimiter);
+  const [named, source] =
+    dirs.length > 0 ? [dirs, '--modules'] : [fromEnvironment.filter(Boolean), 'ARENA_MODULES'];
+  for (const dir of named) {
+    let isFolder = false;
+    try {
+      isFolder = statSync(dir).isDirectory();
+    } catch {
+      // a folder that is not there is reported as not a folder
+    }
+    if (!isFolder) throw new CliError(`${source}: '${dir}' is not a folder`);
+  }
+  return [process.cwd(), ...named.map((dir) => path.resolve(dir))];
 }
 
 /** `--max-deliveries`, else `ARENA_MAX_DELIVERIES`, else the default; a whole number >= 1. */

@@ -1,4 +1,5 @@
 import { hashFiles } from '../../../config/moduleFingerprints.js';
+import { ModuleNotAllowedError } from '../../../config/moduleRoots.js';
 import { ArenaError } from '../../../domain/shared/errors.js';
 import { LeaseLostError, RunLeasedError, RunNotFoundError } from '../../../ports/storeErrors.js';
 import { ModulesChangedError } from '../moduleChanges.js';
@@ -53,9 +54,11 @@ export class StoredRunFileError extends ArenaError {
  * itself (another process holds the run, a service is away, another worker
  * has the store or the files), so the run is always tried again. `permanent`:
  * it will not, so the run is failed after a bounded number of deliveries.
+ * `refused`: the worker will not run it by its own rule (a module outside its
+ * folders), so the run is failed at once.
  */
 export interface DeliveryFailure {
-  readonly kind: 'transient' | 'permanent';
+  readonly kind: 'transient' | 'permanent' | 'refused';
   /** The root cause, as `Name: message`. */
   readonly reason: string;
 }
@@ -64,7 +67,7 @@ export interface DeliveryFailure {
  * Tell a transient cause from a permanent one. Transient: `RunLeasedError`,
  * `LeaseLostError` (another process holds the run), `RunInterruptedError`
  * (a remote service is away), `RunNotFoundError` (the run is in another
- * worker's store). Anything else is permanent: a missing or changed module
+ * worker's store). Refused: `ModuleNotAllowedError`. Anything else is permanent: a missing or changed module
  * (workers mostly share their files, so a changed one would come back
  * changed for ever; the message says how to resume it with `--force`), a
  * stored run file that no longer loads, an unexpected error.
@@ -83,7 +86,12 @@ export function classifyDeliveryFailure(error: unknown): DeliveryFailure {
     error instanceof LeaseLostError ||
     error instanceof RunInterruptedError ||
     error instanceof RunNotFoundError;
-  return { kind: transient ? 'transient' : 'permanent', reason: describeCause(error) };
+  const kind = transient
+    ? 'transient'
+    : error instanceof ModuleNotAllowedError
+      ? 'refused'
+      : 'permanent';
+  return { kind, reason: describeCause(error) };
 }
 
 /**

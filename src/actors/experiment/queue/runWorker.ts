@@ -1,3 +1,5 @@
+import { userModuleFiles } from '../../../config/moduleFingerprints.js';
+import { requireAllowedModules } from '../../../config/moduleRoots.js';
 import { parseRunFile } from '../../../config/runFile.js';
 import { sha256Hex } from '../../../domain/shared/canonicalJson.js';
 import { ArenaError } from '../../../domain/shared/errors.js';
@@ -82,6 +84,14 @@ export interface RunWorkerOptions {
   readonly onRunEvent?: (event: RunEvent) => void;
   /** Where runs find their `nats:<service>` components, as for `runExperiment`. */
   readonly remoteComponents?: RemoteComponentHost;
+  /**
+   * The folders a run's modules (`./path.js:Export`) may be imported from,
+   * checked by real path before anything is imported; a run naming one
+   * elsewhere fails at its first delivery with `ModuleNotAllowedError`.
+   * Without it any module is imported (`arena worker` passes its working
+   * folder and its `--modules` folders).
+   */
+  readonly moduleRoots?: readonly string[];
   /**
    * How long a lost store server is waited for (the run in hand resumes from
    * its last barrier once it is back) before the worker gives up with
@@ -235,9 +245,13 @@ async function handleDelivery(
   emit({ type: 'taken', runId, deliveryCount });
   const keepInProgress = setInterval(() => delivery.working(), options.ackWaitMs / 3);
   try {
+    const spec = storedSpec(record);
+    if (options.moduleRoots !== undefined) {
+      await requireAllowedModules(userModuleFiles(spec), options.moduleRoots);
+    }
     const summary = await withPatience(
       () =>
-        runExperiment(storedSpec(record), {
+        runExperiment(spec, {
           store: options.store,
           builtins: options.builtins,
           runFileText: record.runFile,
@@ -287,10 +301,13 @@ async function handleDelivery(
     const level = ArenaError.is(cause) ? 'debug' : 'error';
     logger[level]({ err: cause, deliveryCount }, 'the run could not be run');
     // below the bound the cause may be this worker's own glitch: another delivery may find it gone
-    if (deliveryCount < maxDeliveries) {
+    if (failure.kind === 'permanent' && deliveryCount < maxDeliveries) {
       return defer(delivery, deliveryCount, ttlMs, failure, maxDeliveries, emit);
     }
-    const runError = `${failure.reason}; gave up after ${deliveryCount} deliveries`;
+    const runError =
+      failure.kind === 'refused'
+        ? failure.reason
+        : `${failure.reason}; gave up after ${deliveryCount} deliveries`;
     return giveUp(delivery, deliveryCount, failure, runError, worker);
   } finally {
     clearInterval(keepInProgress);
