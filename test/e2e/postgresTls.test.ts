@@ -147,6 +147,13 @@ describe('sslmode on a PostgreSQL store, as libpq', () => {
     ]);
   });
 
+  it('names a wrong password, not the plaintext retry pg_hba refused, when prefer fails on a TLS-only server', async () => {
+    const uri = await secure.createDatabase('wrongpassword');
+    expect(refusal(uri.replace('arena@', `${passwordUser}:wrong@`))).toBe(
+      `postgres://${passwordUser}@127.0.0.1:${secure.port}/wrongpassword: the server at 127.0.0.1:${secure.port} refused user '${passwordUser}' (28P01: password authentication failed for user "${passwordUser}")`,
+    );
+  });
+
   it('allow tries plaintext first, and TLS when the server refuses it', async () => {
     const open = await elsewhere.createDatabase('allowed');
     expect(await openedEncrypted(elsewhere, `${open}?sslmode=allow`, 'allowed')).toEqual([false]);

@@ -145,13 +145,19 @@ export async function firstConnecting(
       await connect(attempt);
       return attempt;
     } catch (error) {
-      failed = error;
       const { code, message } = error as { code?: unknown; message?: unknown };
+      if (failed === undefined || !hbaRefusal.test(String(message))) failed = error;
       if (unreachableCodes.includes(String(code)) || /timeout expired/.test(String(message))) break;
     }
   }
   throw failed;
 }
+
+/**
+ * pg_hba.conf refusing a session for its encryption: after another attempt
+ * failed, that attempt's failure (a wrong password) says more.
+ */
+export const hbaRefusal = /no pg_hba\.conf entry|pg_hba\.conf rejects/;
 
 /**
  * The `ssl` option of `pg` for an attempt: a chain-only check (`verify-ca`)

@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { optionalPeers, resolvePeer } from '../optionalPeers.js';
-import { type TlsPlan, unreachableCodes } from './postgresTls.js';
+import { hbaRefusal, type TlsPlan, unreachableCodes } from './postgresTls.js';
 
 /** Where and how to connect: what `pg.Client` takes. */
 export interface ConnectionConfig {
@@ -87,7 +87,8 @@ const open = async () => {
     } catch (error) {
       client = null;
       opened.end().catch(() => undefined);
-      failed = error;
+      // as firstConnecting: a pg_hba refusal of this attempt's encryption says less than an earlier failure
+      if (failed === undefined || !new RegExp(workerData.hbaRefusal).test(String(error && error.message))) failed = error;
       if (unreachable(error)) break;
     }
   }
@@ -148,7 +149,14 @@ export function openSyncConnection(
   const pgPath = resolvePeer(optionalPeers.pg, 'arena-runtime/postgres (PostgreSQL stores)');
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { pgPath, signal, port: port2, config, unreachableCodes },
+    workerData: {
+      pgPath,
+      signal,
+      port: port2,
+      config,
+      unreachableCodes,
+      hbaRefusal: hbaRefusal.source,
+    },
     transferList: [port2],
   });
   // an unclosed store must not keep the process alive; the blocking wait does not need the event loop
