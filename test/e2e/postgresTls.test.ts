@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresJudgeStore } from '../../src/ports/postgres/postgresJudgeStore.js';
@@ -32,8 +33,9 @@ const environment = { HOME: '/nonexistent', PGSSLMODE: '', PGSSLROOTCERT: '' };
 beforeAll(async () => {
   [secure, elsewhere, plain] = await Promise.all([
     startTestPostgres({
-      tls: { cert: tls('server.pem'), key: tls('server-key.pem') },
+      tls: { cert: tls('server.pem'), key: tls('server-key.pem'), ca },
       hba: [
+        'hostssl certified all 127.0.0.1/32 trust clientcert=verify-ca',
         `hostssl all ${passwordUser} 127.0.0.1/32 scram-sha-256`,
         'hostssl all all 127.0.0.1/32 trust',
       ],
@@ -152,6 +154,27 @@ describe('sslmode on a PostgreSQL store, as libpq', () => {
     expect(refusal(uri.replace('arena@', `${passwordUser}:wrong@`))).toBe(
       `postgres://${passwordUser}@127.0.0.1:${secure.port}/wrongpassword: the server at 127.0.0.1:${secure.port} refused user '${passwordUser}' (28P01: password authentication failed for user "${passwordUser}")`,
     );
+  });
+
+  it('sends the client certificate sslcert and sslkey name to a server that asks for one', async () => {
+    const uri = await secure.createDatabase('certified');
+    const folder = mkdtempSync(path.join(tmpdir(), 'arena-client-key-'));
+    try {
+      // libpq (and arena) refuse a key others can read: the fixture is copied 0600
+      const key = path.join(folder, 'client.key');
+      writeFileSync(key, readFileSync(tls('client-key.pem')), { mode: 0o600 });
+      const verified = `${uri}?sslmode=verify-full&sslrootcert=${ca}`;
+      expect(refusal(verified)).toContain('connection requires a valid client certificate');
+      expect(
+        await openedEncrypted(
+          secure,
+          `${verified}&sslcert=${tls('client.pem')}&sslkey=${key}`,
+          'certified',
+        ),
+      ).toEqual([true]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('allow tries plaintext first, and TLS when the server refuses it', async () => {

@@ -43,7 +43,12 @@ export interface TestPostgresOptions {
    * TLS on (`ssl=on`) with this certificate and key (e.g. `test/fixtures/tls/server.pem`):
    * copied into the server's folder, the key made 0600 as PostgreSQL insists.
    */
-  readonly tls?: { readonly cert: string; readonly key: string };
+  readonly tls?: {
+    readonly cert: string;
+    readonly key: string;
+    /** The CA client certificates must be signed by (`ssl_ca_file`), for `clientcert=` in pg_hba. */
+    readonly ca?: string;
+  };
   /**
    * pg_hba.conf's TCP lines (`hostssl all all 127.0.0.1/32 trust`), instead of
    * trust for everyone on 127.0.0.1 and a password for `passwordUser`; the
@@ -203,6 +208,7 @@ async function startInFolder(
     writeFileSync(key, readFileSync(options.tls.key), { mode: 0o600 });
     if (user !== null) for (const file of [cert, key]) chownSync(file, user.uid, user.gid);
     tlsSettings.push('-c', 'ssl=on', '-c', `ssl_cert_file=${cert}`, '-c', `ssl_key_file=${key}`);
+    if (options.tls.ca !== undefined) tlsSettings.push('-c', `ssl_ca_file=${options.tls.ca}`);
   }
   let output = '';
   const spawnServer = (port: number) => {
