@@ -46,6 +46,7 @@ function syncRoundTrip(): number {
       user: 'arena',
       database: 'postgres',
       connectTimeoutMs: 10_000,
+      tls: { sslmode: 'disable', attempts: [false] },
     },
     30_000,
   );

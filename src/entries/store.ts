@@ -56,6 +56,7 @@ export {
   StoreReadOnlyError,
   StoreSchemaError,
   StoreUriError,
+  StoreUriParameterError,
   StoreWriteError,
   StoreWriterClosedError,
 } from '../ports/storeErrors.js';

@@ -1,4 +1,5 @@
 import { ArenaError } from '../domain/shared/errors.js';
+import { redactUrl } from './redactUrl.js';
 import type { LeaseHolder } from './store.js';
 
 /**
@@ -113,14 +114,34 @@ export class StoreWriterClosedError extends ArenaError {
  */
 export class StoreUriError extends ArenaError {
   constructor(uri: string, problem?: string) {
+    // the message names the URI, but never its password
+    const shown = redactUrl(uri);
     const postgres =
       problem === undefined
         ? ' (or postgres://USER@HOST:PORT/DATABASE)'
         : `: a postgres:// store ${problem}, e.g. postgres://arena@127.0.0.1:5432/arena`;
     super(
       'STORE_URI',
-      `--store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got '${uri}'${postgres}`,
+      `--store must be sqlite:PATH (e.g. sqlite:.arena/arena.db), got '${shown}'${postgres}`,
     );
+  }
+}
+
+/**
+ * A parameter of a `postgres://` store URI (`?sslmode=…`, `sslrootcert=…`)
+ * that arena cannot use: an unknown name, a value libpq would refuse, or a
+ * file it names that cannot be read. `store` is the URI without its password.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_URI_PARAMETER'); // true when `error` is a StoreUriParameterError
+ * error.message;
+ * // "postgres://arena@127.0.0.1:5432/arena: sslmode must be disable, allow, prefer, require, verify-ca or verify-full, got 'on'"
+ * ```
+ */
+export class StoreUriParameterError extends ArenaError {
+  constructor(store: string, problem: string) {
+    super('STORE_URI_PARAMETER', `${store}: ${problem}`);
   }
 }
 

@@ -18,6 +18,8 @@ export interface TestPostgres {
   readonly port: number;
   /** A new, empty database on it, as a `postgres://` store URI. */
   createDatabase(name: string): Promise<string>;
+  /** A query as the superuser, over the server's socket (`SELECT ssl FROM pg_stat_ssl`). */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /**
    * Take the server away and bring it back on the same port with its data:
    * `immediate` crashes it (SIGQUIT, as `pg_ctl restart -m immediate`: crash
@@ -37,6 +39,22 @@ export interface TestPostgresOptions {
    * does; off by default (the data is thrown away, speed matters more).
    */
   readonly crashSafe?: boolean;
+  /**
+   * TLS on (`ssl=on`) with this certificate and key (e.g. `test/fixtures/tls/server.pem`):
+   * copied into the server's folder, the key made 0600 as PostgreSQL insists.
+   */
+  readonly tls?: {
+    readonly cert: string;
+    readonly key: string;
+    /** The CA client certificates must be signed by (`ssl_ca_file`), for `clientcert=` in pg_hba. */
+    readonly ca?: string;
+  };
+  /**
+   * pg_hba.conf's TCP lines (`hostssl all all 127.0.0.1/32 trust`), instead of
+   * trust for everyone on 127.0.0.1 and a password for `passwordUser`; the
+   * tests' own socket connections stay trusted.
+   */
+  readonly hba?: readonly string[];
 }
 
 /** The role that logs in with a password (`passwordUserPassword`); `arena` and others need none. */
@@ -110,7 +128,13 @@ async function connectWhenReady(
 ): Promise<pg.Client | null> {
   for (let attempt = 0; attempt < 200; attempt++) {
     if (server.exitCode !== null) return null;
-    const client = new pg.Client({ host: '127.0.0.1', port, user: 'arena', database: 'postgres' });
+    // over the socket in its folder: whatever pg_hba.conf asks of TCP, and only ever this server
+    const client = new pg.Client({
+      host: path.dirname(data),
+      port,
+      user: 'arena',
+      database: 'postgres',
+    });
     try {
       await client.connect();
       // another test file's server may hold the port: only ours has our data folder
@@ -167,10 +191,25 @@ async function startInFolder(
   );
   // one role that must give a password (scram), to test refused credentials; everyone else is trusted
   const hba = path.join(data, 'pg_hba.conf');
+  const local = readFileSync(hba, 'utf8');
   writeFileSync(
     hba,
-    `host all ${passwordUser} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`,
+    options.hba === undefined
+      ? `host all ${passwordUser} 127.0.0.1/32 scram-sha-256\n${local}`
+      : [...options.hba, ...local.split('\n').filter((line) => line.startsWith('local'))].join(
+          '\n',
+        ),
   );
+  const tlsSettings: string[] = [];
+  if (options.tls !== undefined) {
+    const cert = path.join(folder, 'server.crt');
+    const key = path.join(folder, 'server.key');
+    writeFileSync(cert, readFileSync(options.tls.cert));
+    writeFileSync(key, readFileSync(options.tls.key), { mode: 0o600 });
+    if (user !== null) for (const file of [cert, key]) chownSync(file, user.uid, user.gid);
+    tlsSettings.push('-c', 'ssl=on', '-c', `ssl_cert_file=${cert}`, '-c', `ssl_key_file=${key}`);
+    if (options.tls.ca !== undefined) tlsSettings.push('-c', `ssl_ca_file=${options.tls.ca}`);
+  }
   let output = '';
   const spawnServer = (port: number) => {
     const server = spawn(
@@ -190,6 +229,7 @@ async function startInFolder(
         `synchronous_commit=${options.crashSafe === true ? 'on' : 'off'}`,
         '-c',
         'full_page_writes=off',
+        ...tlsSettings,
       ],
       { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -239,6 +279,9 @@ async function startInFolder(
     async createDatabase(name) {
       await admin.query(`CREATE DATABASE "${name}"`);
       return `postgres://arena@127.0.0.1:${port}/${name}`;
+    },
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      return (await admin.query(sql, params as unknown[])).rows as Row[];
     },
     async restart({ mode, downMs = 0 }) {
       await admin.end().catch(() => undefined);

@@ -12,6 +12,7 @@ import {
 import { StoreConnectionError } from './postgresErrors.js';
 import { connectionLost } from './postgresOpen.js';
 import { openPostgresStore } from './postgresStore.js';
+import { firstConnecting, pgSsl } from './postgresTls.js';
 import { parsePostgresUri } from './postgresUri.js';
 import type { PgFailure } from './syncConnection.js';
 
@@ -99,16 +100,29 @@ export async function openPostgresJudgeStore(
   const lockTimeoutMs = Math.max(1, Math.round(options.busyTimeoutMs ?? 30_000));
   const serverOptions = [`-c lock_timeout=${lockTimeoutMs}`];
   if (readonly) serverOptions.push('-c default_transaction_read_only=on');
-  const pool = new pg.Pool({
+  const connection = {
     host: config.host,
     port: config.port,
     user: config.user,
     database: config.database,
     ...(config.password !== undefined ? { password: config.password } : {}),
     connectionTimeoutMillis: config.connectTimeoutMs,
-    max: options.maxConnections ?? 8,
     options: serverOptions.join(' '),
     types,
+  };
+  // the pool's sessions take the sslmode's first attempt that connects, as one libpq session would
+  const tls = await firstConnecting(config.tls, async (attempt) => {
+    const probe = new pg.Client({ ...connection, ssl: pgSsl(attempt) });
+    try {
+      await probe.connect();
+    } finally {
+      await probe.end().catch(() => undefined);
+    }
+  });
+  const pool = new pg.Pool({
+    ...connection,
+    ssl: pgSsl(tls),
+    max: options.maxConnections ?? 8,
     // an unclosed store must not keep the process alive, as the run store's worker thread does not
     allowExitOnIdle: true,
   });

@@ -55,10 +55,19 @@ function connectionProblem(config: ConnectionConfig, failure: PgFailure): string
     case '3D000':
       return `the server at ${server} has no database '${config.database}' (3D000); create it first: createdb -h ${config.host} -p ${config.port} -U ${config.user} ${config.database}`;
     default:
-      return failure.message.includes('timeout expired')
-        ? `cannot connect to ${server}: no answer within ${config.connectTimeoutMs} ms`
-        : null;
+      if (failure.message.includes('timeout expired'))
+        return `cannot connect to ${server}: no answer within ${config.connectTimeoutMs} ms`;
+      return tlsProblem(server, config.tls.sslmode, failure);
   }
+}
+
+/** A TLS session the sslmode needs but could not have: the server offers none, or its certificate fails the check. */
+function tlsProblem(server: string, sslmode: string, failure: PgFailure): string | null {
+  if (failure.message.includes('does not support SSL'))
+    return `the server at ${server} does not offer TLS, and sslmode=${sslmode} needs it`;
+  if (failure.code !== undefined && /CERT|SIGNATURE|^ERR_TLS|^ERR_SSL/.test(failure.code))
+    return `the server at ${server} failed sslmode=${sslmode}: ${failure.message} (${failure.code})`;
+  return null;
 }
 
 /**

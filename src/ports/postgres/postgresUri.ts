@@ -1,5 +1,10 @@
-import { StoreUriError } from '../storeErrors.js';
+import { StoreUriError, StoreUriParameterError } from '../storeErrors.js';
+import { tlsPlan } from './postgresTls.js';
+import { readTlsSettings } from './postgresTlsFiles.js';
 import type { ConnectionConfig } from './syncConnection.js';
+
+/** The URI parameters arena takes, with libpq's meaning. */
+const knownParameters = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'password'];
 
 /** A parsed `postgres://` store URI: how to connect, and how to name it in messages (no password). */
 export interface PostgresTarget {
@@ -9,9 +14,11 @@ export interface PostgresTarget {
 }
 
 /**
- * Parse `postgres://user[:password]@host[:port]/database` (or `postgresql://`).
- * The port defaults to 5432; a password absent from the URI is taken from
- * `PGPASSWORD`, as `psql` does.
+ * Parse `postgres://user[:password]@host[:port]/database[?sslmode=…]` (or
+ * `postgresql://`). The port defaults to 5432; a password absent from the URI
+ * (`user:password@` or `?password=`) is taken from `PGPASSWORD`, and the TLS
+ * parameters (`sslmode`, `sslrootcert`, `sslcert`, `sslkey`) mean what they
+ * mean to libpq and `psql` (see `tlsPlan`).
  *
  * @example
  * ```ts
@@ -43,7 +50,19 @@ export function parsePostgresUri(
   if (database === '' || database.includes('/'))
     throw new StoreUriError(uri, 'needs a database name');
   const port = url.port === '' ? 5432 : Number(url.port);
-  const password = url.password !== '' ? decodeURIComponent(url.password) : environment.PGPASSWORD;
+  const display = `postgres://${encodeURIComponent(user)}@${url.host}/${encodeURIComponent(database)}`;
+  for (const name of url.searchParams.keys()) {
+    if (!knownParameters.includes(name)) {
+      throw new StoreUriParameterError(
+        display,
+        `unknown parameter '${name}' (arena takes ${knownParameters.join(', ')})`,
+      );
+    }
+  }
+  const password =
+    url.password !== ''
+      ? decodeURIComponent(url.password)
+      : (url.searchParams.get('password') ?? environment.PGPASSWORD);
   return {
     config: {
       host,
@@ -52,7 +71,8 @@ export function parsePostgresUri(
       database,
       connectTimeoutMs,
       ...(password !== undefined ? { password } : {}),
+      tls: tlsPlan(readTlsSettings(url.searchParams, environment, display), display),
     },
-    display: `postgres://${encodeURIComponent(user)}@${url.host}/${encodeURIComponent(database)}`,
+    display,
   };
 }

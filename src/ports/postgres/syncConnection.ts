@@ -1,5 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { optionalPeers, resolvePeer } from '../optionalPeers.js';
+import { hbaRefusal, type TlsPlan, unreachableCodes } from './postgresTls.js';
 
 /** Where and how to connect: what `pg.Client` takes. */
 export interface ConnectionConfig {
@@ -12,6 +13,8 @@ export interface ConnectionConfig {
   readonly connectTimeoutMs: number;
   /** Server settings of every session (`-c lock_timeout=30000`): a reconnected session has them too. */
   readonly options?: string;
+  /** The sslmode and the attempts it makes (`tlsPlan`), for every session, a reconnected one too. */
+  readonly tls: TlsPlan;
 }
 
 /** What a query returns: its rows (BIGINT read as a number) and how many rows it touched. */
@@ -66,18 +69,30 @@ let client = null;
 let lost = null;
 let inTransaction = false;
 let aborted = null;
+// pgSsl of postgresTls.ts: a chain-only check skips the name check, a function no message can carry
+const pgSsl = (attempt) => { if (!attempt) return false; const { verifyHostName, ...ssl } = attempt; return verifyHostName ? ssl : { ...ssl, checkServerIdentity: () => undefined }; };
+const { tls, ...connection } = workerData.config;
+const unreachable = (error) => workerData.unreachableCodes.includes(error && error.code) || /timeout expired/.test(String(error && error.message));
+// the sslmode's attempts in order, as libpq makes them; one the server never answered ends them all
 const open = async () => {
-  const opened = new pg.Client({ ...workerData.config, connectionTimeoutMillis: workerData.config.connectTimeoutMs, types });
-  opened.on('error', (error) => { if (client === opened) lost = error; });
-  opened.on('end', () => { if (client === opened && lost === null) lost = new Error('Connection terminated'); });
-  client = opened;
-  try {
-    await opened.connect();
-  } catch (error) {
-    client = null;
-    opened.end().catch(() => undefined);
-    throw error;
+  let failed;
+  for (const attempt of tls.attempts) {
+    const opened = new pg.Client({ ...connection, ssl: pgSsl(attempt), connectionTimeoutMillis: connection.connectTimeoutMs, types });
+    opened.on('error', (error) => { if (client === opened) lost = error; });
+    opened.on('end', () => { if (client === opened && lost === null) lost = new Error('Connection terminated'); });
+    client = opened;
+    try {
+      await opened.connect();
+      return;
+    } catch (error) {
+      client = null;
+      opened.end().catch(() => undefined);
+      // as firstConnecting: a pg_hba refusal of this attempt's encryption says less than an earlier failure
+      if (failed === undefined || !new RegExp(workerData.hbaRefusal).test(String(error && error.message))) failed = error;
+      if (unreachable(error)) break;
+    }
   }
+  throw failed;
 };
 const drop = () => { const gone = client; client = null; lost = null; if (gone) gone.end().catch(() => undefined); };
 process.on('uncaughtException', (error) => reply({ ok: false, failure: failure(error) }));
@@ -119,7 +134,7 @@ type Reply = { ok: true; rows: unknown[]; rowCount: number } | { ok: false; fail
  * @example
  * ```ts
  * const connection = openSyncConnection({ host: '127.0.0.1', port: 5432, user: 'arena',
- *   database: 'arena', connectTimeoutMs: 10_000 }, 60_000);
+ *   database: 'arena', connectTimeoutMs: 10_000, tls: tlsPlan({ sslmode: 'disable' }, display) }, 60_000);
  * connection.query<{ one: number }>('SELECT 1 AS one').rows; // [{ one: 1 }]
  * connection.close();
  * ```
@@ -134,7 +149,14 @@ export function openSyncConnection(
   const pgPath = resolvePeer(optionalPeers.pg, 'arena-runtime/postgres (PostgreSQL stores)');
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { pgPath, signal, port: port2, config },
+    workerData: {
+      pgPath,
+      signal,
+      port: port2,
+      config,
+      unreachableCodes,
+      hbaRefusal: hbaRefusal.source,
+    },
     transferList: [port2],
   });
   // an unclosed store must not keep the process alive; the blocking wait does not need the event loop

@@ -39,7 +39,8 @@ async function sql(uri: string, text: string): Promise<unknown[]> {
 
 describe('postgres:// store URIs', () => {
   it('parses user, password, host, port and database, and never shows the password', () => {
-    expect(parsePostgresUri('postgres://arena:s3%2Fcret@127.0.0.1:5433/runs', 5000, {})).toEqual({
+    const home = { HOME: '/nonexistent' };
+    expect(parsePostgresUri('postgres://arena:s3%2Fcret@127.0.0.1:5433/runs', 5000, home)).toEqual({
       config: {
         host: '127.0.0.1',
         port: 5433,
@@ -47,6 +48,11 @@ describe('postgres:// store URIs', () => {
         password: 's3/cret',
         database: 'runs',
         connectTimeoutMs: 5000,
+        // libpq's default, prefer: TLS if the server offers it, else plaintext
+        tls: {
+          sslmode: 'prefer',
+          attempts: [{ rejectUnauthorized: false, verifyHostName: false }, false],
+        },
       },
       display: 'postgres://arena@127.0.0.1:5433/runs',
     });
