@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { hostname } from 'node:os';
+import { connect, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import type { JsonValue } from '../../domain/shared/json.js';
 import {
   type CallRequest,
@@ -13,6 +13,12 @@ import {
   type ServeComponentsOptions,
   serviceSubject,
 } from '../remoteComponent.js';
+import {
+  createInstanceKey,
+  type InstanceKey,
+  type RepliedRequest,
+  SIGNATURE_HEADER,
+} from './instanceKey.js';
 import { natsServerOptions } from './natsServer.js';
 
 /** The methods a request may call on each kind: the port's methods, and its state. */
@@ -50,7 +56,9 @@ const decoder = new TextDecoder();
  * component per run, phase, component and session; calls go to the instance
  * that holds it. A request whose identity was answered already gets the
  * stored reply (at-least-once requests made idempotent); every reply carries
- * the component's `saveState()` when it has one.
+ * the component's `saveState()` when it has one (after `setup()` for a
+ * brain). Each instance signs every reply with its own Ed25519 key, sent
+ * with the `open` reply, so a run takes no reply from any other client.
  *
  * @example
  * ```ts
@@ -74,9 +82,9 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   const count = options.instances ?? 1;
   const instanceIds: string[] = [];
   for (let index = 0; index < count; index++) {
-    const id = randomUUID().replaceAll('-', '').slice(0, 12);
-    instanceIds.push(id);
-    serveInstance(connection, id, options);
+    const key = createInstanceKey();
+    instanceIds.push(key.id);
+    serveInstance(connection, key, options);
   }
   await connection.flush();
   return {
@@ -86,18 +94,37 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   };
 }
 
+/** A request that could not be read: its reply answers nothing a run asked. */
+const unreadable: RepliedRequest = { key: '', seq: 0, method: '' };
+
 function serveInstance(
   connection: NatsConnection,
-  instanceId: string,
+  key: InstanceKey,
   options: ComponentServiceOptions,
 ): void {
+  const instanceId = key.id;
   const held = new Map<string, Held>();
   const maxComponents = options.maxComponents ?? 1024;
   const keep = options.repliesPerComponent ?? 8;
-
-  const respond = (message: Msg, reply: RemoteReply) => {
-    message.respond(encoder.encode(JSON.stringify(reply)));
+  const served = {
+    instance: instanceId,
+    publicKey: key.publicKey,
+    host: hostname(),
+    pid: process.pid,
   };
+
+  const respond = (message: Msg, request: RepliedRequest, reply: RemoteReply) => {
+    const body = encoder.encode(JSON.stringify(reply));
+    const signed = headers();
+    signed.set(SIGNATURE_HEADER, key.sign(request, body));
+    message.respond(body, { headers: signed });
+  };
+  // a malformed request still gets a signed reply, of what it said
+  const repliedOf = (request: OpenRequest | CallRequest): RepliedRequest => ({
+    key: String(request.key),
+    seq: Number(request.identity?.seq),
+    method: String(request.identity?.method),
+  });
 
   connection.subscribe(serviceSubject(options.service), {
     queue: SERVICE_QUEUE_GROUP,
@@ -106,6 +133,11 @@ function serveInstance(
       let request: OpenRequest;
       try {
         request = JSON.parse(decoder.decode(message.data)) as OpenRequest;
+      } catch (failure) {
+        respond(message, unreadable, { ok: false, error: errorOf(failure) });
+        return;
+      }
+      try {
         if (!(REMOTE_KINDS as readonly string[]).includes(request.kind)) {
           throw new Error(`unknown component kind ${JSON.stringify(request.kind)}`);
         }
@@ -121,14 +153,14 @@ function serveInstance(
           });
           while (held.size > maxComponents) held.delete(held.keys().next().value as string);
         }
-        respond(message, {
+        respond(message, repliedOf(request), {
           ok: true,
           value: null,
-          instance: instanceId,
+          ...served,
           ...stateOf(held.get(request.key) as Held),
         });
       } catch (failure) {
-        respond(message, { ok: false, error: errorOf(failure) });
+        respond(message, repliedOf(request), { ok: false, error: errorOf(failure), ...served });
       }
     },
   });
@@ -140,10 +172,10 @@ function serveInstance(
       try {
         request = JSON.parse(decoder.decode(message.data)) as CallRequest;
       } catch (failure) {
-        respond(message, { ok: false, error: errorOf(failure) });
+        respond(message, unreadable, { ok: false, error: errorOf(failure) });
         return;
       }
-      void answer(request).then((reply) => respond(message, reply));
+      void answer(request).then((reply) => respond(message, repliedOf(request), reply));
     },
   });
 
