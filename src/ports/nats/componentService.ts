@@ -45,6 +45,8 @@ interface Held {
   lastSeq: number;
   /** Calls run one after another in `seq` order. */
   queue: Promise<unknown>;
+  /** Its state is read only once it is set up: a brain's `saveState()` may throw before `setup()`. */
+  setUp: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -150,6 +152,7 @@ function serveInstance(
             replies: new Map(),
             lastSeq: request.identity.seq,
             queue: Promise.resolve(),
+            setUp: typeof object.setup !== 'function',
           });
           while (held.size > maxComponents) held.delete(held.keys().next().value as string);
         }
@@ -235,6 +238,7 @@ async function invoke(
             ...request.args,
           ])
         : null;
+    if (method === 'setup') component.setUp = true;
     // copied now: a later call may change what the component returned before a retry reads it
     return { ok: true, value: jsonCopy(value), ...stateOf(component) };
   } catch (error) {
@@ -244,7 +248,7 @@ async function invoke(
 
 function stateOf(component: Held): { state?: JsonValue } {
   const save = component.object.saveState;
-  if (typeof save !== 'function') return {};
+  if (typeof save !== 'function' || !component.setUp) return {};
   return { state: jsonCopy((save as () => unknown).call(component.object)) };
 }
 

@@ -227,4 +227,19 @@ describe("a remote component's replies", () => {
       },
     ]);
   });
+
+  it("saves a brain's state only once it is set up: one whose saveState throws before setup opens and runs", async () => {
+    await serve('strict');
+    const host = await connectRemoteComponents({ url: server.url });
+    hosts.push(host);
+    const brain = host.factoryFor('strict', 'brain', { runId: 'run-1', phase: 'train' })({
+      name: 'operator',
+      params: {},
+      seed: 1,
+      logger: silentLogger(),
+    }) as Brain;
+    expect(brain.saveState?.()).toBeNull();
+    await brain.setup({ sensors: [], actuators: [], readings: {} });
+    expect(brain.saveState?.()).toEqual({ weights: [0] });
+  });
 });
