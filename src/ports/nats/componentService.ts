@@ -128,17 +128,21 @@ function serveInstance(
     method: String(request.identity?.method),
   });
 
+  /** The request a message carries, or `null` once an unreadable one is answered. */
+  const readRequest = <Request>(message: Msg): Request | null => {
+    try {
+      return JSON.parse(decoder.decode(message.data)) as Request;
+    } catch (failure) {
+      respond(message, unreadable, { ok: false, error: errorOf(failure) });
+      return null;
+    }
+  };
+
   connection.subscribe(serviceSubject(options.service), {
     queue: SERVICE_QUEUE_GROUP,
     callback: (error, message) => {
-      if (error !== null) return;
-      let request: OpenRequest;
-      try {
-        request = JSON.parse(decoder.decode(message.data)) as OpenRequest;
-      } catch (failure) {
-        respond(message, unreadable, { ok: false, error: errorOf(failure) });
-        return;
-      }
+      const request = error === null ? readRequest<OpenRequest>(message) : null;
+      if (request === null) return;
       try {
         if (!(REMOTE_KINDS as readonly string[]).includes(request.kind)) {
           throw new Error(`unknown component kind ${JSON.stringify(request.kind)}`);
@@ -170,14 +174,8 @@ function serveInstance(
 
   connection.subscribe(instanceSubject(options.service, instanceId), {
     callback: (error, message) => {
-      if (error !== null) return;
-      let request: CallRequest;
-      try {
-        request = JSON.parse(decoder.decode(message.data)) as CallRequest;
-      } catch (failure) {
-        respond(message, unreadable, { ok: false, error: errorOf(failure) });
-        return;
-      }
+      const request = error === null ? readRequest<CallRequest>(message) : null;
+      if (request === null) return;
       void answer(request).then((reply) => respond(message, repliedOf(request), reply));
     },
   });
