@@ -121,12 +121,14 @@ export async function resolveComponent(
 }
 
 /**
- * The module path and export of a user component name (`./my-env.js:MyEnvironment`),
+ * The module path and export of a user component name (`./my-env.js:MyEnvironment`,
+ * or an absolute path),
  * or `null` for a built-in or a name of neither form.
  *
  * @example
  * ```ts
  * userModuleOf('./envs/my-env.js:MyEnvironment'); // { modulePath: './envs/my-env.js', exportName: 'MyEnvironment' }
+ * userModuleOf('/srv/envs/my-env.js:MyEnvironment'); // { modulePath: '/srv/envs/my-env.js', exportName: 'MyEnvironment' }
  * userModuleOf('arena:GridEnvironment'); // null
  * ```
  */
@@ -137,7 +139,9 @@ export function userModuleOf(name: string): { modulePath: string; exportName: st
   const separator = name.lastIndexOf(':');
   const modulePath = name.slice(0, separator);
   const exportName = name.slice(separator + 1);
-  if (separator <= 0 || exportName === '' || !/^\.\.?\//.test(modulePath)) return null;
+  // relative to the run file's folder (./, ../) or absolute
+  const relativeOrAbsolute = /^\.\.?\//.test(modulePath) || path.isAbsolute(modulePath);
+  if (separator <= 0 || exportName === '' || !relativeOrAbsolute) return null;
   return { modulePath, exportName };
 }
 

@@ -9,6 +9,7 @@ import type {
   LeaseOwner,
   MetaDecisionRecord,
   PhaseRecord,
+  RemoteComponentRecord,
   ResumeRecord,
   RunRecord,
   RunStatus,
@@ -70,6 +71,8 @@ interface RunTables {
   readonly metaDecisions: Map<string, MetaDecisionRow>;
   readonly snapshots: Map<string, SnapshotRow>;
   readonly resumes: ResumeRow[];
+  /** By session, in the order they were opened. */
+  readonly remoteComponents: Map<string, RemoteComponentRecord>;
 }
 
 /**
@@ -303,6 +306,7 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
             metaDecisions: new Map(),
             snapshots: new Map(),
             resumes: [],
+            remoteComponents: new Map(),
           });
           return getRun(runId);
         }
@@ -396,6 +400,16 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
         ...row,
         changedModules: decodeStoredJson(row.changedModules) as string[],
       }));
+    },
+    recordRemoteComponent(record) {
+      writable('record a remote component');
+      requireInteger('phaseIndex', record, 0);
+      const { remoteComponents } = tablesOf(record.runId);
+      if (remoteComponents.has(record.session)) return;
+      put(remoteComponents, record.session, { ...record, openedAt: record.openedAt ?? now() });
+    },
+    remoteComponents(runId) {
+      return [...tablesOf(runId).remoteComponents.values()].map((record) => ({ ...record }));
     },
     finishRun(runId, outcome) {
       writable('finish a run');

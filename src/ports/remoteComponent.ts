@@ -85,15 +85,26 @@ export interface CallRequest {
   readonly args: readonly JsonValue[];
 }
 
-/** What the service answers. `state` is the component's `saveState()` after the call, when it has one. */
-export type RemoteReply =
-  | {
-      readonly ok: true;
-      readonly value: JsonValue;
-      readonly state?: JsonValue;
-      readonly instance?: string;
-    }
-  | { readonly ok: false; readonly error: { readonly name: string; readonly message: string } };
+/** What an `open` reply says of the instance that answered it, whether or not it failed. */
+export interface OpenedBy {
+  readonly instance?: string;
+  /** Its Ed25519 public key (SPKI DER, base64): the instance id is the key's fingerprint. */
+  readonly publicKey?: string;
+  /** The host and pid serving it, as the instance says. */
+  readonly host?: string;
+  readonly pid?: number;
+}
+
+/**
+ * What the service answers, signed by the instance in a header. `state` is the
+ * component's `saveState()` after the call, when it has one (a brain's, once
+ * it is set up).
+ */
+export type RemoteReply = (
+  | { readonly ok: true; readonly value: JsonValue; readonly state?: JsonValue }
+  | { readonly ok: false; readonly error: { readonly name: string; readonly message: string } }
+) &
+  OpenedBy;
 
 /**
  * The key a service holds one component under.
@@ -126,23 +137,46 @@ export class RemoteComponentUnavailableError extends ArenaError {
   readonly service: string;
   readonly subject: string;
   readonly reason: 'no-responders' | 'timeout';
+  /** Why each reply that came and was not taken was refused (a reply not signed by the session's instance). */
+  readonly refused: readonly string[];
 
   constructor(
     service: string,
     subject: string,
     reason: 'no-responders' | 'timeout',
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; refused?: readonly string[] },
   ) {
+    const refused = options?.refused ?? [];
     const what =
       reason === 'no-responders'
         ? `no instance of service "${service}" is serving ${subject} (start it with arena serve … --as ${service})`
         : `service "${service}" did not answer on ${subject} ${detail}`;
-    super('REMOTE_COMPONENT_UNAVAILABLE', what, options);
+    const also = refused.length === 0 ? '' : `; refused ${refused.length} replies: ${refused[0]}`;
+    super('REMOTE_COMPONENT_UNAVAILABLE', `${what}${also}`, options);
     this.service = service;
     this.subject = subject;
     this.reason = reason;
+    this.refused = refused;
   }
+}
+
+/**
+ * Which instance of which service serves one remote component of a run: what
+ * the run store records for each session (`arena show` lists them).
+ */
+export interface ServedComponent {
+  readonly service: string;
+  readonly kind: RemoteKind;
+  /** The environment's uid or the agent's name. */
+  readonly component: string;
+  /** The session's id: each component object of the controller opens one. */
+  readonly session: string;
+  /** The instance that answered the `open`: every later reply of the session is signed by it. */
+  readonly instance: string;
+  /** The host and pid the instance said it runs on (its own word, not checked). */
+  readonly host: string | null;
+  readonly pid: number | null;
 }
 
 /**
@@ -178,7 +212,12 @@ export interface RemoteComponentHost {
   factoryFor(
     service: string,
     kind: RemoteKind,
-    context: { readonly runId: string; readonly phase: string },
+    context: {
+      readonly runId: string;
+      readonly phase: string;
+      /** Told once the component is open, before its first call runs. */
+      readonly onServed?: (served: ServedComponent) => void;
+    },
   ): (init: unknown) => unknown;
   close(): Promise<void>;
 }

@@ -132,6 +132,34 @@ export interface ResumeRecord {
   readonly changedModules: readonly string[];
 }
 
+/**
+ * Which instance of which service served one remote component (`nats:<service>`)
+ * of a run: one record per session, kept through resumes (a resumed run opens
+ * fresh sessions, so each instance that served the run is listed).
+ */
+export interface RemoteComponentRecord {
+  readonly runId: string;
+  readonly phaseIndex: number;
+  /** `environment`, `brain`, `muscle` or `objective`. */
+  readonly kind: string;
+  /** The environment's uid or the agent's name. */
+  readonly component: string;
+  readonly service: string;
+  /** The session's id, one per component object the run made. */
+  readonly session: string;
+  /** The instance that opened the session: the only one whose replies the run took. */
+  readonly instance: string;
+  /** Where the instance said it runs (`null` when it did not say). */
+  readonly host: string | null;
+  readonly pid: number | null;
+  readonly openedAt: string;
+}
+
+/** What `recordRemoteComponent` needs; `openedAt` defaults to the store's clock. */
+export type NewRemoteComponent = Omit<RemoteComponentRecord, 'openedAt'> & {
+  readonly openedAt?: string;
+};
+
 /** What `createRun` needs; the id and start time default to the store's generator and clock. */
 export interface NewRun {
   readonly uid: string;
@@ -308,6 +336,10 @@ export interface RunStore {
   deliveryCount(runId: string): DeliveryCount;
   recordResume(record: Omit<ResumeRecord, 'resumeIndex' | 'resumedAt'>): ResumeRecord;
   resumes(runId: string): ResumeRecord[];
+  /** Record which instance serves one remote component; the same session again writes nothing. */
+  recordRemoteComponent(record: NewRemoteComponent): void;
+  /** The run's remote components and their instances, in the order the run opened them. */
+  remoteComponents(runId: string): RemoteComponentRecord[];
   finishRun(runId: string, outcome: RunOutcome): RunRecord;
   startPhase(phase: NewPhase): PhaseRecord;
   finishPhase(runId: string, phaseIndex: number, outcome: PhaseOutcome): PhaseRecord;

@@ -5,6 +5,7 @@ import type {
   Lease,
   MetaDecisionRecord,
   NewPhase,
+  NewRemoteComponent,
   NewSnapshot,
   PhaseOutcome,
   RunOutcome,
@@ -25,6 +26,7 @@ export type StoreWriteCommand =
   | { readonly kind: 'checkpoint'; readonly record: CheckpointRecord }
   | { readonly kind: 'metaDecision'; readonly record: MetaDecisionRecord }
   | { readonly kind: 'snapshot'; readonly snapshot: NewSnapshot }
+  | { readonly kind: 'remoteComponent'; readonly record: NewRemoteComponent }
   | { readonly kind: 'finishRun'; readonly runId: string; readonly outcome: RunOutcome };
 
 /** How a writer batches. */
@@ -160,6 +162,9 @@ function applyCommand(store: RunStore, command: StoreWriteCommand): void {
       return;
     case 'snapshot':
       store.saveSnapshot(command.snapshot);
+      return;
+    case 'remoteComponent':
+      store.recordRemoteComponent(command.record);
       return;
     case 'finishRun':
       store.finishRun(command.runId, command.outcome);

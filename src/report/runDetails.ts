@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
-import type { ResumeRecord, RunRecord, RunStore } from '../ports/store.js';
+import type { RemoteComponentRecord, ResumeRecord, RunRecord, RunStore } from '../ports/store.js';
 import { phaseOverview, selectorChanges } from './recordViews.js';
 import type { PhaseOverview, SelectorChange } from './reportTypes.js';
 
@@ -47,6 +47,8 @@ export interface RunDetails {
   readonly snapshots: number;
   /** Every `--resume` of the run, oldest first. */
   readonly resumes: readonly ResumeRecord[];
+  /** Which instance of which service served each `nats:` component, in the order they were opened. */
+  readonly remoteComponents: readonly RemoteComponentRecord[];
 }
 
 /**
@@ -103,6 +105,7 @@ export function runDetails(store: RunStore, runId: string): RunDetails {
     })),
     snapshots: store.snapshotCount(runId),
     resumes: store.resumes(runId),
+    remoteComponents: store.remoteComponents(runId),
   };
 }
 

@@ -342,6 +342,53 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         });
         expect(store.resumes(runId)).toEqual([first, second]);
       });
+
+      it('records which instance served each remote component, once per session, in the order opened, kept through a rewind', () => {
+        const served = {
+          runId,
+          phaseIndex: 0,
+          kind: 'environment',
+          component: 'tank',
+          service: 'tank-sim',
+          instance: 'b1946ac92492d234',
+          host: 'lab-1',
+          pid: 4242,
+        };
+        store.recordRemoteComponent({ ...served, session: 's-2' });
+        clock.advance(1000);
+        store.recordRemoteComponent({
+          ...served,
+          session: 's-1',
+          kind: 'brain',
+          component: 'operator',
+          host: null,
+          pid: null,
+        });
+        // the same session again (a retried open) writes nothing
+        store.recordRemoteComponent({ ...served, session: 's-2', instance: 'another' });
+        const expected = [
+          { ...served, session: 's-2', openedAt: '2026-11-29T20:07:02.000Z' },
+          {
+            ...served,
+            session: 's-1',
+            kind: 'brain',
+            component: 'operator',
+            host: null,
+            pid: null,
+            openedAt: '2026-11-29T20:07:03.000Z',
+          },
+        ];
+        expect(handle({ readonly: true }).remoteComponents(runId)).toEqual(expected);
+        store.rewindToStart(runId);
+        expect(store.remoteComponents(runId)).toEqual(expected);
+        expect(() => store.remoteComponents('nope')).toThrow(RunNotFoundError);
+        expect(() =>
+          store.recordRemoteComponent({ ...served, runId: 'nope', session: 's' }),
+        ).toThrow(RunNotFoundError);
+        expect(() =>
+          handle({ readonly: true }).recordRemoteComponent({ ...served, session: 's-3' }),
+        ).toThrow(StoreReadOnlyError);
+      });
     });
 
     describe('canonical JSON', () => {

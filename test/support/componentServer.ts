@@ -8,7 +8,12 @@ export interface ServeProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr(): string;
+  /** The instance ids it printed, one per instance. */
+  readonly instanceIds: readonly string[];
 }
+
+const instanceIdsIn = (stderr: string): string[] =>
+  [...stderr.matchAll(/^arena serve: instance (\w+) /gm)].map((match) => match[1] as string);
 
 /**
  * Start `arena serve <component> --as <service>` in `cwd` and wait until it
@@ -44,7 +49,8 @@ export async function startServe(options: {
   const serving = new Promise<void>((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
-      if (stderr.includes(`as nats:${options.service} on`)) resolve();
+      const serving = stderr.includes(`as nats:${options.service} on`);
+      if (serving && instanceIdsIn(stderr).length === (options.instances ?? 1)) resolve();
     });
     child.once('close', () => reject(new Error(`arena serve exited before serving: ${stderr}`)));
   });
@@ -52,7 +58,7 @@ export async function startServe(options: {
     child.on('close', (code, signal) => resolve({ code, signal })),
   );
   await serving;
-  return { child, exited, stderr: () => stderr };
+  return { child, exited, stderr: () => stderr, instanceIds: instanceIdsIn(stderr) };
 }
 
 /**

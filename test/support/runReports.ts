@@ -44,5 +44,6 @@ export function runReport(checkpoints: CheckpointReport[]): RunReport {
     metaDecisions: [],
     snapshots: 0,
     resumes: [],
+    remoteComponents: [],
   };
 }

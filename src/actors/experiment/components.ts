@@ -10,7 +10,11 @@ import { deriveSeed } from '../../domain/shared/random.js';
 import type { Brain, Muscle, Objective } from '../../ports/agent.js';
 import type { Environment } from '../../ports/environment.js';
 import type { Logger } from '../../ports/logger.js';
-import { type RemoteComponentHost, remoteKindOf } from '../../ports/remoteComponent.js';
+import {
+  type RemoteComponentHost,
+  remoteKindOf,
+  type ServedComponent,
+} from '../../ports/remoteComponent.js';
 import { AgentRuntime } from './agentRuntime.js';
 import { PhaseWorld, type WorldAgent } from './world.js';
 
@@ -24,7 +28,11 @@ function remoteResolver(
   return (ref, service) => {
     const kind = remoteKindOf(ref.yamlPath);
     if (kind === null) throw new ComponentContractError(ref, 'cannot be a remote component here');
-    return remote.host.factoryFor(service, kind, { runId: remote.runId, phase });
+    return remote.host.factoryFor(service, kind, {
+      runId: remote.runId,
+      phase,
+      ...(remote.onServed !== undefined ? { onServed: remote.onServed } : {}),
+    });
   };
 }
 /** What building a phase world needs besides the run file: the components it may name. */
@@ -34,7 +42,12 @@ export interface BuildWorldOptions {
   readonly components?: Readonly<Record<string, unknown>>;
   readonly logger: Logger;
   /** Makes `nats:<service>` components; the run id is part of each remote request's identity. */
-  readonly remote?: { readonly host: RemoteComponentHost; readonly runId: string };
+  readonly remote?: {
+    readonly host: RemoteComponentHost;
+    readonly runId: string;
+    /** Told which instance serves each remote component, once it is open. */
+    readonly onServed?: (served: ServedComponent) => void;
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   processLeaseOwner,
 } from '../../ports/leaseOwner.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
-import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
+import type { RemoteComponentHost, ServedComponent } from '../../ports/remoteComponent.js';
 import { RemoteComponentUnavailableError } from '../../ports/remoteComponent.js';
 import { rewindToLatestSnapshot } from '../../ports/rewindRun.js';
 import { isServerFailure } from '../../ports/serverFailure.js';
@@ -407,7 +407,18 @@ async function runPhase(run: PhaseRun): Promise<PhaseResult> {
       builtins: run.options.builtins,
       ...(run.options.components !== undefined ? { components: run.options.components } : {}),
       ...(run.options.remoteComponents !== undefined
-        ? { remote: { host: run.options.remoteComponents, runId: run.runId } }
+        ? {
+            remote: {
+              host: run.options.remoteComponents,
+              runId: run.runId,
+              // the instance serving each component goes in with the next batch of the run's records
+              onServed: (served: ServedComponent) =>
+                writer.write({
+                  kind: 'remoteComponent',
+                  record: { runId, phaseIndex: phase.index, ...served },
+                }),
+            },
+          }
         : {}),
       logger,
     });

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
-import type { ResumeRecord } from '../../ports/store.js';
+import type { RemoteComponentRecord, ResumeRecord } from '../../ports/store.js';
 import { formatNumber } from '../../report/formatNumber.js';
 import type {
   CheckpointDetails,
@@ -106,6 +106,9 @@ export function formatRunDetails(details: RunDetails, options: RunDetailsTextOpt
       `  ${phase.phaseIndex} ${phase.name} (${phase.mode}): ${phase.status}, ${phase.terminationReason ?? 'no termination reason'}; ${episodes.join('; ')}`,
     );
   }
+  if (details.remoteComponents.length > 0) {
+    lines.push('remote components', ...remoteComponentLines(details.remoteComponents));
+  }
   lines.push(
     'checkpoints',
     ...checkpointLines(details.checkpoints, options.allCheckpoints ?? true),
@@ -115,6 +118,19 @@ export function formatRunDetails(details: RunDetails, options: RunDetailsTextOpt
   for (const decision of details.metaDecisions) lines.push(...metaDecisionLines(decision));
   lines.push(`snapshots ${details.snapshots}`);
   return lines.join('\n');
+}
+
+/** One line per component and the instance that served it; a session opened again on the same instance adds none. */
+function remoteComponentLines(records: readonly RemoteComponentRecord[]): string[] {
+  const lines = records.map((record) => {
+    const where = [
+      record.pid === null ? null : `pid ${record.pid}`,
+      record.host === null ? null : `on ${record.host}`,
+    ].filter((part) => part !== null);
+    const at = where.length === 0 ? '' : ` (${where.join(' ')})`;
+    return `  phase ${record.phaseIndex} ${record.kind} ${record.component}: nats:${record.service} instance ${record.instance}${at}`;
+  });
+  return [...new Set(lines)];
 }
 
 function resumeLine(resume: ResumeRecord): string {

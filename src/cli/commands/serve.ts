@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import {
   COMPONENT_METHODS,
@@ -35,6 +36,7 @@ interface ServeCommandOptions extends NatsCredentialFlags {
  * registerServeCommand(program);
  * // $ arena serve ./counter.js:Counter --nats nats://127.0.0.1:4222 --as counter
  * // arena serve: ./counter.js:Counter as nats:counter on nats://127.0.0.1:4222, 1 instance (Ctrl-C stops)
+ * // arena serve: instance 5f0c2a9e81d34b7a (pid 4242 on lab-1)
  * ```
  */
 export function registerServeCommand(program: Command): void {
@@ -43,7 +45,10 @@ export function registerServeCommand(program: Command): void {
     .description(
       'host a component (./file.js:Export or arena:Name) as a NATS service that run files name nats:<service>',
     )
-    .argument('<component>', './file.js:Export relative to the working folder, or arena:Name')
+    .argument(
+      '<component>',
+      './file.js:Export relative to the working folder, /abs/file.js:Export, or arena:Name',
+    )
     .option('--as <service>', 'the service name run files use as nats:<service>')
     .option('--instances <n>', 'instances sharing the load (a NATS queue group)', '1');
   withNatsOptions(command, 'the NATS server (default: ARENA_NATS)').action(
@@ -97,6 +102,10 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   process.stderr.write(
     `arena serve: ${component} as nats:${service} on ${redactUrl(url)}, ${instances} ${plural} (Ctrl-C stops)\n`,
   );
+  // the ids arena show names for the components each instance served
+  for (const id of running.instanceIds) {
+    process.stderr.write(`arena serve: instance ${id} (pid ${process.pid} on ${hostname()})\n`);
+  }
   await running.closed;
   process.removeListener('SIGINT', onSignal);
   process.removeListener('SIGTERM', onSignal);

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { hostname } from 'node:os';
+import { connect, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import type { JsonValue } from '../../domain/shared/json.js';
 import {
   type CallRequest,
@@ -13,6 +13,12 @@ import {
   type ServeComponentsOptions,
   serviceSubject,
 } from '../remoteComponent.js';
+import {
+  createInstanceKey,
+  type InstanceKey,
+  type RepliedRequest,
+  SIGNATURE_HEADER,
+} from './instanceKey.js';
 import { natsServerOptions } from './natsServer.js';
 
 /** The methods a request may call on each kind: the port's methods, and its state. */
@@ -39,6 +45,8 @@ interface Held {
   lastSeq: number;
   /** Calls run one after another in `seq` order. */
   queue: Promise<unknown>;
+  /** Its state is read only once it is set up: a brain's `saveState()` may throw before `setup()`. */
+  setUp: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -50,7 +58,9 @@ const decoder = new TextDecoder();
  * component per run, phase, component and session; calls go to the instance
  * that holds it. A request whose identity was answered already gets the
  * stored reply (at-least-once requests made idempotent); every reply carries
- * the component's `saveState()` when it has one.
+ * the component's `saveState()` when it has one (after `setup()` for a
+ * brain). Each instance signs every reply with its own Ed25519 key, sent
+ * with the `open` reply, so a run takes no reply from any other client.
  *
  * @example
  * ```ts
@@ -74,9 +84,9 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   const count = options.instances ?? 1;
   const instanceIds: string[] = [];
   for (let index = 0; index < count; index++) {
-    const id = randomUUID().replaceAll('-', '').slice(0, 12);
-    instanceIds.push(id);
-    serveInstance(connection, id, options);
+    const key = createInstanceKey();
+    instanceIds.push(key.id);
+    serveInstance(connection, key, options);
   }
   await connection.flush();
   return {
@@ -86,26 +96,54 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   };
 }
 
+/** A request that could not be read: its reply answers nothing a run asked. */
+const unreadable: RepliedRequest = { key: '', seq: 0, method: '' };
+
 function serveInstance(
   connection: NatsConnection,
-  instanceId: string,
+  key: InstanceKey,
   options: ComponentServiceOptions,
 ): void {
+  const instanceId = key.id;
   const held = new Map<string, Held>();
   const maxComponents = options.maxComponents ?? 1024;
   const keep = options.repliesPerComponent ?? 8;
+  const served = {
+    instance: instanceId,
+    publicKey: key.publicKey,
+    host: hostname(),
+    pid: process.pid,
+  };
 
-  const respond = (message: Msg, reply: RemoteReply) => {
-    message.respond(encoder.encode(JSON.stringify(reply)));
+  const respond = (message: Msg, request: RepliedRequest, reply: RemoteReply) => {
+    const body = encoder.encode(JSON.stringify(reply));
+    const signed = headers();
+    signed.set(SIGNATURE_HEADER, key.sign(request, body));
+    message.respond(body, { headers: signed });
+  };
+  // a malformed request still gets a signed reply, of what it said
+  const repliedOf = (request: OpenRequest | CallRequest): RepliedRequest => ({
+    key: String(request.key),
+    seq: Number(request.identity?.seq),
+    method: String(request.identity?.method),
+  });
+
+  /** The request a message carries, or `null` once an unreadable one is answered. */
+  const readRequest = <Request>(message: Msg): Request | null => {
+    try {
+      return JSON.parse(decoder.decode(message.data)) as Request;
+    } catch (failure) {
+      respond(message, unreadable, { ok: false, error: errorOf(failure) });
+      return null;
+    }
   };
 
   connection.subscribe(serviceSubject(options.service), {
     queue: SERVICE_QUEUE_GROUP,
     callback: (error, message) => {
-      if (error !== null) return;
-      let request: OpenRequest;
+      const request = error === null ? readRequest<OpenRequest>(message) : null;
+      if (request === null) return;
       try {
-        request = JSON.parse(decoder.decode(message.data)) as OpenRequest;
         if (!(REMOTE_KINDS as readonly string[]).includes(request.kind)) {
           throw new Error(`unknown component kind ${JSON.stringify(request.kind)}`);
         }
@@ -118,32 +156,27 @@ function serveInstance(
             replies: new Map(),
             lastSeq: request.identity.seq,
             queue: Promise.resolve(),
+            setUp: typeof object.setup !== 'function',
           });
           while (held.size > maxComponents) held.delete(held.keys().next().value as string);
         }
-        respond(message, {
+        respond(message, repliedOf(request), {
           ok: true,
           value: null,
-          instance: instanceId,
+          ...served,
           ...stateOf(held.get(request.key) as Held),
         });
       } catch (failure) {
-        respond(message, { ok: false, error: errorOf(failure) });
+        respond(message, repliedOf(request), { ok: false, error: errorOf(failure), ...served });
       }
     },
   });
 
   connection.subscribe(instanceSubject(options.service, instanceId), {
     callback: (error, message) => {
-      if (error !== null) return;
-      let request: CallRequest;
-      try {
-        request = JSON.parse(decoder.decode(message.data)) as CallRequest;
-      } catch (failure) {
-        respond(message, { ok: false, error: errorOf(failure) });
-        return;
-      }
-      void answer(request).then((reply) => respond(message, reply));
+      const request = error === null ? readRequest<CallRequest>(message) : null;
+      if (request === null) return;
+      void answer(request).then((reply) => respond(message, repliedOf(request), reply));
     },
   });
 
@@ -203,6 +236,7 @@ async function invoke(
             ...request.args,
           ])
         : null;
+    if (method === 'setup') component.setUp = true;
     // copied now: a later call may change what the component returned before a retry reads it
     return { ok: true, value: jsonCopy(value), ...stateOf(component) };
   } catch (error) {
@@ -212,7 +246,7 @@ async function invoke(
 
 function stateOf(component: Held): { state?: JsonValue } {
   const save = component.object.saveState;
-  if (typeof save !== 'function') return {};
+  if (typeof save !== 'function' || !component.setUp) return {};
   return { state: jsonCopy((save as () => unknown).call(component.object)) };
 }
 

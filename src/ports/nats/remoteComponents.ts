@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection, errors as natsErrors } from '@nats-io/transport-node';
+import { type KeyObject, randomUUID } from 'node:crypto';
+import { connect, type Msg } from '@nats-io/transport-node';
 import type { JsonObject, JsonValue } from '../../domain/shared/json.js';
 import type {
   AgentInterface,
@@ -25,9 +25,12 @@ import {
   type RemoteReply,
   type RemoteTiming,
   type RequestIdentity,
+  type ServedComponent,
   serviceSubject,
 } from '../remoteComponent.js';
+import { instanceIdOf, publicKeyOf, SIGNATURE_HEADER, verifyReply } from './instanceKey.js';
 import { natsServerOptions } from './natsServer.js';
+import { ReplyInbox, type ReplyVerdict } from './replyInbox.js';
 
 /** Where remote components are served, and how requests wait and retry. */
 export interface RemoteComponentsOptions extends RemoteComponentOptions {
@@ -44,7 +47,10 @@ const decoder = new TextDecoder();
  * component is opened in one instance of its service and every port method
  * is a request with its identity (run, phase, component, session, seq,
  * method, episode, step), so a timed-out request is retried and answered
- * from the service's cache instead of being run twice.
+ * from the service's cache instead of being run twice. The instance that
+ * answers a component's `open` is its instance: a later reply is taken only
+ * when that instance signed it (any other is refused, and the request waits
+ * on for the right one); `onServed` is told which instance it is.
  *
  * @example
  * ```ts
@@ -68,16 +74,18 @@ export async function connectRemoteComponents(
     retries: options.retries ?? defaultTiming.retries,
     openWaitMs: options.openWaitMs ?? defaultTiming.openWaitMs,
   };
+  const inbox = new ReplyInbox(connection);
   return {
     factoryFor(service, kind, context) {
       return (init: unknown) => {
-        const session = new RemoteSession(connection, service, timing, {
+        const base = {
           run: context.runId,
           phase: context.phase,
           kind,
           component: componentNameOf(kind, init),
           session: randomUUID(),
-        });
+        };
+        const session = new RemoteSession(inbox, service, timing, base, context.onServed);
         session.open(init);
         return adapterFor(kind, session, init);
       };
@@ -103,6 +111,15 @@ function wireInit(init: unknown): JsonValue {
 
 type SessionBase = Omit<RequestIdentity, 'seq' | 'method' | 'episode' | 'step'>;
 
+/** The instance a session was opened in: only its signature makes a reply the session's. */
+interface SessionInstance {
+  readonly id: string;
+  readonly key: KeyObject;
+  readonly subject: string;
+}
+
+type OkReply = RemoteReply & { ok: true };
+
 /**
  * One component's conversation with its service: calls go one at a time in
  * order, each with the next `seq`; the component's state comes back with
@@ -110,7 +127,7 @@ type SessionBase = Omit<RequestIdentity, 'seq' | 'method' | 'episode' | 'step'>;
  */
 class RemoteSession {
   private seq = 0;
-  private subject: string | null = null;
+  private instance: SessionInstance | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly key: string;
   /** The component's `saveState()` after the last reply (`null` when it keeps none). */
@@ -119,10 +136,11 @@ class RemoteSession {
   step = 0;
 
   constructor(
-    private readonly connection: NatsConnection,
+    private readonly inbox: ReplyInbox,
     readonly service: string,
     private readonly timing: RemoteTiming,
     private readonly base: SessionBase,
+    private readonly onServed: ((served: ServedComponent) => void) | undefined,
   ) {
     this.key = componentKeyOf({ ...base, seq: 0, method: 'open', episode: 0, step: 0 });
   }
@@ -136,9 +154,18 @@ class RemoteSession {
       identity: this.identity('open'),
     };
     this.chain = this.chain.then(async () => {
-      const reply = await this.openWithin(request);
-      this.subject = instanceSubject(this.service, reply.instance as string);
+      const { reply, instance } = await this.openWithin(request);
+      this.instance = instance;
       if (reply.state !== undefined) this.state = reply.state;
+      this.onServed?.({
+        service: this.service,
+        kind: this.base.kind,
+        component: this.base.component,
+        session: this.base.session,
+        instance: instance.id,
+        host: typeof reply.host === 'string' ? reply.host : null,
+        pid: typeof reply.pid === 'number' ? reply.pid : null,
+      });
     });
     // a component never called (its world failed to build) must not crash the process
     this.chain.catch(() => undefined);
@@ -149,7 +176,7 @@ class RemoteSession {
     const identity = this.identity(method);
     const result = this.chain.then(async () => {
       const request: CallRequest = { key: this.key, identity, args };
-      const reply = await this.request(this.subject as string, request);
+      const reply = await this.callInstance(request);
       if (reply.state !== undefined) this.state = reply.state;
       return reply.value;
     });
@@ -162,7 +189,7 @@ class RemoteSession {
     const identity = this.identity('close');
     const closing = this.chain.then(
       async () => {
-        await this.request(this.subject as string, { key: this.key, identity, args: [] });
+        await this.callInstance({ key: this.key, identity, args: [] });
       },
       () => undefined,
     );
@@ -174,12 +201,14 @@ class RemoteSession {
     return { ...this.base, seq: ++this.seq, method, episode: this.episode, step: this.step };
   }
 
-  private async openWithin(request: OpenRequest): Promise<RemoteReply & { ok: true }> {
+  private async openWithin(
+    request: OpenRequest,
+  ): Promise<{ reply: OkReply; instance: SessionInstance }> {
     const subject = serviceSubject(this.service);
     const deadline = Date.now() + this.timing.openWaitMs;
     for (;;) {
       try {
-        return await this.request(subject, request);
+        return await this.request(subject, request, (message) => this.judgeOpen(request, message));
       } catch (error) {
         // a service that is (re)starting gets until the deadline to appear
         const waiting =
@@ -190,41 +219,93 @@ class RemoteSession {
     }
   }
 
-  private async request(
+  private async callInstance(request: CallRequest): Promise<OkReply> {
+    const instance = this.instance as SessionInstance;
+    const { reply } = await this.request(instance.subject, request, (message) =>
+      this.judgeCall(instance, request, message),
+    );
+    return reply;
+  }
+
+  /** An `open` reply is any instance's whose id is its key's fingerprint and which that key signed. */
+  private judgeOpen(
+    request: OpenRequest,
+    message: Msg,
+  ): ReplyVerdict<{ reply: RemoteReply; instance: SessionInstance }> {
+    const reply = parseReply(message);
+    const claimed = typeof reply?.instance === 'string' ? reply.instance : 'none';
+    const key = typeof reply?.publicKey === 'string' ? publicKeyOf(reply.publicKey) : null;
+    if (reply === null || key === null || instanceIdOf(reply.publicKey as string) !== claimed) {
+      return { refused: `an open reply claiming instance ${claimed} without that instance's key` };
+    }
+    if (!verifyReply(key, repliedOf(request), message.data, signatureOf(message))) {
+      return { refused: `an open reply claiming instance ${claimed} not signed by it` };
+    }
+    const subject = instanceSubject(this.service, claimed);
+    return { taken: { reply, instance: { id: claimed, key, subject } } };
+  }
+
+  /** A call's reply is the session's only when its instance signed it as the reply to this request. */
+  private judgeCall(
+    instance: SessionInstance,
+    request: CallRequest,
+    message: Msg,
+  ): ReplyVerdict<{ reply: RemoteReply }> {
+    const reply = verifyReply(instance.key, repliedOf(request), message.data, signatureOf(message))
+      ? parseReply(message)
+      : null;
+    if (reply !== null) return { taken: { reply } };
+    const claimed = parseReply(message)?.instance;
+    const claim = typeof claimed === 'string' ? ` claiming instance ${claimed}` : '';
+    return {
+      refused: `a reply${claim} to ${request.identity.method} of ${this.base.kind} "${this.base.component}" not signed by instance ${instance.id}, the session's`,
+    };
+  }
+
+  private async request<Taken extends { reply: RemoteReply }>(
     subject: string,
     request: OpenRequest | CallRequest,
-  ): Promise<RemoteReply & { ok: true }> {
+    judge: (message: Msg) => ReplyVerdict<Taken>,
+  ): Promise<Taken & { reply: OkReply }> {
     const payload = encoder.encode(JSON.stringify(request));
     const method = request.identity.method;
+    const refused: string[] = [];
     for (let attempt = 0; ; attempt++) {
-      let reply: RemoteReply;
-      try {
-        const message = await this.connection.request(subject, payload, {
-          timeout: this.timing.timeoutMs,
-        });
-        reply = JSON.parse(decoder.decode(message.data)) as RemoteReply;
-      } catch (error) {
-        const reason = unavailableReason(error);
-        // a lost reply is asked for again with the same identity: the service answers from its cache
-        if (reason !== 'no-responders' && attempt < this.timing.retries) continue;
-        throw new RemoteComponentUnavailableError(
-          this.service,
-          subject,
-          reason,
-          `within ${this.timing.timeoutMs} ms, ${attempt + 1} tries (${method} of ${this.base.kind} "${this.base.component}")`,
-          { cause: error },
-        );
+      const outcome = await this.inbox.request(subject, payload, this.timing.timeoutMs, judge);
+      refused.push(...outcome.refused);
+      if ('taken' in outcome) {
+        const { reply } = outcome.taken;
+        if (!reply.ok) throw new RemoteComponentFailedError(this.service, method, reply.error);
+        return outcome.taken as Taken & { reply: OkReply };
       }
-      if (!reply.ok) throw new RemoteComponentFailedError(this.service, method, reply.error);
-      return reply;
+      // a lost reply is asked for again with the same identity: the service answers from its cache
+      if (outcome.missing !== 'no-responders' && attempt < this.timing.retries) continue;
+      throw new RemoteComponentUnavailableError(
+        this.service,
+        subject,
+        outcome.missing,
+        `within ${this.timing.timeoutMs} ms, ${attempt + 1} tries (${method} of ${this.base.kind} "${this.base.component}")`,
+        { refused },
+      );
     }
   }
 }
 
-function unavailableReason(error: unknown): 'no-responders' | 'timeout' {
-  if (error instanceof natsErrors.NoRespondersError) return 'no-responders';
-  if (error instanceof natsErrors.RequestError && error.isNoResponders()) return 'no-responders';
-  return 'timeout';
+function repliedOf(request: OpenRequest | CallRequest) {
+  return { key: request.key, seq: request.identity.seq, method: request.identity.method };
+}
+
+function signatureOf(message: Msg): string | undefined {
+  return message.headers?.get(SIGNATURE_HEADER) || undefined;
+}
+
+function parseReply(message: Msg): RemoteReply | null {
+  try {
+    const reply = JSON.parse(decoder.decode(message.data)) as RemoteReply;
+    return typeof reply === 'object' && reply !== null ? reply : null;
+  } catch {
+    return null;
+  }
 }
 
 function adapterFor(kind: RemoteKind, session: RemoteSession, init: unknown): unknown {

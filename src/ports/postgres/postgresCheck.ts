@@ -22,11 +22,12 @@ export function checkPostgresStore(uri: string): StoreCheck {
     const schemaVersion =
       connection.query<{ version: number }>('SELECT version FROM arena_schema').rows[0]?.version ??
       0;
-    // the judge tables are there since schema version 3, the stored cases since 5
+    // the judge tables are there since schema version 3, the stored cases since 5, remote components since 6
     const expected: string[] = [
       ...runTables,
       ...(schemaVersion >= 3 ? judgeTables : []),
       ...(schemaVersion >= 5 ? ['evaluation_cases'] : []),
+      ...(schemaVersion >= 6 ? ['remote_components'] : []),
     ];
     const missing = expected.filter(
       (table) =>

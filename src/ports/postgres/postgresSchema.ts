@@ -5,6 +5,7 @@ import {
   evaluationRunsTable,
   metaDecisionsTable,
   postgresColumnTypes,
+  remoteComponentsTable,
   resumesTable,
   runDeliveriesColumns,
   snapshotsTable,
@@ -87,6 +88,10 @@ export const postgresMigrations: readonly string[] = [
   // 5: the cases of an evaluation run, so the judge queue can be rebuilt from the store (the SQLite store's migration 6)
   `
   ${evaluationCasesTable(postgresColumnTypes)}
+  `,
+  // 6: which instance of which service served each remote component of a run (the SQLite store's migration 7)
+  `
+  ${remoteComponentsTable(postgresColumnTypes)}
   `,
 ];
 

@@ -4,6 +4,7 @@ import {
   evaluationCasesTable,
   evaluationRunsTable,
   metaDecisionsTable,
+  remoteComponentsTable,
   resumesTable,
   runDeliveriesColumns,
   snapshotsTable,
@@ -109,6 +110,10 @@ export const storeMigrations: readonly string[] = [
   // 6: the cases of an evaluation run, so the judge queue can be rebuilt from the store
   `
   ${evaluationCasesTable(sqliteColumnTypes)}
+  `,
+  // 7: which instance of which service served each remote component of a run
+  `
+  ${remoteComponentsTable(sqliteColumnTypes)}
   `,
 ];
 

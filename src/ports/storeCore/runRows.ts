@@ -11,6 +11,7 @@ import type {
   PhaseMode,
   PhaseRecord,
   PhaseStatus,
+  RemoteComponentRecord,
   ResumeRecord,
   RunRecord,
   RunStatus,
@@ -231,6 +232,35 @@ export function resumeFromRow(row: ResumeRow): ResumeRecord {
     episode: row.episode,
     forced: isSet(row.forced),
     changedModules: decodeStoredJson(row.changed_modules) as string[],
+  };
+}
+
+export interface RemoteComponentRow {
+  run_id: string;
+  session: string;
+  open_index: number;
+  phase_index: number;
+  kind: string;
+  component: string;
+  service: string;
+  instance: string;
+  host: string | null;
+  pid: number | null;
+  opened_at: string;
+}
+
+export function remoteComponentFromRow(row: RemoteComponentRow): RemoteComponentRecord {
+  return {
+    runId: row.run_id,
+    phaseIndex: Number(row.phase_index),
+    kind: row.kind,
+    component: row.component,
+    service: row.service,
+    session: row.session,
+    instance: row.instance,
+    host: row.host,
+    pid: row.pid === null ? null : Number(row.pid),
+    openedAt: row.opened_at,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { RunIdGenerator } from '../runId.js';
-import type { Lease, LeaseHolder, RunStore } from '../store.js';
+import type { Lease, LeaseHolder, RemoteComponentRecord, RunStore } from '../store.js';
 import { encodeStoredJson } from '../storedJson.js';
 import {
   DuplicateRecordError,
@@ -20,8 +20,10 @@ import {
   metaDecisionFromRow,
   type PhaseRow,
   phaseFromRow,
+  type RemoteComponentRow,
   type ResumeRow,
   type RunRow,
+  remoteComponentFromRow,
   resumeFromRow,
   runFromRow,
   type SnapshotRow,
@@ -198,6 +200,31 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
       });
     },
     resumes: (runId) => recordsOf(runId, sql.resumes, [runId], resumeFromRow),
+    recordRemoteComponent(record) {
+      writable('record a remote component');
+      requireInteger('phaseIndex', record, 0);
+      const inserted = db.run(sql.insertRemoteComponent, [
+        record.runId,
+        record.session,
+        record.phaseIndex,
+        record.kind,
+        record.component,
+        record.service,
+        record.instance,
+        record.host,
+        record.pid,
+        record.openedAt ?? now(),
+      ]);
+      // nothing written: the session is recorded already, or the run is missing
+      if (inserted === 0) requireRun(record.runId);
+    },
+    remoteComponents: (runId) =>
+      recordsOf<RemoteComponentRow, RemoteComponentRecord>(
+        runId,
+        sql.remoteComponents,
+        [runId],
+        remoteComponentFromRow,
+      ),
     finishRun(runId, outcome) {
       writable('finish a run');
       const summary =

@@ -30,6 +30,14 @@ export const sharedRunSql = {
      SELECT $1, COALESCE(MAX(resume_index), 0) + 1, $2, $3, $4, $5, $6, $7
      FROM resumes WHERE run_id = $1 RETURNING *`,
   resumes: 'SELECT * FROM resumes WHERE run_id = $1 ORDER BY resume_index',
+  insertRemoteComponent: `INSERT INTO remote_components (run_id, session, open_index, phase_index,
+       kind, component, service, instance, host, pid, opened_at)
+     SELECT $1, $2,
+       (SELECT COALESCE(MAX(open_index), 0) + 1 FROM remote_components WHERE run_id = $1),
+       $3, $4, $5, $6, $7, $8, $9, $10
+     WHERE EXISTS (SELECT 1 FROM runs WHERE run_id = $1)
+     ON CONFLICT (run_id, session) DO NOTHING`,
+  remoteComponents: 'SELECT * FROM remote_components WHERE run_id = $1 ORDER BY open_index',
   getPhase: 'SELECT * FROM phases WHERE run_id = $1 AND phase_index = $2',
   phases: 'SELECT * FROM phases WHERE run_id = $1 ORDER BY phase_index',
   finishPhase: `UPDATE phases SET status = $3, termination_reason = $4, episodes = $5, error = $6,

@@ -154,6 +154,25 @@ export const evaluationCasesTable = (types: ColumnTypes): string => `CREATE TABL
     PRIMARY KEY (evaluation_run_id, case_key)
   )${types.tableOptions};`;
 
+/** Which instance served each remote component session of a run (SQLite schema 7, PostgreSQL schema 6). */
+export const remoteComponentsTable = (
+  types: ColumnTypes,
+): string => `CREATE TABLE remote_components (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    session TEXT NOT NULL,
+    -- 1-based, in the order the run opened its sessions
+    open_index INTEGER NOT NULL,
+    phase_index INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    component TEXT NOT NULL,
+    service TEXT NOT NULL,
+    instance TEXT NOT NULL,
+    host TEXT,
+    pid INTEGER,
+    opened_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, session)
+  )${types.tableOptions};`;
+
 /** The run store's tables, there since each schema's first version that had them all (SQLite 2, PostgreSQL 1). */
 export const runTables = [
   'runs',

@@ -15,6 +15,7 @@ describe('shipped migrations', () => {
       '0ca0fd58362336190bf922458f3e989b08b4757d7cf65cc52f6cabb2eb7e3aa9',
       'a8a02a2416e40014eaff0adb8f18d6c82166b71c7322c0e41f68595f0ed788f6',
       '1ce8ac24e27dde3d96b7a98de9105302d44df2be46454794ea50540f47f666ab',
+      '7bda2c12b1a6cc27007a29e77de25c0805cfd1264c88b80229f900a7cb169ce0',
     ]);
   });
 
@@ -25,6 +26,7 @@ describe('shipped migrations', () => {
       '50ffc42649a124f90c79fe25c0e5df251b1ecfa41cddbb9ad0731aabad996207',
       'a8a02a2416e40014eaff0adb8f18d6c82166b71c7322c0e41f68595f0ed788f6',
       'ba796d887d3830bb7be8c91d0b6c92a6741284c5039c49f0fd737f6066a15f30',
+      'ad07b0cb0e8d148db0f9b12b50e95f5a581e396dc3afa08f734ccdfd93a57df5',
     ]);
   });
 });

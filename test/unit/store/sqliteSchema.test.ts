@@ -36,6 +36,7 @@ describe('store schema migrations', () => {
       'evaluation_runs',
       'meta_decisions',
       'phases',
+      'remote_components',
       'resumes',
       'runs',
       'snapshots',
