@@ -71,6 +71,11 @@ export interface JudgeQueueOptions {
   readonly consume?: {
     /** How long a delivery may go without `working()` or an ack before it is delivered again. */
     readonly ackWaitMs?: number;
+    /**
+     * Change the shared consumer's ack wait to this one when it has another
+     * (a fleet setting); without it, another is refused with `ConsumerSettingsError`.
+     */
+    readonly reconfigureFleet?: boolean;
   };
   /**
    * The fleet-wide cap on judgements in flight (the shared consumer's

@@ -2,8 +2,6 @@ import {
   AckPolicy,
   type Consumer,
   DeliverPolicy,
-  JetStreamApiCodes,
-  JetStreamApiError,
   JetStreamError,
   type JetStreamManager,
   jetstream,
@@ -25,10 +23,10 @@ import {
   connectForQueue,
   ensureStream,
   ensureWorkQueueStream,
-  isApiError,
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
+import { ensureSharedConsumer, type GivenConsumerSetting } from './sharedConsumer.js';
 
 /** The judge queue's JetStream settings, and the server. */
 export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
@@ -222,43 +220,48 @@ async function* deliveries(
   }
 }
 
+/** The judge consumer: a worker's ack wait is checked against the fleet's; `arena judge --max-in-flight` sets the fleet's cap. */
 async function ensureConsumer(
   jsm: JetStreamManager,
   stream: string,
   subject: string,
   options: JetStreamJudgeQueueOptions,
 ): Promise<void> {
-  const ackWait = nanos(options.consume?.ackWaitMs ?? defaultJudgeAckWaitMs);
-  let exists = true;
-  try {
-    const info = await jsm.consumers.info(stream, durable);
-    const update = {
-      ...(options.consume !== undefined && info.config.ack_wait !== ackWait
-        ? { ack_wait: ackWait }
-        : {}),
-      ...(options.maxInFlight !== undefined && info.config.max_ack_pending !== options.maxInFlight
-        ? { max_ack_pending: options.maxInFlight }
-        : {}),
-    };
-    if (Object.keys(update).length > 0) await jsm.consumers.update(stream, durable, update);
-  } catch (error) {
-    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
-    exists = false;
-  }
-  if (!exists && (options.consume !== undefined || options.maxInFlight !== undefined)) {
-    try {
-      await jsm.consumers.add(stream, {
-        durable_name: durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        ack_wait: ackWait,
-        max_ack_pending: options.maxInFlight ?? defaultJudgeMaxInFlight,
-        max_deliver: -1,
-        filter_subject: subject,
-      });
-    } catch (error) {
-      if (!(error instanceof JetStreamApiError)) throw error;
-      await jsm.consumers.info(stream, durable);
-    }
-  }
+  const ackWaitMs = options.consume?.ackWaitMs ?? defaultJudgeAckWaitMs;
+  const given: GivenConsumerSetting[] = [
+    ...(options.consume !== undefined
+      ? [{ setting: 'ack_wait' as const, value: ackWaitMs, source: 'ARENA_JUDGE_ACK_WAIT_MS' }]
+      : []),
+    ...(options.maxInFlight !== undefined
+      ? [
+          {
+            setting: 'max_ack_pending' as const,
+            value: options.maxInFlight,
+            source: '--max-in-flight',
+          },
+        ]
+      : []),
+  ];
+  await ensureSharedConsumer(
+    jsm,
+    stream,
+    {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ackWaitMs),
+      max_ack_pending: options.maxInFlight ?? defaultJudgeMaxInFlight,
+      max_deliver: -1,
+      filter_subject: subject,
+    },
+    {
+      queue: 'judge queue',
+      given,
+      // --max-in-flight is the fleet's cap by design: arena judge sets it for every worker
+      reconfigureFleet: options.consume === undefined || options.consume.reconfigureFleet === true,
+      create: given.length > 0,
+      // arena judge --max-in-flight may create it before any worker: the first worker sets the ack wait
+      ...(options.consume === undefined ? { provisional: ['ack_wait' as const] } : {}),
+    },
+  );
 }

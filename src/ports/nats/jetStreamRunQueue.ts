@@ -1,21 +1,15 @@
 import {
   AckPolicy,
   type Consumer,
-  type ConsumerConfig,
   DeliverPolicy,
-  JetStreamApiCodes,
-  JetStreamApiError,
   type JetStreamClient,
   JetStreamError,
-  type JetStreamManager,
   type JsMsg,
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  type ConsumerSettingDifference,
-  ConsumerSettingsError,
   defaultAckWaitMs,
   type RunDelivery,
   type RunQueue,
@@ -25,10 +19,10 @@ import {
 import {
   connectForQueue,
   ensureWorkQueueStream,
-  isApiError,
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
+import { ensureSharedConsumer } from './sharedConsumer.js';
 
 /** The run queue's JetStream settings, and the server. */
 export interface JetStreamRunQueueOptions extends RunQueueOptions {
@@ -69,20 +63,35 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {
       await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
-      await ensureConsumer(
+      const ackWaitMs = consume.ackWaitMs ?? defaultAckWaitMs;
+      await ensureSharedConsumer(
         jsm,
         stream,
         {
           durable_name: durable,
           ack_policy: AckPolicy.Explicit,
           deliver_policy: DeliverPolicy.All,
-          ack_wait: nanos(consume.ackWaitMs ?? defaultAckWaitMs),
+          ack_wait: nanos(ackWaitMs),
           max_ack_pending: consume.maxInProgress ?? defaultMaxInProgress,
           max_deliver: -1,
           filter_subject: subject,
         },
-        consume.maxInProgress !== undefined,
-        consume.reconfigureFleet === true,
+        {
+          queue: 'run queue',
+          given: [
+            { setting: 'ack_wait', value: ackWaitMs, source: '1.5 x ARENA_LEASE_TTL_MS' },
+            ...(consume.maxInProgress !== undefined
+              ? [
+                  {
+                    setting: 'max_ack_pending' as const,
+                    value: consume.maxInProgress,
+                    source: '--max-in-progress',
+                  },
+                ]
+              : []),
+          ],
+          reconfigureFleet: consume.reconfigureFleet === true,
+        },
       );
       return js.consumers.get(stream, durable);
     };
@@ -93,10 +102,6 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
       subject,
     );
   } catch (error) {
-    if (error instanceof ConsumerSettingsError) {
-      await nc.close().catch(() => undefined);
-      throw error;
-    }
     throw await queueSetupError(nc, 'run queue', options.url, error);
   }
 }
@@ -181,45 +186,5 @@ async function nextOrNull(consumer: Consumer, expires: number): Promise<JsMsg | 
   } catch (error) {
     if (error instanceof JetStreamError && error.message === 'heartbeats missed') return null;
     throw error;
-  }
-}
-
-async function ensureConsumer(
-  jsm: JetStreamManager,
-  stream: string,
-  config: Partial<ConsumerConfig> & { durable_name: string },
-  setMaxInProgress: boolean,
-  reconfigureFleet: boolean,
-): Promise<void> {
-  try {
-    const info = await jsm.consumers.info(stream, config.durable_name);
-    const maxAckPending = setMaxInProgress ? config.max_ack_pending : info.config.max_ack_pending;
-    const differences: ConsumerSettingDifference[] = [];
-    if (config.ack_wait !== undefined && info.config.ack_wait !== config.ack_wait) {
-      const fleet = (info.config.ack_wait ?? 0) / 1e6;
-      differences.push({ setting: 'ack_wait', fleet, worker: config.ack_wait / 1e6 });
-    }
-    if (maxAckPending !== undefined && info.config.max_ack_pending !== maxAckPending) {
-      const fleet = info.config.max_ack_pending ?? -1;
-      differences.push({ setting: 'max_ack_pending', fleet, worker: maxAckPending });
-    }
-    if (differences.length > 0) {
-      // every worker works by the shared consumer's settings: only a deliberate fleet change sets them
-      if (!reconfigureFleet) throw new ConsumerSettingsError(config.durable_name, differences);
-      await jsm.consumers.update(stream, config.durable_name, {
-        ...(config.ack_wait !== undefined ? { ack_wait: config.ack_wait } : {}),
-        ...(maxAckPending !== undefined ? { max_ack_pending: maxAckPending } : {}),
-      });
-    }
-    return;
-  } catch (error) {
-    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
-  }
-  try {
-    await jsm.consumers.add(stream, config);
-  } catch (error) {
-    // another worker created it at the same moment
-    if (!(error instanceof JetStreamApiError)) throw error;
-    await jsm.consumers.info(stream, config.durable_name);
   }
 }
