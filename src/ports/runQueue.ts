@@ -37,6 +37,11 @@ export interface RunQueue {
   submit(runId: string): Promise<SubmitReceipt>;
   /** The next delivery, or `null` when none came within `waitMs`. */
   next(options: { readonly waitMs: number }): Promise<RunDelivery | null>;
+  /**
+   * The run ids the queue holds now (queued, or delivered and not yet acked),
+   * so a requeue publishes only what is missing, whatever the duplicate window.
+   */
+  queuedRunIds?(): Promise<ReadonlySet<string>>;
   close(): Promise<void>;
 }
 
@@ -268,6 +273,9 @@ export function createInProcessRunQueue(
         if (delivery !== null || now() >= until) return delivery;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20, until - now())));
       }
+    },
+    async queuedRunIds() {
+      return new Set(messages.keys());
     },
     async close() {
       closed = true;

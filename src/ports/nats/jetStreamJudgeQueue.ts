@@ -27,6 +27,7 @@ import {
   queueSetupError,
 } from './jetStreamSetup.js';
 import { ensureSharedConsumer, type GivenConsumerSetting } from './sharedConsumer.js';
+import { queuedMessageIds } from './streamContents.js';
 
 /** The judge queue's JetStream settings, and the server. */
 export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
@@ -155,6 +156,15 @@ export async function openJetStreamJudgeQueue(
         if (consumer === null)
           throw new RunQueueError('this judge queue was opened to submit only');
         return healing(deliveries(consumer, max, Math.max(minPullMs, waitMs)));
+      },
+      async queuedCaseKeys(evaluationRunId) {
+        const ids = await queuedMessageIds(
+          jsm,
+          stream,
+          `${prefix}.cases.${subjectToken(evaluationRunId)}`,
+        );
+        const runPrefix = `${evaluationRunId}:`;
+        return new Set([...ids].map((id) => id.slice(runPrefix.length)));
       },
       async purge(evaluationRunId) {
         await jsm.streams.purge(stream, {

@@ -23,6 +23,7 @@ import {
   queueSetupError,
 } from './jetStreamSetup.js';
 import { ensureSharedConsumer } from './sharedConsumer.js';
+import { queuedMessageIds } from './streamContents.js';
 
 /** The run queue's JetStream settings, and the server. */
 export interface JetStreamRunQueueOptions extends RunQueueOptions {
@@ -59,7 +60,8 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
     const js = jetstream(nc);
     const { consume } = options;
-    if (consume === undefined) return jetStreamQueue(nc, js, null, subject);
+    const queued = () => queuedMessageIds(jsm, stream, subject);
+    if (consume === undefined) return jetStreamQueue(nc, js, null, subject, queued);
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {
       await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
@@ -100,6 +102,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
       js,
       { consumer: await setUp(), checkedAt: Date.now(), setUp },
       subject,
+      queued,
     );
   } catch (error) {
     throw await queueSetupError(nc, 'run queue', options.url, error);
@@ -115,8 +118,10 @@ function jetStreamQueue(
     readonly setUp: () => Promise<Consumer>;
   } | null,
   subject: string,
+  queuedRunIds: () => Promise<Set<string>>,
 ): RunQueue {
   return {
+    queuedRunIds,
     async submit(runId) {
       const body = new TextEncoder().encode(JSON.stringify({ runId }));
       const ack = await js.publish(subject, body, { msgID: runId });
