@@ -1,5 +1,4 @@
 import {
-  AckPolicy,
   type Consumer,
   DeliverPolicy,
   JetStreamError,
@@ -26,7 +25,7 @@ import {
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
-import { ensureSharedConsumer, type GivenConsumerSetting } from './sharedConsumer.js';
+import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
 /** The judge queue's JetStream settings, and the server. */
@@ -238,40 +237,23 @@ async function ensureConsumer(
   options: JetStreamJudgeQueueOptions,
 ): Promise<void> {
   const ackWaitMs = options.consume?.ackWaitMs ?? defaultJudgeAckWaitMs;
-  const given: GivenConsumerSetting[] = [
-    ...(options.consume !== undefined
-      ? [{ setting: 'ack_wait' as const, value: ackWaitMs, source: 'ARENA_JUDGE_ACK_WAIT_MS' }]
-      : []),
-    ...(options.maxInFlight !== undefined
-      ? [
-          {
-            setting: 'max_ack_pending' as const,
-            value: options.maxInFlight,
-            source: '--max-in-flight',
-          },
-        ]
-      : []),
+  const given = [
+    ...givenSetting(
+      'ack_wait',
+      options.consume === undefined ? undefined : ackWaitMs,
+      'ARENA_JUDGE_ACK_WAIT_MS',
+    ),
+    ...givenSetting('max_ack_pending', options.maxInFlight, '--max-in-flight'),
   ];
-  await ensureSharedConsumer(
-    jsm,
-    stream,
-    {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(ackWaitMs),
-      max_ack_pending: options.maxInFlight ?? defaultJudgeMaxInFlight,
-      max_deliver: -1,
-      filter_subject: subject,
-    },
-    {
-      queue: 'judge queue',
-      given,
-      // --max-in-flight is the fleet's cap by design: arena judge sets it for every worker
-      reconfigureFleet: options.consume === undefined || options.consume.reconfigureFleet === true,
-      create: given.length > 0,
-      // arena judge --max-in-flight may create it before any worker: the first worker sets the ack wait
-      ...(options.consume === undefined ? { provisional: ['ack_wait' as const] } : {}),
-    },
-  );
+  const rule = {
+    queue: 'judge queue',
+    given,
+    // --max-in-flight is the fleet's cap by design: arena judge sets it for every worker
+    reconfigureFleet: options.consume === undefined || options.consume.reconfigureFleet === true,
+    create: given.length > 0,
+    // arena judge --max-in-flight may create it before any worker: the first worker sets the ack wait
+    ...(options.consume === undefined ? { provisional: ['ack_wait' as const] } : {}),
+  };
+  const maxAckPending = options.maxInFlight ?? defaultJudgeMaxInFlight;
+  await ensureSharedConsumer(jsm, stream, { durable, subject, ackWaitMs, maxAckPending }, rule);
 }

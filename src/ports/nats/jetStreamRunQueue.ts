@@ -1,7 +1,5 @@
 import {
-  AckPolicy,
   type Consumer,
-  DeliverPolicy,
   type JetStreamClient,
   JetStreamError,
   type JsMsg,
@@ -16,13 +14,8 @@ import {
   RunQueueError,
   type RunQueueOptions,
 } from '../runQueue.js';
-import {
-  connectForQueue,
-  ensureWorkQueueStream,
-  nanos,
-  queueSetupError,
-} from './jetStreamSetup.js';
-import { ensureSharedConsumer } from './sharedConsumer.js';
+import { connectForQueue, ensureWorkQueueStream, queueSetupError } from './jetStreamSetup.js';
+import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
 /** The run queue's JetStream settings, and the server. */
@@ -66,31 +59,16 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     const setUp = async (): Promise<Consumer> => {
       await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
       const ackWaitMs = consume.ackWaitMs ?? defaultAckWaitMs;
+      const maxAckPending = consume.maxInProgress ?? defaultMaxInProgress;
       await ensureSharedConsumer(
         jsm,
         stream,
-        {
-          durable_name: durable,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
-          ack_wait: nanos(ackWaitMs),
-          max_ack_pending: consume.maxInProgress ?? defaultMaxInProgress,
-          max_deliver: -1,
-          filter_subject: subject,
-        },
+        { durable, subject, ackWaitMs, maxAckPending },
         {
           queue: 'run queue',
           given: [
-            { setting: 'ack_wait', value: ackWaitMs, source: '1.5 x ARENA_LEASE_TTL_MS' },
-            ...(consume.maxInProgress !== undefined
-              ? [
-                  {
-                    setting: 'max_ack_pending' as const,
-                    value: consume.maxInProgress,
-                    source: '--max-in-progress',
-                  },
-                ]
-              : []),
+            ...givenSetting('ack_wait', ackWaitMs, '1.5 x ARENA_LEASE_TTL_MS'),
+            ...givenSetting('max_ack_pending', consume.maxInProgress, '--max-in-progress'),
           ],
           reconfigureFleet: consume.reconfigureFleet === true,
         },

@@ -1,11 +1,12 @@
 import {
-  type ConsumerConfig,
+  AckPolicy,
+  DeliverPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import { type ConsumerSettingDifference, ConsumerSettingsError } from '../runQueue.js';
-import { isApiError } from './jetStreamSetup.js';
+import { isApiError, nanos } from './jetStreamSetup.js';
 
 /** One setting a process brings to a queue's shared consumer, and where its value came from. */
 export interface GivenConsumerSetting {
@@ -14,6 +15,28 @@ export interface GivenConsumerSetting {
   readonly value: number;
   /** What set it, as the refusal names it (`1.5 x ARENA_LEASE_TTL_MS`, `--max-in-progress`). */
   readonly source: string;
+}
+
+/**
+ * A setting given only when it has a value: `[]` for `undefined`.
+ *
+ * @example
+ * ```ts
+ * givenSetting('max_ack_pending', undefined, '--max-in-progress'); // []
+ * ```
+ */
+export const givenSetting = (
+  setting: GivenConsumerSetting['setting'],
+  value: number | undefined,
+  source: string,
+): GivenConsumerSetting[] => (value === undefined ? [] : [{ setting, value, source }]);
+
+/** A queue's durable pull consumer as it is created: explicit acks, every message, no delivery cap. */
+export interface SharedConsumerShape {
+  readonly durable: string;
+  readonly subject: string;
+  readonly ackWaitMs: number;
+  readonly maxAckPending: number;
 }
 
 /** How {@link ensureSharedConsumer} treats a queue's consumer. */
@@ -55,7 +78,8 @@ const configValue = (given: GivenConsumerSetting): number =>
  *
  * @example
  * ```ts
- * await ensureSharedConsumer(jsm, 'ARENA_JUDGE', { durable_name: 'arena-judges', ack_wait: nanos(2000) }, {
+ * const shape = { durable: 'arena-judges', subject: 'arena.judge.cases.>', ackWaitMs: 2000, maxAckPending: 128 };
+ * await ensureSharedConsumer(jsm, 'ARENA_JUDGE', shape, {
  *   queue: 'judge queue',
  *   given: [{ setting: 'ack_wait', value: 2000, source: 'ARENA_JUDGE_ACK_WAIT_MS' }],
  *   reconfigureFleet: false,
@@ -66,10 +90,19 @@ const configValue = (given: GivenConsumerSetting): number =>
 export async function ensureSharedConsumer(
   jsm: JetStreamManager,
   stream: string,
-  config: Partial<ConsumerConfig> & { durable_name: string },
+  shape: SharedConsumerShape,
   rule: SharedConsumerRule,
 ): Promise<void> {
-  const durable = config.durable_name;
+  const { durable } = shape;
+  const config = {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(shape.ackWaitMs),
+    max_ack_pending: shape.maxAckPending,
+    max_deliver: -1,
+    filter_subject: shape.subject,
+  };
   try {
     const { config: fleet } = await jsm.consumers.info(stream, durable);
     const differing = rule.given.filter((each) => fleet[each.setting] !== configValue(each));
@@ -113,6 +146,6 @@ export async function ensureSharedConsumer(
   } catch (error) {
     // another process created it at the same moment: its settings are checked as any fleet's
     if (!(error instanceof JetStreamApiError)) throw error;
-    await ensureSharedConsumer(jsm, stream, config, { ...rule, create: false });
+    await ensureSharedConsumer(jsm, stream, shape, { ...rule, create: false });
   }
 }
