@@ -55,6 +55,11 @@ export interface JudgeQueue {
   submit(job: QueuedCase, caseKey: string): Promise<JudgeSubmitReceipt>;
   /** Up to `max` deliveries, as they come, within about `waitMs`. */
   take(max: number, waitMs: number): AsyncIterable<QueuedCaseDelivery>;
+  /**
+   * The case keys of a run the queue holds now (queued, or delivered and not
+   * yet acked), so a requeue publishes only what is missing.
+   */
+  queuedCaseKeys?(evaluationRunId: string): Promise<ReadonlySet<string>>;
   /** Drop every queued case of a run (it was cancelled). */
   purge(evaluationRunId: string): Promise<void>;
   /** Tell every worker that a run was cancelled: they cancel its judgements in flight. */
@@ -76,6 +81,11 @@ export interface JudgeQueueOptions extends NatsConnectOptions {
   readonly consume?: {
     /** How long a delivery may go without `working()` or an ack before it is delivered again. */
     readonly ackWaitMs?: number;
+    /**
+     * Change the shared consumer's ack wait to this one when it has another
+     * (a fleet setting); without it, another is refused with `ConsumerSettingsError`.
+     */
+    readonly reconfigureFleet?: boolean;
   };
   /**
    * The fleet-wide cap on judgements in flight (the shared consumer's

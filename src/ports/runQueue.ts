@@ -38,6 +38,11 @@ export interface RunQueue {
   submit(runId: string): Promise<SubmitReceipt>;
   /** The next delivery, or `null` when none came within `waitMs`. */
   next(options: { readonly waitMs: number }): Promise<RunDelivery | null>;
+  /**
+   * The run ids the queue holds now (queued, or delivered and not yet acked),
+   * so a requeue publishes only what is missing, whatever the duplicate window.
+   */
+  queuedRunIds?(): Promise<ReadonlySet<string>>;
   close(): Promise<void>;
 }
 
@@ -103,10 +108,12 @@ export interface ConsumerSettingDifference {
   /** `ack_wait` in milliseconds; `max_ack_pending` as a count. */
   readonly fleet: number;
   readonly worker: number;
+  /** What set the worker's value (`1.5 x ARENA_LEASE_TTL_MS`, `ARENA_JUDGE_ACK_WAIT_MS`, `--max-in-progress`). */
+  readonly source?: string;
 }
 
 /**
- * A worker whose ack wait or in-progress cap differs from the shared
+ * A worker whose ack wait or in-progress cap differs from a queue's shared
  * consumer's, which every worker of the fleet works by: refused, unless it
  * was started to change the fleet's setting.
  *
@@ -121,18 +128,31 @@ export interface ConsumerSettingDifference {
 export class ConsumerSettingsError extends ArenaError {
   readonly consumer: string;
   readonly differences: readonly ConsumerSettingDifference[];
-  constructor(consumer: string, differences: readonly ConsumerSettingDifference[]) {
+  /** The queue whose consumer it is: `run queue` or `judge queue`. */
+  readonly queue: string;
+  constructor(
+    consumer: string,
+    differences: readonly ConsumerSettingDifference[],
+    queue = 'run queue',
+  ) {
     const told = differences.map((each) =>
       each.setting === 'ack_wait'
-        ? [`ack_wait ${each.fleet} ms`, `${each.worker} ms (1.5 x ARENA_LEASE_TTL_MS)`]
-        : [`max_ack_pending ${each.fleet}`, `${each.worker} (--max-in-progress)`],
+        ? [
+            `ack_wait ${each.fleet} ms`,
+            `${each.worker} ms (${each.source ?? '1.5 x ARENA_LEASE_TTL_MS'})`,
+          ]
+        : [
+            `max_ack_pending ${each.fleet}`,
+            `${each.worker} (${each.source ?? '--max-in-progress'})`,
+          ],
     );
     super(
       'CONSUMER_SETTINGS',
-      `the run queue's consumer '${consumer}' has ${told.map(([fleet]) => fleet).join(' and ')} (the fleet's); this worker's ${told.length > 1 ? 'are' : 'is'} ${told.map(([, worker]) => worker).join(' and ')}: start it with the fleet's setting, or change the fleet's with arena worker --reconfigure-fleet and restart the other workers with the same`,
+      `the ${queue}'s consumer '${consumer}' has ${told.map(([fleet]) => fleet).join(' and ')} (the fleet's); this worker's ${told.length > 1 ? 'are' : 'is'} ${told.map(([, worker]) => worker).join(' and ')}: start it with the fleet's setting, or change the fleet's with arena worker --reconfigure-fleet and restart the other workers with the same`,
     );
     this.consumer = consumer;
     this.differences = differences;
+    this.queue = queue;
   }
 }
 
@@ -254,6 +274,9 @@ export function createInProcessRunQueue(
         if (delivery !== null || now() >= until) return delivery;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20, until - now())));
       }
+    },
+    async queuedRunIds() {
+      return new Set(messages.keys());
     },
     async close() {
       closed = true;

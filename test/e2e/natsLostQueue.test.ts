@@ -29,9 +29,14 @@ import { runRecords } from '../support/records.js';
 let nats: NatsServer;
 let chat: ChatServer;
 const started: WorkerProcess[] = [];
+/** Until the queue is lost, judgements past the first few are slow: the evaluation run is still running when it is. */
+let queueLost = false;
+const casesJudgedFast = 12;
 beforeAll(async () => {
   nats = await startNatsServer();
-  chat = await startChatServer((request) => verdictFor(request, 40));
+  chat = await startChatServer((request, index) =>
+    verdictFor(request, queueLost || index < casesJudgedFast ? 40 : 3000),
+  );
 });
 afterAll(async () => {
   await killAll(started);
@@ -82,13 +87,19 @@ describe('nats-server restarted without its JetStream folder', () => {
       { everyMs: 10 },
     );
     await loseTheQueue();
+    // nothing takes a queued run now (the queue lost them all): requeue puts back exactly these
+    const queuedAtLoss = readStore(
+      experiment.store,
+      (store) => store.listRuns().filter((run) => run.status === 'queued').length,
+    );
     const requeued = await runArena(
       ['requeue', '--nats', nats.url, '--store', `sqlite:${experiment.store}`],
       { cwd: experiment.folder, env: { ...fleetEnv } },
     );
     expect(requeued.code, requeued.stderr).toBe(0);
     const queuedAtRequeue = (/put back (\d+) runs?/.exec(requeued.stdout) ?? [])[1];
-    expect(Number(queuedAtRequeue)).toBeGreaterThan(0);
+    expect(Number(queuedAtRequeue)).toBe(queuedAtLoss);
+    expect(queuedAtLoss).toBeGreaterThan(0);
 
     // a run submitted after the loss is taken too
     const late = await submit(experiment.runFile, {
@@ -155,7 +166,10 @@ describe('nats-server restarted without its JetStream folder', () => {
     await waitUntil('ten verdicts', async () => (await read()).verdicts.length >= 10, {
       everyMs: 20,
     });
+    // the point of the test: cases are still queued when the queue is lost
+    expect((await read()).run.status).toBe('running');
     await loseTheQueue();
+    queueLost = true;
     const third = judgeWorker('j3');
     await waitUntil(
       'the evaluation run ended',

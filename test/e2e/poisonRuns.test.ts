@@ -3,7 +3,7 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runArena } from '../support/cli.js';
+import { repoRoot, runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
   fleetEnv,
@@ -59,10 +59,13 @@ export class PoisonLine extends SlowLine {
   return { ...experiment, poisonRunFile, kills };
 }
 
-async function consumerAckWaitMs(): Promise<number> {
+async function consumerAckWaitMs(
+  stream = 'ARENA_RUNS',
+  consumer = 'arena-workers',
+): Promise<number> {
   const nc = await connect({ servers: server.url });
   try {
-    const info = await (await jetstreamManager(nc)).consumers.info('ARENA_RUNS', 'arena-workers');
+    const info = await (await jetstreamManager(nc)).consumers.info(stream, consumer);
     return (info.config.ack_wait ?? 0) / 1e6;
   } finally {
     await nc.close();
@@ -202,5 +205,95 @@ describe("one worker's lease TTL and the fleet's run consumer", () => {
     workers.push(reconfiguring);
     await waitUntil('w3 is taking runs', () => reconfiguring.stderr().includes('taking runs'));
     expect(await consumerAckWaitMs()).toBe(7500);
+  }, 60_000);
+});
+
+describe("one worker's judge ack wait and the fleet's judge consumer", () => {
+  beforeEach(async () => {
+    server = await startNatsServer();
+  });
+  afterEach(async () => {
+    await killAll(workers);
+    workers = [];
+    await server.dispose();
+  });
+
+  it("refuses a second worker with another ARENA_JUDGE_ACK_WAIT_MS (exit 2, one line naming both values) and leaves the judge consumer's ack_wait as the fleet set it; --reconfigure-fleet changes it", async () => {
+    const experiment = queueExperiment(0);
+    const args = (name: string) => [
+      '--nats',
+      server.url,
+      '--store',
+      `sqlite:${experiment.store}`,
+      '--name',
+      name,
+      '--judge-concurrency',
+      '1',
+    ];
+    const judgeWait = (ms: number) => ({ ...fleetEnv, ARENA_JUDGE_ACK_WAIT_MS: String(ms) });
+    const judgeAckWaitMs = () => consumerAckWaitMs('ARENA_JUDGE', 'arena-judges');
+    const first = spawnWorker(args('w1'), { cwd: experiment.folder, env: judgeWait(2000) });
+    workers.push(first);
+    await waitUntil('w1 is taking runs', () => first.stderr().includes('taking runs'));
+    expect(await judgeAckWaitMs()).toBe(2000);
+    const other = spawnWorker(args('w2'), { cwd: experiment.folder, env: judgeWait(5000) });
+    workers.push(other);
+    const exit = await other.exited;
+    expect(exit.code, other.stderr()).toBe(2);
+    const lines = other.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      "arena: the judge queue's consumer 'arena-judges' has ack_wait 2000 ms (the fleet's); this worker's is 5000 ms (ARENA_JUDGE_ACK_WAIT_MS): start it with the fleet's setting, or change the fleet's with arena worker --reconfigure-fleet and restart the other workers with the same",
+    );
+    expect(await judgeAckWaitMs()).toBe(2000);
+    expect(first.child.exitCode).toBeNull();
+    // the fleet's setting, changed on purpose
+    const reconfiguring = spawnWorker([...args('w3'), '--reconfigure-fleet'], {
+      cwd: experiment.folder,
+      env: judgeWait(5000),
+    });
+    workers.push(reconfiguring);
+    await waitUntil('w3 is taking runs', () => reconfiguring.stderr().includes('taking runs'));
+    expect(await judgeAckWaitMs()).toBe(5000);
+    // the run consumer was the fleet's all along: w3's lease TTL is w1's
+    expect(await consumerAckWaitMs()).toBe(3000);
+  }, 60_000);
+
+  it('lets the first worker set the judge ack wait on a consumer that arena judge --max-in-flight created before any worker', async () => {
+    const experiment = queueExperiment(0);
+    const cases = path.join(repoRoot, 'examples/judge/cases.jsonl');
+    const queued = await runArena(
+      [
+        'judge',
+        cases,
+        '--config',
+        path.join(repoRoot, 'examples/judge/replay.yaml'),
+        '--nats',
+        server.url,
+        '--store',
+        `sqlite:${path.join(experiment.folder, 'verdicts.db')}`,
+        '--max-in-flight',
+        '7',
+      ],
+      { cwd: experiment.folder },
+    );
+    expect(queued.code, queued.stderr).toBe(0);
+    const judgeWait = (ms: number) => ({ ...fleetEnv, ARENA_JUDGE_ACK_WAIT_MS: String(ms) });
+    const args = (name: string) => [
+      '--nats',
+      server.url,
+      '--store',
+      `sqlite:${path.join(experiment.folder, 'verdicts.db')}`,
+      '--name',
+      name,
+    ];
+    const first = spawnWorker(args('w1'), { cwd: experiment.folder, env: judgeWait(2000) });
+    workers.push(first);
+    await waitUntil('w1 is taking runs', () => first.stderr().includes('taking runs'));
+    expect(await consumerAckWaitMs('ARENA_JUDGE', 'arena-judges')).toBe(2000);
+    const other = spawnWorker(args('w2'), { cwd: experiment.folder, env: judgeWait(5000) });
+    workers.push(other);
+    expect((await other.exited).code, other.stderr()).toBe(2);
+    expect(other.stderr()).toContain("has ack_wait 2000 ms (the fleet's)");
   }, 60_000);
 });

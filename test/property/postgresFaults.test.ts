@@ -187,16 +187,21 @@ describe('a fleet through PostgreSQL crashes and restarts', () => {
         );
         await waitUntil('the run is queued', () => /as evaluation run/.test(judging.stderr()));
         const evaluationRunId = /as evaluation run (\S+)/.exec(judging.stderr())?.[1] as string;
-        for (const fault of schedule) {
-          await waitUntil(
-            `${fault.after} verdicts`,
-            async () =>
-              (await withJudgeStore(store, (opened) => opened.verdictCount(evaluationRunId))) >=
-              fault.after,
-            { everyMs: 20, attempts: 3000 },
-          );
-          await postgres.restart(fault);
-          tally.faults++;
+        // one connection pool for every look (it reconnects after each fault): opening a store per
+        // look (a worker thread, a schema check, a pool) every 20 ms starved the fleet under load
+        const watcher = await openJudgeStore(parseStoreUri(store));
+        try {
+          for (const fault of schedule) {
+            await waitUntil(
+              `${fault.after} verdicts`,
+              async () => (await watcher.verdictCount(evaluationRunId)) >= fault.after,
+              { everyMs: 20, attempts: 3000 },
+            );
+            await postgres.restart(fault);
+            tally.faults++;
+          }
+        } finally {
+          await watcher.close();
         }
         // a worker that exits fails the trial at once, with what it said
         const ended = await Promise.race([

@@ -2,11 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatServer, ReceivedRequest, ScriptedReply } from './chatServer.js';
 import { type RunningProcess, repoRoot, startProcess } from './cli.js';
-import { cli, spawnWorker, type WorkerProcess } from './queueFleet.js';
+import { cli, fleetEnv, spawnWorker, type WorkerProcess } from './queueFleet.js';
 import { scratchFolder } from './scratch.js';
 
-/** Judge jobs come back this soon after a worker died (tests only; the default is 30 s). */
-export const judgeFleetEnv = { ARENA_JUDGE_ACK_WAIT_MS: '2000' } as const;
+/** Judge jobs come back 2 s after a worker died (tests only; the default is 30 s): the test fleet's settings. */
+export const judgeFleetEnv = fleetEnv;
 
 /** A scratch folder with `cases.jsonl` (`count` cases) and `judge.yaml` pointing at `server`. */
 export function judgeFixture(

@@ -6,8 +6,12 @@ import { repoRoot, runArena } from './cli.js';
 /** The built CLI the queue tests run. */
 export const cli = path.join(repoRoot, 'cli/bin/arena.js');
 
-/** Short leases in tests (redelivery after 1.5 x the lease), long enough for a loaded 2-core machine. */
-export const fleetEnv = { ARENA_LEASE_TTL_MS: '2000' } as const;
+/**
+ * The test fleet's settings, the same for every worker a test starts (a worker at odds with a
+ * shared consumer's is refused): short leases (redelivery after 1.5 x the lease) and judge jobs
+ * back 2 s after a worker died, long enough for a loaded 2-core machine.
+ */
+export const fleetEnv = { ARENA_LEASE_TTL_MS: '2000', ARENA_JUDGE_ACK_WAIT_MS: '2000' } as const;
 
 /** A user's experiment folder: the slow run file (each step sleeps `delayMs`) and its module. */
 export function queueExperiment(delayMs: number): {

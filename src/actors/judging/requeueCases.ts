@@ -6,16 +6,17 @@ export interface RequeuedCases {
   readonly evaluationRunId: string;
   /** Unjudged cases published again (the queue had lost them). */
   readonly putBack: number;
-  /** Unjudged cases the queue still held (dropped as duplicates of their message id). */
+  /** Unjudged cases the queue still held (found in it, or dropped as duplicates of their message id). */
   readonly stillQueued: number;
 }
 
 /**
  * The store is the truth, the queue a cache of it: publish again every case
  * of every running evaluation run that has no verdict yet, from the cases
- * the store kept at submit. The case key is the message id, so a case the
- * queue still holds is dropped as a duplicate; a case judged twice is
- * recorded once.
+ * the store kept at submit, that the queue does not hold. What it holds is
+ * read from it first (the duplicate window forgets after minutes, the queue
+ * does not); the case key is still the message id, so a case queued
+ * meanwhile is dropped as a duplicate, and a case judged twice is recorded once.
  *
  * @example
  * ```ts
@@ -25,7 +26,7 @@ export interface RequeuedCases {
  */
 export async function requeueCases(
   store: Pick<JudgeStore, 'runningEvaluationRuns' | 'unjudgedCases'>,
-  queue: Pick<JudgeQueue, 'submit'>,
+  queue: Pick<JudgeQueue, 'submit' | 'queuedCaseKeys'>,
   pageSize = 500,
 ): Promise<RequeuedCases[]> {
   const done: RequeuedCases[] = [];
@@ -33,14 +34,19 @@ export async function requeueCases(
     const { evaluationRunId } = run;
     let putBack = 0;
     let stillQueued = 0;
+    const held = (await queue.queuedCaseKeys?.(evaluationRunId)) ?? new Set<string>();
     let afterKey: string | undefined;
     for (;;) {
       const page = await store.unjudgedCases(evaluationRunId, {
         limit: pageSize,
         ...(afterKey !== undefined ? { afterKey } : {}),
       });
+      const missing = page.filter((each) => !held.has(each.caseKey));
+      stillQueued += page.length - missing.length;
       const receipts = await Promise.all(
-        page.map((each) => queue.submit({ evaluationRunId, context: each.context }, each.caseKey)),
+        missing.map((each) =>
+          queue.submit({ evaluationRunId, context: each.context }, each.caseKey),
+        ),
       );
       for (const { duplicate } of receipts) {
         if (duplicate) stillQueued++;

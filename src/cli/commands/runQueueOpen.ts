@@ -63,16 +63,21 @@ export async function openRunQueue(
       ...(consume !== undefined ? { consume } : {}),
     });
   } catch (error) {
-    // a worker at odds with the fleet's consumer is a setting to fix, not a server fault
-    if (ArenaError.is(error, 'CONSUMER_SETTINGS')) throw new CliError(error.message);
-    if (error instanceof RunQueueError) throw new CliError(error.message, ExitCode.failed);
-    throw error;
+    throw queueOpenError(error);
   }
+}
+
+/** A worker at odds with a fleet's consumer is a setting to fix (exit 2), a server out of reach exit 1. */
+function queueOpenError(error: unknown): unknown {
+  if (ArenaError.is(error, 'CONSUMER_SETTINGS')) return new CliError(error.message);
+  if (error instanceof RunQueueError) return new CliError(error.message, ExitCode.failed);
+  return error;
 }
 
 /**
  * Open the JetStream judge queue (see `openJudgeQueue` in ports/queueUri.ts).
- * An unreachable server is a `CliError` with exit code 1.
+ * An unreachable server is a `CliError` with exit code 1, a worker ack wait
+ * at odds with the fleet's consumer one with exit code 2.
  *
  * @example
  * ```ts
@@ -82,7 +87,7 @@ export async function openRunQueue(
 export async function openJudgeQueue(
   { url, credentials }: NatsTarget,
   options: {
-    readonly consume?: { readonly ackWaitMs: number };
+    readonly consume?: { readonly ackWaitMs: number; readonly reconfigureFleet?: boolean };
     readonly maxInFlight?: number;
     /** Warned when a control message is dropped. */
     readonly logger?: Logger;
@@ -95,8 +100,7 @@ export async function openJudgeQueue(
       ...options,
     });
   } catch (error) {
-    if (error instanceof RunQueueError) throw new CliError(error.message, ExitCode.failed);
-    throw error;
+    throw queueOpenError(error);
   }
 }
 

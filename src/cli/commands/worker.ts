@@ -15,6 +15,7 @@ import {
 } from '../../actors/judging/judgeWorker.js';
 import { requeueCases } from '../../actors/judging/requeueCases.js';
 import { builtinComponents } from '../../builtins/index.js';
+import type { JudgeQueue } from '../../ports/judgeQueue.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';
 import { ackWaitFor } from '../../ports/queueUri.js';
@@ -25,7 +26,6 @@ import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import {
   type NatsCredentialFlags,
-  type NatsTarget,
   natsTargetOf,
   withNatsOptions,
 } from './natsTarget.js';
@@ -85,7 +85,7 @@ export function registerWorkerCommand(program: Command): void {
     )
     .option(
       '--reconfigure-fleet',
-      "set the shared run consumer's ack wait (1.5 x ARENA_LEASE_TTL_MS) and --max-in-progress for every worker, when they differ (refused without it)",
+      "set the shared consumers' ack waits (1.5 x ARENA_LEASE_TTL_MS for runs, ARENA_JUDGE_ACK_WAIT_MS for judge jobs) and --max-in-progress for every worker, when they differ (refused without it)",
     )
     .option(
       '--judge-concurrency <n>',
@@ -118,13 +118,27 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const moduleRoots = moduleRootsOf(options.modules);
   const leaseTtlMs = leaseTtlFromEnvironment();
   const ackWaitMs = ackWaitFor(leaseTtlMs);
+  const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
+  const reconfigureFleet = options.reconfigureFleet === true;
+  const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const queue = await openRunQueue(nats, {
     ackWaitMs,
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
-    ...(options.reconfigureFleet === true ? { reconfigureFleet: true } : {}),
+    ...(reconfigureFleet ? { reconfigureFleet: true } : {}),
   });
+  // both shared consumers are checked before any work: a worker at odds with the fleet stops at once
+  const judgeAckWaitMs = judgeAckWaitFromEnvironment();
+  const judgeQueue =
+    judgeConcurrency > 0
+      ? await openJudgeQueue(nats, {
+          consume: { ackWaitMs: judgeAckWaitMs, ...(reconfigureFleet ? { reconfigureFleet } : {}) },
+          logger,
+        }).catch(async (error: unknown) => {
+          await queue.close();
+          throw error;
+        })
+      : null;
   const store = await openStoreAsync(location);
-  const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const stop = new AbortController();
   const onSignal = () => {
     if (stop.signal.aborted) return;
@@ -136,7 +150,6 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
   say(
     `arena worker ${name}: taking runs from ${redactUrl(nats.url)}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
   );
@@ -147,9 +160,10 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   );
   let remote: RemoteComponentHost | null = null;
   const judging =
-    judgeConcurrency > 0
+    judgeQueue !== null
       ? await startJudgeWorker({
-          nats,
+          queue: judgeQueue,
+          ackWaitMs: judgeAckWaitMs,
           location,
           name,
           concurrency: judgeConcurrency,
@@ -241,7 +255,8 @@ function report(name: string, event: WorkerEvent, json: boolean): void {
 
 /** The worker's judge loop: its own judge store connection and judge queue, stopped by the same signal. */
 async function startJudgeWorker(options: {
-  nats: NatsTarget;
+  queue: JudgeQueue;
+  ackWaitMs: number;
   location: StoreLocation;
   name: string;
   concurrency: number;
@@ -250,11 +265,7 @@ async function startJudgeWorker(options: {
   json: boolean;
   moduleRoots: readonly string[];
 }): Promise<{ done: Promise<JudgeWorkerTally> }> {
-  const ackWaitMs = judgeAckWaitFromEnvironment();
-  const queue = await openJudgeQueue(options.nats, {
-    consume: { ackWaitMs },
-    logger: options.logger,
-  });
+  const { queue, ackWaitMs } = options;
   const store = await openJudgeStore(options.location).catch(async (error: unknown) => {
     await queue.close();
     throw error;

@@ -1,9 +1,6 @@
 import {
-  AckPolicy,
   type Consumer,
   DeliverPolicy,
-  JetStreamApiCodes,
-  JetStreamApiError,
   JetStreamError,
   type JetStreamManager,
   jetstream,
@@ -31,10 +28,11 @@ import {
   connectForQueue,
   ensureStream,
   ensureWorkQueueStream,
-  isApiError,
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
+import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
+import { queuedMessageIds } from './streamContents.js';
 
 /** The judge queue's JetStream settings, and the server. */
 export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
@@ -163,6 +161,15 @@ export async function openJetStreamJudgeQueue(
           throw new RunQueueError('this judge queue was opened to submit only');
         return healing(deliveries(consumer, max, Math.max(minPullMs, waitMs)));
       },
+      async queuedCaseKeys(evaluationRunId) {
+        const ids = await queuedMessageIds(
+          jsm,
+          stream,
+          `${prefix}.cases.${subjectToken(evaluationRunId)}`,
+        );
+        const runPrefix = `${evaluationRunId}:`;
+        return new Set([...ids].map((id) => id.slice(runPrefix.length)));
+      },
       async purge(evaluationRunId) {
         await jsm.streams.purge(stream, {
           filter: `${prefix}.cases.${subjectToken(evaluationRunId)}`,
@@ -245,43 +252,31 @@ async function* deliveries(
   }
 }
 
+/** The judge consumer: a worker's ack wait is checked against the fleet's; `arena judge --max-in-flight` sets the fleet's cap. */
 async function ensureConsumer(
   jsm: JetStreamManager,
   stream: string,
   subject: string,
   options: JetStreamJudgeQueueOptions,
 ): Promise<void> {
-  const ackWait = nanos(options.consume?.ackWaitMs ?? defaultJudgeAckWaitMs);
-  let exists = true;
-  try {
-    const info = await jsm.consumers.info(stream, durable);
-    const update = {
-      ...(options.consume !== undefined && info.config.ack_wait !== ackWait
-        ? { ack_wait: ackWait }
-        : {}),
-      ...(options.maxInFlight !== undefined && info.config.max_ack_pending !== options.maxInFlight
-        ? { max_ack_pending: options.maxInFlight }
-        : {}),
-    };
-    if (Object.keys(update).length > 0) await jsm.consumers.update(stream, durable, update);
-  } catch (error) {
-    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
-    exists = false;
-  }
-  if (!exists && (options.consume !== undefined || options.maxInFlight !== undefined)) {
-    try {
-      await jsm.consumers.add(stream, {
-        durable_name: durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        ack_wait: ackWait,
-        max_ack_pending: options.maxInFlight ?? defaultJudgeMaxInFlight,
-        max_deliver: -1,
-        filter_subject: subject,
-      });
-    } catch (error) {
-      if (!(error instanceof JetStreamApiError)) throw error;
-      await jsm.consumers.info(stream, durable);
-    }
-  }
+  const ackWaitMs = options.consume?.ackWaitMs ?? defaultJudgeAckWaitMs;
+  const given = [
+    ...givenSetting(
+      'ack_wait',
+      options.consume === undefined ? undefined : ackWaitMs,
+      'ARENA_JUDGE_ACK_WAIT_MS',
+    ),
+    ...givenSetting('max_ack_pending', options.maxInFlight, '--max-in-flight'),
+  ];
+  const rule = {
+    queue: 'judge queue',
+    given,
+    // --max-in-flight is the fleet's cap by design: arena judge sets it for every worker
+    reconfigureFleet: options.consume === undefined || options.consume.reconfigureFleet === true,
+    create: given.length > 0,
+    // arena judge --max-in-flight may create it before any worker: the first worker sets the ack wait
+    ...(options.consume === undefined ? { provisional: ['ack_wait' as const] } : {}),
+  };
+  const maxAckPending = options.maxInFlight ?? defaultJudgeMaxInFlight;
+  await ensureSharedConsumer(jsm, stream, { durable, subject, ackWaitMs, maxAckPending }, rule);
 }

@@ -1,34 +1,22 @@
 import {
-  AckPolicy,
   type Consumer,
-  type ConsumerConfig,
-  DeliverPolicy,
-  JetStreamApiCodes,
-  JetStreamApiError,
   type JetStreamClient,
   JetStreamError,
-  type JetStreamManager,
   type JsMsg,
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  type ConsumerSettingDifference,
-  ConsumerSettingsError,
   defaultAckWaitMs,
   type RunDelivery,
   type RunQueue,
   RunQueueError,
   type RunQueueOptions,
 } from '../runQueue.js';
-import {
-  connectForQueue,
-  ensureWorkQueueStream,
-  isApiError,
-  nanos,
-  queueSetupError,
-} from './jetStreamSetup.js';
+import { connectForQueue, ensureWorkQueueStream, queueSetupError } from './jetStreamSetup.js';
+import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
+import { queuedMessageIds } from './streamContents.js';
 
 /** The run queue's JetStream settings, and the server. */
 export interface JetStreamRunQueueOptions extends RunQueueOptions {
@@ -65,24 +53,25 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
     const js = jetstream(nc);
     const { consume } = options;
-    if (consume === undefined) return jetStreamQueue(nc, js, null, subject);
+    const queued = () => queuedMessageIds(jsm, stream, subject);
+    if (consume === undefined) return jetStreamQueue(nc, js, null, subject, queued);
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {
       await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
-      await ensureConsumer(
+      const ackWaitMs = consume.ackWaitMs ?? defaultAckWaitMs;
+      const maxAckPending = consume.maxInProgress ?? defaultMaxInProgress;
+      await ensureSharedConsumer(
         jsm,
         stream,
+        { durable, subject, ackWaitMs, maxAckPending },
         {
-          durable_name: durable,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
-          ack_wait: nanos(consume.ackWaitMs ?? defaultAckWaitMs),
-          max_ack_pending: consume.maxInProgress ?? defaultMaxInProgress,
-          max_deliver: -1,
-          filter_subject: subject,
+          queue: 'run queue',
+          given: [
+            ...givenSetting('ack_wait', ackWaitMs, '1.5 x ARENA_LEASE_TTL_MS'),
+            ...givenSetting('max_ack_pending', consume.maxInProgress, '--max-in-progress'),
+          ],
+          reconfigureFleet: consume.reconfigureFleet === true,
         },
-        consume.maxInProgress !== undefined,
-        consume.reconfigureFleet === true,
       );
       return js.consumers.get(stream, durable);
     };
@@ -91,12 +80,9 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
       js,
       { consumer: await setUp(), checkedAt: Date.now(), setUp },
       subject,
+      queued,
     );
   } catch (error) {
-    if (error instanceof ConsumerSettingsError) {
-      await nc.close().catch(() => undefined);
-      throw error;
-    }
     throw await queueSetupError(nc, 'run queue', options.url, error);
   }
 }
@@ -110,8 +96,10 @@ function jetStreamQueue(
     readonly setUp: () => Promise<Consumer>;
   } | null,
   subject: string,
+  queuedRunIds: () => Promise<Set<string>>,
 ): RunQueue {
   return {
+    queuedRunIds,
     async submit(runId) {
       const body = new TextEncoder().encode(JSON.stringify({ runId }));
       const ack = await js.publish(subject, body, { msgID: runId });
@@ -181,45 +169,5 @@ async function nextOrNull(consumer: Consumer, expires: number): Promise<JsMsg | 
   } catch (error) {
     if (error instanceof JetStreamError && error.message === 'heartbeats missed') return null;
     throw error;
-  }
-}
-
-async function ensureConsumer(
-  jsm: JetStreamManager,
-  stream: string,
-  config: Partial<ConsumerConfig> & { durable_name: string },
-  setMaxInProgress: boolean,
-  reconfigureFleet: boolean,
-): Promise<void> {
-  try {
-    const info = await jsm.consumers.info(stream, config.durable_name);
-    const maxAckPending = setMaxInProgress ? config.max_ack_pending : info.config.max_ack_pending;
-    const differences: ConsumerSettingDifference[] = [];
-    if (config.ack_wait !== undefined && info.config.ack_wait !== config.ack_wait) {
-      const fleet = (info.config.ack_wait ?? 0) / 1e6;
-      differences.push({ setting: 'ack_wait', fleet, worker: config.ack_wait / 1e6 });
-    }
-    if (maxAckPending !== undefined && info.config.max_ack_pending !== maxAckPending) {
-      const fleet = info.config.max_ack_pending ?? -1;
-      differences.push({ setting: 'max_ack_pending', fleet, worker: maxAckPending });
-    }
-    if (differences.length > 0) {
-      // every worker works by the shared consumer's settings: only a deliberate fleet change sets them
-      if (!reconfigureFleet) throw new ConsumerSettingsError(config.durable_name, differences);
-      await jsm.consumers.update(stream, config.durable_name, {
-        ...(config.ack_wait !== undefined ? { ack_wait: config.ack_wait } : {}),
-        ...(maxAckPending !== undefined ? { max_ack_pending: maxAckPending } : {}),
-      });
-    }
-    return;
-  } catch (error) {
-    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
-  }
-  try {
-    await jsm.consumers.add(stream, config);
-  } catch (error) {
-    // another worker created it at the same moment
-    if (!(error instanceof JetStreamApiError)) throw error;
-    await jsm.consumers.info(stream, config.durable_name);
   }
 }

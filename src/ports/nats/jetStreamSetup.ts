@@ -10,7 +10,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsConnectFailure } from '../natsConnectFailure.js';
 import type { NatsCredentials } from '../natsCredentials.js';
 import { redactUrl } from '../redactUrl.js';
-import { RunQueueError } from '../runQueue.js';
+import { ConsumerSettingsError, RunQueueError } from '../runQueue.js';
 import { natsServerOptions } from './natsServer.js';
 
 /** Milliseconds as the nanoseconds JetStream's configs count in. */
@@ -101,7 +101,7 @@ export async function ensureWorkQueueStream(
 
 /**
  * What to throw when setting up a queue failed, after closing its connection:
- * a `RunQueueError` as it is, anything else as a `RunQueueError` that names
+ * a `RunQueueError` or `ConsumerSettingsError` as it is, anything else as a `RunQueueError` that names
  * the queue, the server and the likely cause.
  *
  * @example
@@ -115,9 +115,9 @@ export async function queueSetupError(
   queue: string,
   url: string,
   error: unknown,
-): Promise<RunQueueError> {
+): Promise<RunQueueError | ConsumerSettingsError> {
   await nc.close().catch(() => undefined);
-  if (error instanceof RunQueueError) return error;
+  if (error instanceof RunQueueError || error instanceof ConsumerSettingsError) return error;
   return new RunQueueError(
     `cannot set up the ${queue} on ${redactUrl(url)} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
     { cause: error },

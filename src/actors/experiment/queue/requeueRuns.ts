@@ -5,15 +5,17 @@ import type { RunStore } from '../../../ports/store.js';
 export interface RequeuedRuns {
   /** Runs published again (the queue had lost them). */
   readonly putBack: readonly string[];
-  /** Runs the queue still held (dropped as duplicates of their message id). */
+  /** Runs the queue still held (found in it, or dropped as duplicates of their message id). */
   readonly stillQueued: number;
 }
 
 /**
  * The store is the truth, the queue a cache of it: publish again every run
- * the store holds as `queued`, or as `running` under a lapsed (or no) lease.
- * The run id is the message id, so a run the queue still holds is dropped as
- * a duplicate; a run taken twice is still run once (its lease decides).
+ * the store holds as `queued`, or as `running` under a lapsed (or no) lease,
+ * that the queue does not hold. What it holds is read from it first (the
+ * duplicate window forgets a run id after minutes, the queue does not); the
+ * run id is still the message id, so a run queued meanwhile is dropped as a
+ * duplicate, and a run taken twice is still run once (its lease decides).
  *
  * @example
  * ```ts
@@ -23,15 +25,20 @@ export interface RequeuedRuns {
  */
 export async function requeueRuns(
   store: Pick<RunStore, 'listRuns'>,
-  queue: Pick<RunQueue, 'submit'>,
+  queue: Pick<RunQueue, 'submit' | 'queuedRunIds'>,
   now: () => number = Date.now,
 ): Promise<RequeuedRuns> {
   const putBack: string[] = [];
   let stillQueued = 0;
+  const held = (await queue.queuedRunIds?.()) ?? new Set<string>();
   for (const run of store.listRuns()) {
     const lapsed =
       run.status === 'running' && (run.lease === null || Date.parse(run.lease.expiresAt) < now());
     if (run.status !== 'queued' && !lapsed) continue;
+    if (held.has(run.runId)) {
+      stillQueued++;
+      continue;
+    }
     const { duplicate } = await queue.submit(run.runId);
     if (duplicate) stillQueued++;
     else putBack.push(run.runId);
