@@ -24,11 +24,7 @@ import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import {
-  type NatsCredentialFlags,
-  natsTargetOf,
-  withNatsOptions,
-} from './natsTarget.js';
+import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import {
