@@ -13,6 +13,7 @@ import {
 import type { ComponentRef } from '../../config/runSpec.js';
 import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { serveComponents } from '../../ports/queueUri.js';
+import { redactUrl } from '../../ports/redactUrl.js';
 import type { ComponentService, RemoteKind } from '../../ports/remoteComponent.js';
 import { CliError, ExitCode } from '../errors.js';
 import { natsOutOfReach, natsUrlOf } from './runQueueOpen.js';
@@ -93,7 +94,7 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   // said only once a signal drains: a supervisor may stop it as soon as it reads this line
   const plural = instances === 1 ? 'instance' : 'instances';
   process.stderr.write(
-    `arena serve: ${component} as nats:${service} on ${url}, ${instances} ${plural} (Ctrl-C stops)\n`,
+    `arena serve: ${component} as nats:${service} on ${redactUrl(url)}, ${instances} ${plural} (Ctrl-C stops)\n`,
   );
   await running.closed;
   process.removeListener('SIGINT', onSignal);

@@ -16,6 +16,7 @@ import { builtinComponents } from '../../builtins/index.js';
 import { openJudgeStore } from '../../ports/judgeStoreUri.js';
 import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js';
 import { ackWaitFor } from '../../ports/queueUri.js';
+import { redactUrl } from '../../ports/redactUrl.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
@@ -123,7 +124,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   process.once('SIGTERM', onSignal);
   const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
   say(
-    `arena worker ${name}: taking runs from ${url}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
+    `arena worker ${name}: taking runs from ${redactUrl(url)}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
   );
   // the store is the truth: what the queue lost (a server back without its folder) is put back first
   await requeueRuns(store, queue).then(
