@@ -99,12 +99,16 @@ export async function openJetStreamJudgeQueue(
       cancel: new Set<(id: string) => void>(),
       pause: new Set<(pause: ModelPause) => void>(),
     };
-    nc.subscribe(`${prefix}.cancel`, {
-      callback: (_error, message) => {
-        const { evaluationRunId } = message.json<{ evaluationRunId: string }>();
-        for (const listener of listeners.cancel) listener(evaluationRunId);
-      },
-    });
+    // only workers hear cancels: a submitter's role may not subscribe, and a refused one calls back with an error
+    if (options.consume !== undefined) {
+      nc.subscribe(`${prefix}.cancel`, {
+        callback: (error, message) => {
+          if (error !== null) return;
+          const { evaluationRunId } = message.json<{ evaluationRunId: string }>();
+          for (const listener of listeners.cancel) listener(evaluationRunId);
+        },
+      });
+    }
     // the pauses seen so far, told to a listener that comes after them
     const latestPauses = new Map<string, ModelPause>();
     // pauses live in a stream keeping the last per model: a worker that starts during a pause learns of it
