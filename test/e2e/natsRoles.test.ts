@@ -132,6 +132,36 @@ describe('the fleet with each command connected as its role', () => {
     expect((await judgeRun(runIdOf(judged.stderr))).run.status).toBe('succeeded');
   });
 
+  it('a command connected as a role that may not do its job fails in one line naming the user and the refusal, exit 2', async () => {
+    const server = `127.0.0.1:${nats.server.port}`;
+    const refusedStore = `sqlite:${path.join(experiment.folder, 'refused.db')}`;
+    const asViewer = await submit(experiment.runFile, {
+      nats: nats.urlOf('viewer'),
+      store: refusedStore,
+      cwd: experiment.folder,
+    });
+    expect(asViewer.code).toBe(2);
+    expect(asViewer.stderr).toBe(
+      `arena: NatsPermissionError: nats://viewer:***@${server} refused user viewer: Permissions Violation for Publish to "arena.runs.queued" (that role may not do this; arena's roles: docs/nats/authorization.conf)\n`,
+    );
+    const asSubmitter = await runArena(
+      [
+        'worker',
+        '--nats',
+        nats.urlOf('submitter'),
+        '--store',
+        refusedStore,
+        '--name',
+        'not-a-worker',
+      ],
+      { cwd: experiment.folder, env: fleetEnv },
+    );
+    expect(asSubmitter.code).toBe(2);
+    expect(asSubmitter.stderr).toBe(
+      `arena: NatsPermissionError: nats://submitter:***@${server} refused user submitter: Permissions Violation for Publish to "$JS.API.CONSUMER.INFO.ARENA_RUNS.arena-workers" (that role may not do this; arena's roles: docs/nats/authorization.conf)\n`,
+    );
+  });
+
   it('Ctrl-C on judge --wait as the submitter cancels through the store: exit 130, no verdict after it, nothing left queued', async () => {
     const fixture = judgeFixture(await chatServer(300), 16);
     const judging = spawnArena(judgeArgs(fixture), { cwd: fixture.folder, env: judgeFleetEnv });

@@ -29,6 +29,7 @@ import {
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
+import { permissionRefusal } from './natsPermission.js';
 
 /** The judge queue's JetStream settings, and the server. */
 export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
@@ -150,11 +151,15 @@ export async function openJetStreamJudgeQueue(
           }
         : {}),
       async submit(job: QueuedCase, caseKey: string) {
-        const ack = await js.publish(
-          `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
-          encoder.encode(JSON.stringify(job)),
-          { msgID: msgIdOf(job, caseKey) },
-        );
+        const ack = await js
+          .publish(
+            `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
+            encoder.encode(JSON.stringify(job)),
+            { msgID: msgIdOf(job, caseKey) },
+          )
+          .catch((error: unknown) => {
+            throw permissionRefusal(error, options.url) ?? error;
+          });
         return { duplicate: ack.duplicate };
       },
       take(max, waitMs) {

@@ -29,6 +29,7 @@ import {
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
+import { permissionRefusal } from './natsPermission.js';
 
 /** The run queue's JetStream settings, and the server. */
 export interface JetStreamRunQueueOptions extends RunQueueOptions {
@@ -65,7 +66,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
     const js = jetstream(nc);
     const { consume } = options;
-    if (consume === undefined) return jetStreamQueue(nc, js, null, subject);
+    if (consume === undefined) return jetStreamQueue(nc, js, null, subject, options.url);
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {
       await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
@@ -91,6 +92,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
       js,
       { consumer: await setUp(), checkedAt: Date.now(), setUp },
       subject,
+      options.url,
     );
   } catch (error) {
     if (error instanceof ConsumerSettingsError) {
@@ -110,11 +112,14 @@ function jetStreamQueue(
     readonly setUp: () => Promise<Consumer>;
   } | null,
   subject: string,
+  url: string,
 ): RunQueue {
   return {
     async submit(runId) {
       const body = new TextEncoder().encode(JSON.stringify({ runId }));
-      const ack = await js.publish(subject, body, { msgID: runId });
+      const ack = await js.publish(subject, body, { msgID: runId }).catch((error: unknown) => {
+        throw permissionRefusal(error, url) ?? error;
+      });
       return { duplicate: ack.duplicate };
     },
     async next({ waitMs }) {

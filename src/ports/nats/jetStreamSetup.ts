@@ -9,6 +9,7 @@ import {
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { redactUrl } from '../redactUrl.js';
 import { RunQueueError } from '../runQueue.js';
+import { type NatsPermissionError, permissionRefusal } from './natsPermission.js';
 import { natsServerOptions } from './natsServer.js';
 
 /** Milliseconds as the nanoseconds JetStream's configs count in. */
@@ -97,8 +98,9 @@ export async function ensureWorkQueueStream(
 
 /**
  * What to throw when setting up a queue failed, after closing its connection:
- * a `RunQueueError` as it is, anything else as a `RunQueueError` that names
- * the queue, the server and the likely cause.
+ * a `RunQueueError` as it is, the server's refusal of this user as a
+ * `NatsPermissionError`, anything else as a `RunQueueError` that names the
+ * queue, the server and the likely cause.
  *
  * @example
  * ```ts
@@ -111,9 +113,11 @@ export async function queueSetupError(
   queue: string,
   url: string,
   error: unknown,
-): Promise<RunQueueError> {
+): Promise<RunQueueError | NatsPermissionError> {
   await nc.close().catch(() => undefined);
   if (error instanceof RunQueueError) return error;
+  const refused = permissionRefusal(error, url);
+  if (refused !== null) return refused;
   return new RunQueueError(
     `cannot set up the ${queue} on ${redactUrl(url)} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
     { cause: error },
