@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJudgeStore } from '../../src/ports/judgeStoreUri.js';
 import { parseStoreUri } from '../../src/ports/storeUri.js';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
-import { runArena } from '../support/cli.js';
+import { repoRoot, runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
 import {
   judgeFixture,
@@ -144,6 +144,9 @@ describe('the fleet with each command connected as its role', () => {
     expect(asViewer.stderr).toBe(
       `arena: NatsPermissionError: nats://viewer:***@${server} refused user viewer: Permissions Violation for Publish to "arena.runs.queued" (that role may not do this; arena's roles: docs/nats/authorization.conf)\n`,
     );
+    // the README shows this line, on the default port
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(asViewer.stderr.replace(server, '127.0.0.1:4222'));
     const asSubmitter = await runArena(
       [
         'worker',
