@@ -132,7 +132,18 @@ describe('the fleet with each command connected as its role', () => {
     expect((await judgeRun(runIdOf(judged.stderr))).run.status).toBe('succeeded');
   });
 
-  it('a command connected as a role that may not do its job fails in one line naming the user and the refusal, exit 2', async () => {
+  it('arena requeue as the submitter puts back what the store expects', async () => {
+    const requeued = await runArena(
+      ['requeue', '--nats', nats.urlOf('submitter'), '--store', store],
+      {
+        cwd: experiment.folder,
+      },
+    );
+    expect(requeued.code, requeued.stderr).toBe(0);
+    expect(requeued.stdout).toContain('put back 0 runs (0 still queued)');
+  });
+
+  it('submit, worker and serve connected as a role that may not do their job fail in one line naming the user and the refusal, exit 2', async () => {
     const server = `127.0.0.1:${nats.server.port}`;
     const refusedStore = `sqlite:${path.join(experiment.folder, 'refused.db')}`;
     const asViewer = await submit(experiment.runFile, {
@@ -158,6 +169,14 @@ describe('the fleet with each command connected as its role', () => {
         'not-a-worker',
       ],
       { cwd: experiment.folder, env: fleetEnv },
+    );
+    const rogue = await runArena(
+      ['serve', './components.js:SlowLine', '--nats', nats.urlOf('submitter'), '--as', 'tank'],
+      { cwd: experiment.folder },
+    );
+    expect(rogue.code).toBe(2);
+    expect(rogue.stderr).toBe(
+      `arena: NatsPermissionError: nats://submitter:***@${server} refused user submitter: Permissions Violation for Subscription to "arena.component.tank.open" using queue "arena-serve" (that role may not do this; arena's roles: docs/nats/authorization.conf)\n`,
     );
     expect(asSubmitter.code).toBe(2);
     expect(asSubmitter.stderr).toBe(

@@ -13,6 +13,7 @@ import {
   type ServeComponentsOptions,
   serviceSubject,
 } from '../remoteComponent.js';
+import { permissionRefusal } from './natsPermission.js';
 import { natsServerOptions } from './natsServer.js';
 
 /** The methods a request may call on each kind: the port's methods, and its state. */
@@ -73,12 +74,19 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   });
   const count = options.instances ?? 1;
   const instanceIds: string[] = [];
+  // a subscription the server refuses (a user of another role) is told to its callback, before the flush ends
+  const refused: Error[] = [];
   for (let index = 0; index < count; index++) {
     const id = randomUUID().replaceAll('-', '').slice(0, 12);
     instanceIds.push(id);
-    serveInstance(connection, id, options);
+    serveInstance(connection, id, options, (error) => refused.push(error));
   }
   await connection.flush();
+  const refusal = refused.length > 0 ? permissionRefusal(refused[0], options.url) : null;
+  if (refusal !== null) {
+    await connection.close();
+    throw refusal;
+  }
   return {
     instanceIds,
     drain: () => connection.drain(),
@@ -90,6 +98,7 @@ function serveInstance(
   connection: NatsConnection,
   instanceId: string,
   options: ComponentServiceOptions,
+  onRefused: (error: Error) => void,
 ): void {
   const held = new Map<string, Held>();
   const maxComponents = options.maxComponents ?? 1024;
@@ -102,7 +111,7 @@ function serveInstance(
   connection.subscribe(serviceSubject(options.service), {
     queue: SERVICE_QUEUE_GROUP,
     callback: (error, message) => {
-      if (error !== null) return;
+      if (error !== null) return onRefused(error);
       let request: OpenRequest;
       try {
         request = JSON.parse(decoder.decode(message.data)) as OpenRequest;
@@ -135,7 +144,7 @@ function serveInstance(
 
   connection.subscribe(instanceSubject(options.service, instanceId), {
     callback: (error, message) => {
-      if (error !== null) return;
+      if (error !== null) return onRefused(error);
       let request: CallRequest;
       try {
         request = JSON.parse(decoder.decode(message.data)) as CallRequest;
