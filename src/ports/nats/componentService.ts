@@ -19,6 +19,7 @@ import {
   type RepliedRequest,
   SIGNATURE_HEADER,
 } from './instanceKey.js';
+import { permissionRefusal } from './natsPermission.js';
 import { natsServerOptions } from './natsServer.js';
 
 /** The methods a request may call on each kind: the port's methods, and its state. */
@@ -83,12 +84,19 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   });
   const count = options.instances ?? 1;
   const instanceIds: string[] = [];
+  // a subscription the server refuses (a user of another role) is told to its callback, before the flush ends
+  const refused: Error[] = [];
   for (let index = 0; index < count; index++) {
     const key = createInstanceKey();
     instanceIds.push(key.id);
-    serveInstance(connection, key, options);
+    serveInstance(connection, key, options, (error) => refused.push(error));
   }
   await connection.flush();
+  const refusal = refused.length > 0 ? permissionRefusal(refused[0], options.url) : null;
+  if (refusal !== null) {
+    await connection.close();
+    throw refusal;
+  }
   return {
     instanceIds,
     drain: () => connection.drain(),
@@ -103,6 +111,7 @@ function serveInstance(
   connection: NatsConnection,
   key: InstanceKey,
   options: ComponentServiceOptions,
+  onRefused: (error: Error) => void,
 ): void {
   const instanceId = key.id;
   const held = new Map<string, Held>();
@@ -141,7 +150,8 @@ function serveInstance(
   connection.subscribe(serviceSubject(options.service), {
     queue: SERVICE_QUEUE_GROUP,
     callback: (error, message) => {
-      const request = error === null ? readRequest<OpenRequest>(message) : null;
+      if (error !== null) return onRefused(error);
+      const request = readRequest<OpenRequest>(message);
       if (request === null) return;
       try {
         if (!(REMOTE_KINDS as readonly string[]).includes(request.kind)) {
@@ -174,7 +184,8 @@ function serveInstance(
 
   connection.subscribe(instanceSubject(options.service, instanceId), {
     callback: (error, message) => {
-      const request = error === null ? readRequest<CallRequest>(message) : null;
+      if (error !== null) return onRefused(error);
+      const request = readRequest<CallRequest>(message);
       if (request === null) return;
       void answer(request).then((reply) => respond(message, repliedOf(request), reply));
     },

@@ -31,6 +31,7 @@ import {
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
+import { permissionRefusal } from './natsPermission.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
@@ -104,13 +105,17 @@ export async function openJetStreamJudgeQueue(
     const dropped = (subject: string, reason: string): void =>
       logger?.warn({ subject, reason }, 'a control message was dropped');
     const cancelListeners = new Set<(id: string) => void>();
-    nc.subscribe(`${prefix}.cancel`, {
-      callback: (_error, message) => {
-        const checked = checkControlMessage(runCancelMessage, message.data);
-        if (!checked.ok) dropped(message.subject, checked.reason);
-        else for (const listener of cancelListeners) listener(checked.value.evaluationRunId);
-      },
-    });
+    // only workers hear cancels: a submitter's role may not subscribe, and a refused one calls back with an error
+    if (options.consume !== undefined) {
+      nc.subscribe(`${prefix}.cancel`, {
+        callback: (error, message) => {
+          if (error !== null) return;
+          const checked = checkControlMessage(runCancelMessage, message.data);
+          if (!checked.ok) dropped(message.subject, checked.reason);
+          else for (const listener of cancelListeners) listener(checked.value.evaluationRunId);
+        },
+      });
+    }
     // pauses live in a stream keeping the last per model: a worker that starts during a pause learns of it
     const pauseStream = `${stream}_PAUSES`;
     await ensureStream(jsm, {
@@ -149,11 +154,15 @@ export async function openJetStreamJudgeQueue(
           }
         : {}),
       async submit(job: QueuedCase, caseKey: string) {
-        const ack = await js.publish(
-          `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
-          encoder.encode(JSON.stringify(job)),
-          { msgID: msgIdOf(job, caseKey) },
-        );
+        const ack = await js
+          .publish(
+            `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
+            encoder.encode(JSON.stringify(job)),
+            { msgID: msgIdOf(job, caseKey) },
+          )
+          .catch((error: unknown) => {
+            throw permissionRefusal(error, options.url) ?? error;
+          });
         return { duplicate: ack.duplicate };
       },
       take(max, waitMs) {

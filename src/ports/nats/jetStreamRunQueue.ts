@@ -15,6 +15,7 @@ import {
   type RunQueueOptions,
 } from '../runQueue.js';
 import { connectForQueue, ensureWorkQueueStream, queueSetupError } from './jetStreamSetup.js';
+import { permissionRefusal } from './natsPermission.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
@@ -54,7 +55,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     const js = jetstream(nc);
     const { consume } = options;
     const queued = () => queuedMessageIds(jsm, stream, subject);
-    if (consume === undefined) return jetStreamQueue(nc, js, null, subject, queued);
+    if (consume === undefined) return jetStreamQueue(nc, js, null, subject, queued, options.url);
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {
       await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
@@ -81,6 +82,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
       { consumer: await setUp(), checkedAt: Date.now(), setUp },
       subject,
       queued,
+      options.url,
     );
   } catch (error) {
     throw await queueSetupError(nc, 'run queue', options.url, error);
@@ -97,12 +99,15 @@ function jetStreamQueue(
   } | null,
   subject: string,
   queuedRunIds: () => Promise<Set<string>>,
+  url: string,
 ): RunQueue {
   return {
     queuedRunIds,
     async submit(runId) {
       const body = new TextEncoder().encode(JSON.stringify({ runId }));
-      const ack = await js.publish(subject, body, { msgID: runId });
+      const ack = await js.publish(subject, body, { msgID: runId }).catch((error: unknown) => {
+        throw permissionRefusal(error, url) ?? error;
+      });
       return { duplicate: ack.duplicate };
     },
     async next({ waitMs }) {

@@ -11,6 +11,7 @@ import { natsConnectFailure } from '../natsConnectFailure.js';
 import type { NatsCredentials } from '../natsCredentials.js';
 import { redactUrl } from '../redactUrl.js';
 import { ConsumerSettingsError, RunQueueError } from '../runQueue.js';
+import { type NatsPermissionError, permissionRefusal } from './natsPermission.js';
 import { natsServerOptions } from './natsServer.js';
 
 /** Milliseconds as the nanoseconds JetStream's configs count in. */
@@ -101,8 +102,9 @@ export async function ensureWorkQueueStream(
 
 /**
  * What to throw when setting up a queue failed, after closing its connection:
- * a `RunQueueError` or `ConsumerSettingsError` as it is, anything else as a `RunQueueError` that names
- * the queue, the server and the likely cause.
+ * a `RunQueueError` or `ConsumerSettingsError` as it is, the server's refusal
+ * of this user as a `NatsPermissionError`, anything else as a `RunQueueError`
+ * that names the queue, the server and the likely cause.
  *
  * @example
  * ```ts
@@ -115,9 +117,11 @@ export async function queueSetupError(
   queue: string,
   url: string,
   error: unknown,
-): Promise<RunQueueError | ConsumerSettingsError> {
+): Promise<RunQueueError | ConsumerSettingsError | NatsPermissionError> {
   await nc.close().catch(() => undefined);
   if (error instanceof RunQueueError || error instanceof ConsumerSettingsError) return error;
+  const refused = permissionRefusal(error, url);
+  if (refused !== null) return refused;
   return new RunQueueError(
     `cannot set up the ${queue} on ${redactUrl(url)} (JetStream enabled? start nats-server with -js): ${messageOf(error)}`,
     { cause: error },

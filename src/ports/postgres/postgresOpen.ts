@@ -101,7 +101,7 @@ export function openPostgresConnection(
       if (version > postgresMigrations.length) {
         throw new StoreSchemaError(display, version, postgresMigrations.length);
       }
-    } else migrate(connection, display);
+    } else migrate(connection, display, config.user);
     return failingClearly(connection, display, config);
   } catch (error) {
     connection.close();
@@ -120,30 +120,23 @@ function schemaVersion(connection: SyncConnection): number | null {
   );
 }
 
-function migrate(connection: SyncConnection, display: string): void {
+function migrate(connection: SyncConnection, display: string, user: string): void {
   connection.query('BEGIN');
   try {
     connection.query(`SELECT pg_advisory_xact_lock(${migrationLockKey})`);
-    const version = schemaVersion(connection) ?? 0;
+    const found = schemaVersion(connection);
+    const version = found ?? 0;
     if (version > postgresMigrations.length) {
       throw new StoreSchemaError(display, version, postgresMigrations.length);
     }
-    if (version === 0) {
-      const foreign = connection.query<{ found: string | null }>(
-        "SELECT to_regclass('runs')::text AS found",
-      ).rows[0];
-      if (foreign?.found !== null && foreign?.found !== undefined) {
-        throw new StoreOpenError(
-          display,
-          'a database with a runs table of its own, not an arena store',
-        );
+    // an up-to-date schema is not written to: a role without DDL rights (worker, submitter) opens it
+    if (version < postgresMigrations.length) {
+      try {
+        createAndMigrate(connection, display, version);
+      } catch (error) {
+        throw migrationDenied(display, user, found, error);
       }
-      connection.query('CREATE TABLE IF NOT EXISTS arena_schema (version INTEGER NOT NULL)');
-      connection.query('INSERT INTO arena_schema (version) VALUES (0)');
     }
-    // no parameters: pg sends each migration as one simple query, so it may hold many statements
-    for (const migration of postgresMigrations.slice(version)) connection.query(migration);
-    connection.query(`UPDATE arena_schema SET version = ${postgresMigrations.length}`);
     connection.query('COMMIT');
   } catch (error) {
     try {
@@ -153,6 +146,44 @@ function migrate(connection: SyncConnection, display: string): void {
     }
     throw error;
   }
+}
+
+function createAndMigrate(connection: SyncConnection, display: string, version: number): void {
+  if (version === 0) {
+    const foreign = connection.query<{ found: string | null }>(
+      "SELECT to_regclass('runs')::text AS found",
+    ).rows[0];
+    if (foreign?.found !== null && foreign?.found !== undefined) {
+      throw new StoreOpenError(
+        display,
+        'a database with a runs table of its own, not an arena store',
+      );
+    }
+    connection.query('CREATE TABLE IF NOT EXISTS arena_schema (version INTEGER NOT NULL)');
+    connection.query('INSERT INTO arena_schema (version) VALUES (0)');
+  }
+  // no parameters: pg sends each migration as one simple query, so it may hold many statements
+  for (const migration of postgresMigrations.slice(version)) connection.query(migration);
+  connection.query(`UPDATE arena_schema SET version = ${postgresMigrations.length}`);
+}
+
+/** A role that may not create or migrate the schema (42501) as one line saying who must; other failures as they are. */
+function migrationDenied(
+  display: string,
+  user: string,
+  version: number | null,
+  error: unknown,
+): unknown {
+  if (!(error instanceof PgQueryError) || error.failure.code !== '42501') return error;
+  const state =
+    version === null
+      ? 'holds no arena store yet'
+      : `holds an arena store of schema version ${version}, this arena needs ${postgresMigrations.length}`;
+  return new StoreOpenError(
+    display,
+    `${state}, and user '${user}' may not create or change its tables (42501: ${error.failure.message}); open it once as the role that owns them (docs/postgres/roles.sql)`,
+    { cause: error },
+  );
 }
 
 const lostCodes = new Set([

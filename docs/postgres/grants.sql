@@ -1,0 +1,37 @@
+-- Each arena role's part of the store's tables, least privilege. Run as
+-- arena_owner once the tables exist (see roles.sql), and again after an
+-- upgrade whose migration added a table:
+--
+--   psql -h db-host -U arena_owner -d arena -f docs/postgres/grants.sql
+--
+-- Nobody but the owner deletes a run, an evaluation run or a verdict, or
+-- changes a run's file (what a worker imports); no role but the owner runs DDL,
+-- and a non-owner never writes arena_schema.
+
+-- viewer: reads everything, writes nothing
+GRANT SELECT ON arena_schema, runs, phases, episodes, checkpoints, meta_decisions, snapshots,
+  resumes, evaluation_runs, verdicts, verdict_cache, evaluation_cases TO arena_viewer;
+
+-- submitter: queues runs and evaluation runs, follows them (--wait), cancels its
+-- evaluation run (Ctrl-C), fails what the queue refused; reads what requeue puts back
+GRANT SELECT ON arena_schema, runs, phases, episodes, checkpoints, meta_decisions, snapshots,
+  resumes, evaluation_runs, verdicts, evaluation_cases TO arena_submitter;
+GRANT INSERT ON runs TO arena_submitter;
+GRANT UPDATE (status, error, summary, ended_at) ON runs TO arena_submitter;
+GRANT INSERT ON evaluation_runs, evaluation_cases TO arena_submitter;
+GRANT UPDATE (cases_total, malformed_lines, status, ended_at, error)
+  ON evaluation_runs TO arena_submitter;
+
+-- worker: runs a queued run under its lease (records, resume points, a resume's
+-- truncation of what came after it) and records verdicts and the verdict cache
+GRANT SELECT ON arena_schema, runs, phases, episodes, checkpoints, meta_decisions, snapshots,
+  resumes, evaluation_runs, verdicts, verdict_cache, evaluation_cases TO arena_worker;
+GRANT UPDATE (status, error, summary, ended_at, lease_owner, lease_token, lease_heartbeat_ms,
+  lease_expires_ms, deliveries, deliveries_settled, delivery_owner) ON runs TO arena_worker;
+GRANT INSERT, DELETE ON phases, episodes, checkpoints, meta_decisions, snapshots TO arena_worker;
+GRANT UPDATE (status, termination_reason, episodes, error, ended_at) ON phases TO arena_worker;
+GRANT UPDATE (created_at, state) ON snapshots TO arena_worker;
+GRANT INSERT ON resumes TO arena_worker;
+GRANT UPDATE (verdicts_recorded, status, ended_at, error) ON evaluation_runs TO arena_worker;
+GRANT INSERT ON verdicts, verdict_cache TO arena_worker;
+GRANT USAGE ON SEQUENCE verdicts_seq_seq TO arena_worker;
