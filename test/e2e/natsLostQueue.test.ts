@@ -163,8 +163,10 @@ describe('nats-server restarted without its JetStream folder', () => {
         await opened.close();
       }
     };
+    // workers start slowly on a loaded machine: a bound on tries (3000 x 20 ms and a read), not a time the test needs
     await waitUntil('ten verdicts', async () => (await read()).verdicts.length >= 10, {
       everyMs: 20,
+      attempts: 3000,
     });
     // the point of the test: cases are still queued when the queue is lost
     expect((await read()).run.status).toBe('running');
