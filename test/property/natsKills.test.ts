@@ -46,6 +46,9 @@ const outages = (maxAfter: number): fc.Arbitrary<Outage[]> =>
 
 /** NATS_KILL_RUNS draws more schedules for a fault table (2 in the test suite). */
 const scheduleRuns = Number(process.env.NATS_KILL_RUNS ?? 2);
+/** ARENA_FAULT_CASES judges more cases in each judge trial, for a fault table at scale (90 in the test suite). */
+const judgeCases = Number(process.env.ARENA_FAULT_CASES ?? 90);
+const judgeScale = Math.ceil(judgeCases / 90);
 
 const alive = (worker: WorkerProcess): boolean =>
   worker.child.exitCode === null && worker.child.signalCode === null;
@@ -62,9 +65,9 @@ afterAll(async () => {
 
 describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
   it('judge workers: exactly one verdict per case, the verdicts of a one-process run, every worker still up', {
-    timeout: 60_000 * scheduleRuns,
+    timeout: 60_000 * scheduleRuns * judgeScale,
   }, async () => {
-    const cases = 90;
+    const cases = judgeCases;
     const tally = { schedules: 0, outages: 0, exactlyOnce: 0, lost: 0, workersDown: 0 };
     const reference = judgeFixture(chat, cases);
     const single = await runArena([
@@ -140,7 +143,7 @@ describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
             async () =>
               (await withStore((opened) => opened.getEvaluationRun(evaluationRunId))).status !==
               'running',
-            { everyMs: 100, attempts: 600 },
+            { everyMs: 100, attempts: 600 * judgeScale },
           );
           const { run, verdicts } = await withStore(async (opened) => ({
             run: await opened.getEvaluationRun(evaluationRunId),

@@ -67,6 +67,9 @@ const faults = (maxAfter: number): fc.Arbitrary<ServerFault[]> =>
 
 /** ARENA_PG_FAULT_RUNS draws more schedules for a fault table (2 in the test suite). */
 const scheduleRuns = Number(process.env.ARENA_PG_FAULT_RUNS ?? 2);
+/** ARENA_FAULT_CASES judges more cases in each judge trial, for a fault table at scale (150 in the test suite). */
+const judgeCases = Number(process.env.ARENA_FAULT_CASES ?? 150);
+const judgeScale = Math.ceil(judgeCases / 150);
 
 function readPostgres<T>(uri: string, read: (store: RunStore) => T): T {
   const store = openPostgresStore(uri, { readonly: true });
@@ -158,9 +161,9 @@ describe('a fleet through PostgreSQL crashes and restarts', () => {
   });
 
   it('judge workers through any schedule of server crashes and stops store exactly one verdict per case, --wait succeeds, every worker still up', {
-    timeout: 60_000 * scheduleRuns,
+    timeout: 60_000 * scheduleRuns * judgeScale,
   }, async () => {
-    const cases = 150;
+    const cases = judgeCases;
     const tally = { schedules: 0, exactlyOnce: 0, lost: 0, faults: 0, workersUp: 0 };
     await fc.assert(
       fc.asyncProperty(faults(cases - 10), async (schedule) => {
