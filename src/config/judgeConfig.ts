@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { JudgeConfigurationError } from '../domain/judge/errors.js';
 import { MAX_TIMER_MS } from '../domain/judge/settings.js';
+import { TOKEN_PARAMETERS } from '../domain/judge/tokenParameter.js';
 import { ArenaError } from '../domain/shared/errors.js';
 import { readInputText } from './inputFile.js';
 import { parseYamlWithKeyOrder } from './orderedYaml.js';
@@ -26,8 +27,13 @@ const modelProfileSchema = z.strictObject({
   base_url: z.url().optional(),
   /** The environment variable holding the API key; omit for local servers. */
   api_key_env: nonEmpty.optional(),
-  /** Sent as `max_completion_tokens`; default 1000, as the seed's `from_config`. */
+  /** Sent as `token_parameter`; default 1000, as the seed's `from_config`. */
   max_output_tokens: z.number().int().positive().optional(),
+  /**
+   * The request field that carries `max_output_tokens`: `max_completion_tokens`
+   * (OpenAI's, the default) or `max_tokens`, for servers that know only the older one.
+   */
+  token_parameter: z.enum(TOKEN_PARAMETERS).optional(),
   /** The largest response body read per attempt (default 4 MiB); over it, the attempt fails. */
   max_response_bytes: z.number().int().positive().optional(),
   /** For `replay`: a JSONL file, relative to the config file. */

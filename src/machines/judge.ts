@@ -1,5 +1,10 @@
 import { assign, type ErrorActorEvent, fromPromise, setup } from 'xstate';
-import { type AnsweredAttempt, errorTypeOf, readAnsweredAttempt } from '../domain/judge/attempt.js';
+import {
+  type AnsweredAttempt,
+  errorDetailOf,
+  errorTypeOf,
+  readAnsweredAttempt,
+} from '../domain/judge/attempt.js';
 import type { JudgeContext } from '../domain/judge/context.js';
 import { JudgeResponseError, JudgeTimeoutError } from '../domain/judge/errors.js';
 import {
@@ -64,6 +69,7 @@ export const judgeResponseSchema: ResponseSchema = {
 interface Verdict {
   readonly status: JudgeStatus;
   readonly errorType: string | null;
+  readonly detail: string | null;
   readonly payload: JudgePayload | null;
   readonly attemptCount: number;
 }
@@ -94,7 +100,7 @@ export interface JudgeMachineContext {
   readonly costUsd: number;
   readonly sawCost: boolean;
   readonly lastErrorType: string;
-  /** The last provider error's message (arena's own words: a URL and a cause, never model text). */
+  /** What the latest attempt's failure was, in one line of arena's own words (never model text). */
   readonly lastErrorDetail: string | null;
   readonly lastRetryAfterMs: number | null;
   readonly answered: AnsweredAttempt | null;
@@ -157,7 +163,8 @@ export const judgeMachine = setup({
   },
   actions: {
     rejectSelfEvaluation: assign({
-      result: ({ context }) => judgeResultOf(context, errorVerdict('SelfEvaluationRejected', 1)),
+      result: ({ context }) =>
+        judgeResultOf(context, errorVerdict('SelfEvaluationRejected', 1, SELF_EVALUATION_DETAIL)),
     }),
     startAttempt: assign(({ context }) => ({
       attempt: context.attempt + 1,
@@ -181,18 +188,19 @@ export const judgeMachine = setup({
     }),
     recordInvalidResponse: assign({
       lastErrorType: JudgeResponseError.name,
-      lastErrorDetail: null,
+      lastErrorDetail: ({ context }) => context.answered?.problem ?? null,
       lastRetryAfterMs: null,
     }),
     recordTimeout: assign({
       lastErrorType: JudgeTimeoutError.name,
-      lastErrorDetail: null,
+      lastErrorDetail: ({ context }) =>
+        new JudgeTimeoutError(context.job.settings.timeoutMs).message,
       lastRetryAfterMs: null,
       attemptDeadlineMs: null,
     }),
     recordProviderError: assign((_, error: unknown) => ({
       lastErrorType: errorTypeOf(error),
-      lastErrorDetail: error instanceof ModelProviderError ? error.message : null,
+      lastErrorDetail: errorDetailOf(error),
       lastRetryAfterMs: error instanceof ModelProviderError ? error.retryAfterMs : null,
       attemptDeadlineMs: null,
     })),
@@ -210,17 +218,32 @@ export const judgeMachine = setup({
     }),
     recordInputTokenLimitExceeded: assign({
       result: ({ context }) =>
-        judgeResultOf(context, errorVerdict('JudgeInputTokenLimitExceeded', context.attempt)),
+        judgeResultOf(
+          context,
+          errorVerdict(
+            'JudgeInputTokenLimitExceeded',
+            context.attempt,
+            `input tokens ${context.usage?.inputTokens} exceed max_input_tokens ${context.job.settings.maxInputTokens}`,
+          ),
+        ),
     }),
     recordCostLimitExceeded: assign({
       result: ({ context }) =>
-        judgeResultOf(context, errorVerdict('JudgeCostLimitExceeded', context.attempt)),
+        judgeResultOf(
+          context,
+          errorVerdict(
+            'JudgeCostLimitExceeded',
+            context.attempt,
+            `cost $${context.costUsd} exceeds max_cost_usd ${context.job.settings.maxCostUsd}`,
+          ),
+        ),
     }),
     recordPassOrFail: assign({
       result: ({ context }) =>
         judgeResultOf(context, {
           status: context.answered?.payload?.status ?? 'error',
           errorType: null,
+          detail: null,
           payload: context.answered?.payload ?? null,
           attemptCount: context.attempt,
         }),
@@ -229,7 +252,11 @@ export const judgeMachine = setup({
       result: ({ context }) =>
         judgeResultOf(
           context,
-          errorVerdict(context.lastErrorType, context.job.settings.maxAttempts),
+          errorVerdict(
+            context.lastErrorType,
+            context.job.settings.maxAttempts,
+            exhaustedDetail(context),
+          ),
         ),
     }),
   },
@@ -324,9 +351,19 @@ export const judgeMachine = setup({
   output: ({ context }) => context.result,
 });
 
-function errorVerdict(errorType: string, attemptCount: number): Verdict {
-  return { status: 'error', errorType, payload: null, attemptCount };
+function errorVerdict(errorType: string, attemptCount: number, detail: string): Verdict {
+  return { status: 'error', errorType, detail, payload: null, attemptCount };
 }
+
+/** The last attempt's failure, and that it was the last: `... (the last of 2 attempts)`. */
+function exhaustedDetail(context: JudgeMachineContext): string {
+  const cause = context.lastErrorDetail ?? context.lastErrorType;
+  const attempts = context.job.settings.maxAttempts;
+  return attempts === 1 ? cause : `${cause} (the last of ${attempts} attempts)`;
+}
+
+const SELF_EVALUATION_DETAIL =
+  "the candidate was produced by the judge's own model or agent; set allow_self_evaluation: true to judge it anyway";
 
 /** Build the judgement's fixed part: the messages, their hash and metadata, once. */
 function judgeJobOf(input: JudgeMachineInput): JudgeJob {
@@ -375,6 +412,7 @@ function judgeResultOf(context: JudgeMachineContext, verdict: Verdict): JudgeRes
     durationMs: Math.max(0, job.clock.monotonicMs() - job.startedAtMs),
     attemptCount: verdict.attemptCount,
     errorType: verdict.errorType,
+    detail: verdict.detail,
     createdAt: awareUtcTimestamp(job.clock.now()),
   };
 }

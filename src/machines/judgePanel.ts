@@ -189,6 +189,7 @@ function panelResultOf(context: JudgePanelMachineContext): PanelJudgeResult {
     durationMs: Math.max(0, job.clock.monotonicMs() - job.startedAtMs),
     attemptCount: members.reduce((sum, member) => sum + member.attemptCount, 0),
     errorType: verdict.errorType,
+    detail: verdict.detail,
     createdAt: awareUtcTimestamp(job.clock.now()),
     panel: panelRecord(job.rule, verdict.vote, members),
   };

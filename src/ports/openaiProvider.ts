@@ -1,4 +1,6 @@
 import type OpenAI from 'openai';
+import { oneLine } from '../domain/judge/attempt.js';
+import type { TokenParameter } from '../domain/judge/tokenParameter.js';
 import type { ModelPrice } from '../domain/judge/usage.js';
 import { costFromPrice } from '../domain/judge/usage.js';
 import { describeConnectionFailure, displayBaseUrl } from './connectionFailure.js';
@@ -39,6 +41,8 @@ export interface OpenAIProviderOptions {
   /** USD per 1M tokens; without it, responses carry no cost. */
   readonly price?: ModelPrice | null;
   readonly maxOutputTokens?: number | null;
+  /** The request field `maxOutputTokens` is sent in; default `max_completion_tokens`. */
+  readonly tokenParameter?: TokenParameter;
   /** The SDK's own client timeout; each call also gets the judge's timeout. */
   readonly timeoutMs?: number;
   /** The largest response body read, per attempt; default `DEFAULT_MAX_RESPONSE_BYTES`. */
@@ -99,6 +103,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     return connected;
   };
   const price = options.price ?? null;
+  const tokenParameter = options.tokenParameter ?? 'max_completion_tokens';
   const serverName = displayBaseUrl(options.baseURL);
   return {
     name: options.providerName ?? 'openai',
@@ -115,28 +120,35 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
               content: message.content,
             })),
             temperature: request.temperature,
-            ...(options.maxOutputTokens ? { max_completion_tokens: options.maxOutputTokens } : {}),
+            ...(options.maxOutputTokens ? { [tokenParameter]: options.maxOutputTokens } : {}),
             response_format: responseFormatOf(request.responseSchema),
           },
           { signal: request.signal, timeout: request.timeoutMs, maxRetries: 0 },
         );
       } catch (error) {
-        throw providerErrorFrom(SDK, error, request.signal, serverName);
+        throw providerErrorFrom(SDK, error, request.signal, serverName, options.apiKey ?? null);
       }
       return responseFrom(completion, price);
     },
   };
 }
 
-/**
- * The strict `json_schema` response format of a schema, made once per schema:
- * every judgement of a judge sends the same one, and the SDK only serialises it.
- */
 const responseFormats = new WeakMap<
   ModelRequest['responseSchema'],
   OpenAI.ResponseFormatJSONSchema
 >();
-function responseFormatOf(
+
+/**
+ * The strict `json_schema` response format of a schema, as a request sends
+ * it; made once per schema: every judgement of a judge sends the same one,
+ * and the SDK only serialises it.
+ *
+ * @example
+ * ```ts
+ * responseFormatOf(judgeResponseSchema).json_schema.name; // 'arena_judge_result'
+ * ```
+ */
+export function responseFormatOf(
   responseSchema: ModelRequest['responseSchema'],
 ): OpenAI.ResponseFormatJSONSchema {
   let format = responseFormats.get(responseSchema);
@@ -188,6 +200,7 @@ function providerErrorFrom(
   error: unknown,
   signal: AbortSignal,
   serverName: string,
+  apiKey: string | null,
 ): ModelProviderError {
   if (error instanceof ModelProviderError) return error;
   if (signal.aborted || error instanceof OpenAI.APIUserAbortError)
@@ -204,7 +217,7 @@ function providerErrorFrom(
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     const retryAfterMs = retryAfterFrom(error.headers);
     // The retry-after is named: one beyond the backoff's max_ms is why no wait came before the next attempt.
-    const message = `model server answered HTTP ${error.status}${retryAfterText(retryAfterMs)}`;
+    const message = `model server answered HTTP ${error.status}${retryAfterText(retryAfterMs)}${serverSaysText(error.error, apiKey)}`;
     if (error.status === 429)
       return new ProviderRateLimitError(message, { retryAfterMs, cause: error });
     return new ProviderHttpError(message, { status: error.status, retryAfterMs, cause: error });
@@ -213,6 +226,18 @@ function providerErrorFrom(
   return new ProviderProtocolError(`unexpected answer from the model server (${detail})`, {
     cause: error,
   });
+}
+
+/**
+ * `: <the server's error message>`, one line, at most 200 characters, the API
+ * key masked; empty when the body has none. It says what a 400 refused
+ * (e.g. `max_completion_tokens`): the server's words, not the model's.
+ */
+function serverSaysText(body: unknown, apiKey: string | null): string {
+  const said = (body as { message?: unknown } | undefined)?.message;
+  if (typeof said !== 'string' || said.trim() === '') return '';
+  const masked = apiKey ? said.split(apiKey).join('***') : said;
+  return `: ${oneLine(masked, 200)}`;
 }
 
 /** ` (retry-after 30 s)` or ` (retry-after 1500 ms)` for an error message; empty without one. */

@@ -245,7 +245,7 @@ describe('arena judge', () => {
       expect(server.requests[0]?.body.max_completion_tokens).toBe(400);
       // The log says why no wait came: the retry-after, far beyond the backoff's max_ms.
       expect(run.stderr).toContain(
-        '"errorDetail":"model server answered HTTP 429 (retry-after 999999 s)"',
+        '"errorDetail":"model server answered HTTP 429 (retry-after 999999 s): scripted 429"',
       );
     } finally {
       await server.close();

@@ -390,6 +390,7 @@ export function providerFromConfig(
       ? { inputPerMillion: price.input_per_million, outputPerMillion: price.output_per_million }
       : null,
     maxOutputTokens: profile.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    ...(profile.token_parameter ? { tokenParameter: profile.token_parameter } : {}),
     ...(profile.max_response_bytes ? { maxResponseBytes: profile.max_response_bytes } : {}),
     ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
   });

@@ -7,7 +7,7 @@ import {
   parseCaseLine,
 } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
-import { failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
+import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
 import { caseKeyOf } from '../../ports/judgeStore.js';
 import type { LogLevel } from '../../ports/logger.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -233,8 +233,15 @@ export function formatSummary(
   const lines = [
     `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
     `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    ...summary.errorTypes.map(errorTypeLine),
     ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** `errors: 2 JudgeResponseError, first: status: expected passed, failed or skipped, got "pass"`. */
+function errorTypeLine(counted: ErrorTypeCount): string {
+  const first = counted.firstDetail === null ? '' : `, first: ${counted.firstDetail}`;
+  return `errors: ${counted.count} ${counted.errorType}${first}`;
 }

@@ -1,10 +1,42 @@
-import { type JudgePayload, parseJudgePayload } from './payload.js';
+import { ArenaError } from '../shared/errors.js';
+import { type JudgePayload, readJudgePayload } from './payload.js';
 import { normaliseUsage, type ReportedUsage, responseCost, type TokenUsage } from './usage.js';
 
 /** The error type of a failed call: the error's class name, as the seed does. */
 export function errorTypeOf(error: unknown): string {
   const name = error instanceof Error ? error.name : '';
   return name.slice(0, 256) || 'JudgeInvocationError';
+}
+
+/**
+ * What a failed call was, in one line of arena's own words: a provider's or
+ * arena's message (the server and the cause, an HTTP status), else only the
+ * class of what was thrown, since a foreign error's message may quote model text.
+ *
+ * @example
+ * ```ts
+ * errorDetailOf(new ProviderHttpError('model server answered HTTP 400', { status: 400 }));
+ * // 'model server answered HTTP 400'
+ * errorDetailOf(new SyntaxError('Unexpected token p in "pass"')); // 'the evaluator threw SyntaxError'
+ * ```
+ */
+export function errorDetailOf(error: unknown): string {
+  if (error instanceof ArenaError) return oneLine(error.message);
+  return `the evaluator threw ${errorTypeOf(error)}`;
+}
+
+/**
+ * A message fit for a result's `detail`: one line, at most `most` characters (default 400).
+ *
+ * @example
+ * ```ts
+ * oneLine('first\nsecond'); // 'first second'
+ * oneLine('x'.repeat(500), 10); // 'xxxxxxxxx…'
+ * ```
+ */
+export function oneLine(message: string, most = 400): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length <= most ? line : `${line.slice(0, most - 1)}…`;
 }
 
 /**
@@ -17,6 +49,8 @@ export interface AnsweredAttempt {
   /** The reported usage or cost is malformed (e.g. a boolean cost): an invalid response. */
   readonly accountingInvalid: boolean;
   readonly payload: JudgePayload | null;
+  /** Why the answer is not a verdict, in one line (no model text); `null` when it is one. */
+  readonly problem: string | null;
 }
 
 /**
@@ -26,7 +60,8 @@ export interface AnsweredAttempt {
  * @example
  * ```ts
  * readAnsweredAttempt({ content: 'not json', costUsd: true });
- * // { usage: null, costUsd: null, accountingInvalid: true, payload: null }
+ * // { usage: null, costUsd: null, accountingInvalid: true, payload: null,
+ * //   problem: 'judge response cost must be numeric' }
  * ```
  */
 export function readAnsweredAttempt(response: {
@@ -35,24 +70,32 @@ export function readAnsweredAttempt(response: {
   readonly costUsd?: unknown;
 }): AnsweredAttempt {
   let usage: TokenUsage | null = null;
-  let usageInvalid = false;
+  let accountingProblem: string | null = null;
   try {
     usage = response.usage ? normaliseUsage(response.usage) : null;
-  } catch {
-    usageInvalid = true;
+  } catch (error) {
+    accountingProblem = messageOf(error);
   }
   let costUsd: number | null = null;
-  let accountingInvalid = usageInvalid;
   try {
     costUsd = responseCost(response.costUsd);
-  } catch {
-    accountingInvalid = true;
+  } catch (error) {
+    accountingProblem ??= messageOf(error);
   }
-  let payload: JudgePayload | null = null;
-  try {
-    payload = typeof response.content === 'string' ? parseJudgePayload(response.content) : null;
-  } catch {
-    payload = null;
-  }
-  return { usage, costUsd, accountingInvalid, payload };
+  const read =
+    typeof response.content === 'string'
+      ? readJudgePayload(response.content)
+      : { payload: null, problem: 'the answer has no text content' };
+  return {
+    usage,
+    costUsd,
+    accountingInvalid: accountingProblem !== null,
+    payload: read.payload,
+    problem: accountingProblem ?? read.problem,
+  };
+}
+
+/** The message of a usage or cost check (arena's own words, never model text). */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -39,6 +39,8 @@ export interface PanelVerdict {
   readonly status: JudgeStatus;
   /** `PanelTieError` or `PanelQuorumError` for an `error` verdict, else `null`. */
   readonly errorType: string | null;
+  /** That error's message (`the panel is tied: 1 passed, 1 failed`), else `null`. */
+  readonly detail: string | null;
   /** The mean score of the members that voted and gave one; `null` when none did. */
   readonly score: number | null;
   readonly vote: PanelVote;
@@ -53,7 +55,7 @@ export interface PanelVerdict {
  * ```ts
  * const rule = { rule: 'majority', minVotes: 2, threshold: null } as const;
  * panelVerdict(rule, [{ status: 'passed', score: 1 }, { status: 'failed', score: 0 }, { status: 'passed', score: 0.8 }]);
- * // { status: 'passed', errorType: null, score: 0.6, vote: { votes: 3, passed: 2, failed: 1, skipped: 0, errors: 0 } }
+ * // { status: 'passed', errorType: null, detail: null, score: 0.6, vote: { votes: 3, passed: 2, failed: 1, skipped: 0, errors: 0 } }
  * panelVerdict(rule, [{ status: 'passed', score: 1 }, { status: 'failed', score: 0 }]).errorType; // 'PanelTieError'
  * panelVerdict(rule, [{ status: 'passed', score: 1 }, { status: 'error', score: null }]).errorType; // 'PanelQuorumError'
  * ```
@@ -81,19 +83,20 @@ export function panelVerdict(
   const scores = voters.flatMap((member) => (member.score === null ? [] : [member.score]));
   const score =
     scores.length > 0 ? scores.reduce((sum, value) => sum + value, 0) / scores.length : null;
-  const decided = (status: JudgeStatus, errorType: string | null = null): PanelVerdict => ({
+  const decided = (status: JudgeStatus, error: Error | null = null): PanelVerdict => ({
     status,
-    errorType,
+    errorType: error?.name ?? null,
+    detail: error?.message ?? null,
     score: status === 'passed' || status === 'failed' ? score : null,
     vote,
   });
   if (voters.length < rule.minVotes) {
     return vote.skipped >= rule.minVotes
       ? decided('skipped')
-      : decided('error', PanelQuorumError.name);
+      : decided('error', new PanelQuorumError(voters.length, rule.minVotes));
   }
   if (rule.rule === 'majority') {
-    if (passed === failed) return decided('error', PanelTieError.name);
+    if (passed === failed) return decided('error', new PanelTieError(passed, failed));
     return decided(passed > failed ? 'passed' : 'failed');
   }
   if (rule.rule === 'unanimous') return decided(failed === 0 ? 'passed' : 'failed');

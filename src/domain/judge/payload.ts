@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JudgeResponseError } from './errors.js';
+import { EVIDENCE_VALUE_RULE, payloadIssuesLine } from './payloadIssues.js';
 
 const MAX_EVIDENCE_BYTES = 8192;
 
@@ -26,17 +27,30 @@ export const judgePayloadSchema = z
           .string()
           .refine(
             (value) => value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_EVIDENCE_BYTES,
-            'evidence values must be non-empty and at most 8192 UTF-8 bytes',
+            EVIDENCE_VALUE_RULE,
           ),
       )
       .max(64)
       // Absent is no evidence; null is invalid, as the seed's tuple is never None.
       .default([]),
   })
-  .refine(
-    (payload) => payload.status === 'skipped' || (payload.score !== null && payload.label !== null),
-    { message: 'passed and failed responses require score and label', path: ['status'] },
-  );
+  .superRefine((payload, context) => {
+    if (payload.status === 'skipped') return;
+    if (payload.score === null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['score'],
+        message: `a finite number when status is ${payload.status}`,
+      });
+    }
+    if (payload.label === null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['label'],
+        message: `a string of 1 to 128 characters when status is ${payload.status}`,
+      });
+    }
+  });
 
 /** A validated judge payload (ephemeral: only its digest reaches a result). */
 export type JudgePayload = z.output<typeof judgePayloadSchema>;
@@ -73,36 +87,47 @@ export const judgePayloadJsonSchema = {
 export const JUDGE_RESPONSE_FORMAT_NAME = 'arena_judge_result';
 
 /**
- * Parse and validate raw model output. The error says what was wrong (paths and
- * rules) but never repeats the raw text, which may hold untrusted data.
+ * Read raw model output without throwing: the validated payload, or one line
+ * saying what was wrong (each field, its rule, what came instead), which never
+ * repeats the raw text: it may hold untrusted data (see `payloadIssuesLine`).
+ *
+ * @example
+ * ```ts
+ * readJudgePayload('{"status":"pass","score":1}');
+ * // { payload: null, problem: 'status: expected passed, failed or skipped, got "pass"' }
+ * ```
+ */
+export function readJudgePayload(
+  content: string,
+): { payload: JudgePayload; problem: null } | { payload: null; problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    return { payload: null, problem: `not valid JSON (${[...content].length} characters)` };
+  }
+  const result = judgePayloadSchema.safeParse(parsed);
+  if (!result.success) {
+    return { payload: null, problem: payloadIssuesLine(parsed, result.error.issues) };
+  }
+  return { payload: result.data, problem: null };
+}
+
+/**
+ * Parse and validate raw model output, as `readJudgePayload`, throwing what it finds wrong.
  *
  * @example
  * ```ts
  * parseJudgePayload('{"status":"passed","score":1,"label":"ok"}');
  * // { status: 'passed', score: 1, label: 'ok', explanation: null, evidence: [] }
  * parseJudgePayload('{"status":"passed"}');
- * // throws JudgeResponseError('judge response failed validation: status: passed and failed responses require score and label')
+ * // throws JudgeResponseError('judge response failed validation: score: expected a finite number when status is passed, got null; ...')
  * ```
  */
 export function parseJudgePayload(content: string): JudgePayload {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content);
-  } catch {
-    throw new JudgeResponseError('judge response failed validation: not valid JSON');
+  const read = readJudgePayload(content);
+  if (read.problem !== null) {
+    throw new JudgeResponseError(`judge response failed validation: ${read.problem}`);
   }
-  const result = judgePayloadSchema.safeParse(parsed);
-  if (!result.success) {
-    const issues = result.error.issues
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${describeIssue(issue)}`)
-      .join('; ');
-    throw new JudgeResponseError(`judge response failed validation: ${issues}`);
-  }
-  return result.data;
-}
-
-/** An issue's message, except that unexpected keys are counted, not named (they are model output). */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `${issue.keys.length} unexpected key(s)`;
-  return issue.message;
+  return read.payload;
 }

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { JudgeConfigurationError } from './errors.js';
 import type { TokenUsage } from './usage.js';
 
-/** How a judgement ended. `error` results carry an `errorType`. */
+/** How a judgement ended. `error` results carry an `errorType` and a `detail`. */
 export type JudgeStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
 /** A reference to content by digest: the raw text never travels in a result. */
@@ -33,6 +33,13 @@ export interface JudgeResult {
   readonly durationMs: number;
   readonly attemptCount: number;
   readonly errorType: string | null;
+  /**
+   * What went wrong, in one line, for an `error` result (`null` otherwise): a
+   * rejected verdict's field and rule (`status: expected passed, failed or
+   * skipped, got "pass"`), a timeout, an HTTP status, an unreachable server.
+   * Never model text. Absent from results stored before results carried it.
+   */
+  readonly detail?: string | null;
   /** ISO 8601 UTC, e.g. `2026-01-01T00:00:00.000Z`. */
   readonly createdAt: string;
   /**

@@ -12,7 +12,19 @@ export interface JudgeSummary {
   readonly outputTokens: number;
   readonly totalTokens: number;
   readonly costUsd: number;
+  /** The `error` results by `errorType`, in order of first sight, each with its first `detail`. */
+  readonly errorTypes: readonly ErrorTypeCount[];
 }
+
+/** How many results erred with one `errorType`, and the first one's `detail`. */
+export interface ErrorTypeCount {
+  readonly errorType: string;
+  readonly count: number;
+  readonly firstDetail: string | null;
+}
+
+/** Error types kept apart in a summary; any further ones are counted under `other`. */
+const MOST_ERROR_TYPES = 8;
 
 /**
  * Summarise results.
@@ -20,7 +32,7 @@ export interface JudgeSummary {
  * @example
  * ```ts
  * summarizeJudgeResults([passedWithScore1, failedWithScore0]);
- * // { total: 2, byStatus: { passed: 1, failed: 1, skipped: 0, error: 0 }, meanScore: 0.5, passRate: 0.5, ... }
+ * // { total: 2, byStatus: { passed: 1, failed: 1, skipped: 0, error: 0 }, meanScore: 0.5, passRate: 0.5, ..., errorTypes: [] }
  * ```
  */
 export function summarizeJudgeResults(results: Iterable<JudgeResult>): JudgeSummary {
@@ -52,10 +64,12 @@ export function judgeSummaryAccumulator(): {
   let outputTokens = 0;
   let totalTokens = 0;
   let costUsd = 0;
+  const errorTypes = new Map<string, { count: number; firstDetail: string | null }>();
   return {
     add(result) {
       total++;
       byStatus[result.status]++;
+      if (result.status === 'error') countError(errorTypes, result);
       if (result.score !== null) {
         scoreSum += result.score;
         scored++;
@@ -76,25 +90,53 @@ export function judgeSummaryAccumulator(): {
         outputTokens,
         totalTokens,
         costUsd,
+        errorTypes: [...errorTypes].map(([errorType, counted]) => ({ errorType, ...counted })),
       };
     },
   };
+}
+
+function countError(
+  errorTypes: Map<string, { count: number; firstDetail: string | null }>,
+  result: JudgeResult,
+): void {
+  const named = result.errorType ?? 'error';
+  const errorType = errorTypes.has(named) || errorTypes.size < MOST_ERROR_TYPES ? named : 'other';
+  const counted = errorTypes.get(errorType);
+  if (counted) counted.count++;
+  else errorTypes.set(errorType, { count: 1, firstDetail: result.detail ?? null });
 }
 
 /** The gates of a judge config (all optional). */
 export interface JudgeGates {
   readonly minPassRate?: number;
   readonly minMeanScore?: number;
+  /** The most `error` results that pass; default `DEFAULT_MAX_ERRORS` (0). */
   readonly maxErrors?: number;
 }
 
 /**
- * The gates a summary fails, each as one sentence; empty when all pass.
+ * The `max_errors` of gates that name none: a judgement that errs (a rejected
+ * verdict, a timeout, a server out of reach) fails the run, as Inspect fails
+ * an eval on errors and promptfoo counts them as failures.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_MAX_ERRORS; // 0
+ * ```
+ */
+export const DEFAULT_MAX_ERRORS = 0;
+
+/**
+ * The gates a summary fails, each as one sentence; empty when all pass. Errors
+ * fail by default (`DEFAULT_MAX_ERRORS`); `maxErrors` allows some.
  *
  * @example
  * ```ts
  * failedGates(summary, { minPassRate: 0.9 });
  * // ['pass rate 0.5 is below min_pass_rate 0.9']
+ * failedGates(summaryWithTwoErrors, {});
+ * // ['2 errors exceed max_errors 0 (the default: allow errors with gates.max_errors)']
  * ```
  */
 export function failedGates(summary: JudgeSummary, gates: JudgeGates): string[] {
@@ -112,8 +154,14 @@ export function failedGates(summary: JudgeSummary, gates: JudgeGates): string[] 
       `mean score ${formatRatio(summary.meanScore)} is below min_mean_score ${gates.minMeanScore}`,
     );
   }
-  if (gates.maxErrors !== undefined && summary.byStatus.error > gates.maxErrors) {
-    failures.push(`${summary.byStatus.error} errors exceed max_errors ${gates.maxErrors}`);
+  const maxErrors = gates.maxErrors ?? DEFAULT_MAX_ERRORS;
+  const errors = summary.byStatus.error;
+  if (errors > maxErrors) {
+    const byDefault =
+      gates.maxErrors === undefined ? ' (the default: allow errors with gates.max_errors)' : '';
+    failures.push(
+      `${errors} error${errors === 1 ? '' : 's'} exceed${errors === 1 ? 's' : ''} max_errors ${maxErrors}${byDefault}`,
+    );
   }
   return failures;
 }

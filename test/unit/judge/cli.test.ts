@@ -81,11 +81,15 @@ describe('summary and gates', () => {
 
   it('names every gate that fails', () => {
     const summary = summarizeJudgeResults(results);
-    expect(failedGates(summary, {})).toEqual([]);
+    // errors fail a run by default, and the sentence says how to allow them
+    expect(failedGates(summary, {})).toEqual([
+      '1 error exceeds max_errors 0 (the default: allow errors with gates.max_errors)',
+    ]);
+    expect(failedGates(summary, { maxErrors: 1 })).toEqual([]);
     expect(failedGates(summary, { minPassRate: 0.5, minMeanScore: 0.6, maxErrors: 0 })).toEqual([
       'pass rate 0.3333 is below min_pass_rate 0.5',
       'mean score 0.5 is below min_mean_score 0.6',
-      '1 errors exceed max_errors 0',
+      '1 error exceeds max_errors 0',
     ]);
     expect(failedGates(summarizeJudgeResults([]), { minMeanScore: 0 })).toEqual([
       'mean score n/a is below min_mean_score 0',

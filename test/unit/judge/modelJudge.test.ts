@@ -291,8 +291,10 @@ describe('model judge', () => {
     ]);
     await createModelJudge({ ...baseSettings, provider: lastHttp, logger }).evaluate(subject());
     const [invalidLast, httpLast] = lines.map((line) => JSON.parse(line));
-    expect(invalidLast).toMatchObject({ errorType: 'JudgeResponseError' });
-    expect(invalidLast).not.toHaveProperty('errorDetail');
+    expect(invalidLast).toMatchObject({
+      errorType: 'JudgeResponseError',
+      errorDetail: 'not valid JSON (8 characters)',
+    });
     expect(httpLast).toMatchObject({
       errorType: 'ProviderHttpError',
       errorDetail: 'model server answered HTTP 503',

@@ -133,7 +133,8 @@ describe('OpenAI-compatible provider against a real chat-completions server', ()
     const error = await provider.invoke(request()).catch((caught: unknown) => caught);
     expect(error).toMatchObject({
       name: 'ProviderRateLimitError',
-      message: 'model server answered HTTP 429 (retry-after 2 s)',
+      // the server's own message says what it refused: its words, never the model's
+      message: 'model server answered HTTP 429 (retry-after 2 s): scripted 429',
       retryAfterMs: 2000,
       status: 429,
     });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { JudgeResponseError } from '../../../src/domain/judge/errors.js';
-import { judgePayloadJsonSchema, parseJudgePayload } from '../../../src/domain/judge/payload.js';
+import {
+  judgePayloadJsonSchema,
+  parseJudgePayload,
+  readJudgePayload,
+} from '../../../src/domain/judge/payload.js';
 
 const valid = { status: 'passed', score: 0.9, label: 'good', explanation: 'fine', evidence: ['a'] };
 
@@ -62,6 +66,50 @@ describe('judge payload', () => {
         expect(String((error as Error).message)).not.toContain(secret);
       }
     }
+  });
+
+  it.each([
+    [{ status: 'pass', score: 1 }, 'status: expected passed, failed or skipped, got "pass"'],
+    [
+      { status: 'passed' },
+      'score: missing, expected a finite number when status is passed; label: missing, expected a string of 1 to 128 characters when status is passed',
+    ],
+    [
+      { ...valid, score: '1' },
+      'score: expected a finite number or null, got a string of 1 character',
+    ],
+    [
+      { ...valid, extra: 1, more: 2 },
+      '(root): 2 unexpected keys (expected only status, score, label, explanation, evidence)',
+    ],
+    [
+      { ...valid, label: 'x'.repeat(129) },
+      'label: expected a string of 1 to 128 characters, or null, got a string of 129 characters',
+    ],
+    [
+      { ...valid, evidence: null },
+      'evidence: expected a list of at most 64 strings (absent is none), got null',
+    ],
+    [
+      { ...valid, evidence: ['', 5] },
+      'evidence.0: expected a non-empty string of at most 8192 UTF-8 bytes, got an empty string; evidence.1: expected a non-empty string of at most 8192 UTF-8 bytes, got 5',
+    ],
+    [
+      [],
+      '(root): expected a JSON object with status, score, label, explanation, evidence, got a list of 0 items',
+    ],
+  ])('says in one line which field is wrong and by which rule: %j', (payload, detail) => {
+    expect(readJudgePayload(JSON.stringify(payload))).toEqual({ payload: null, problem: detail });
+    expect(() => parseJudgePayload(JSON.stringify(payload))).toThrow(
+      `judge response failed validation: ${detail}`,
+    );
+  });
+
+  it('describes a body that is not JSON by its length, never its text', () => {
+    expect(readJudgePayload('pass!')).toEqual({
+      payload: null,
+      problem: 'not valid JSON (5 characters)',
+    });
   });
 
   it('publishes a strict JSON Schema: every property required, no extras, evidence an array', () => {
