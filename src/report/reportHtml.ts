@@ -1,3 +1,4 @@
+import { diagramFrameStyle } from '../html/diagramFrame.js';
 import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
 import {
   type ChartConfig,
@@ -28,7 +29,7 @@ tr.changed td { background: #fff7e6; }
 .chart { position: relative; height: 20rem; margin: 1rem 0; }
 .reason strong { text-transform: uppercase; letter-spacing: 0.04em; }
 .evidence { font-family: ui-monospace, monospace; background: #f5f7fa; padding: 0.5rem 0.75rem; }
-.diagram svg { max-width: 100%; height: auto; }
+${diagramFrameStyle}
 section.phase { border-top: 2px solid #e4e7eb; margin-top: 2rem; }
 section.study { background: #f8fafc; border: 1px solid #e4e7eb; padding: 0 1rem 0.5rem; }
 section.study h2 { margin-top: 0.75rem; }
@@ -109,7 +110,7 @@ ${runMetadataHtml(report)}
 ${phases.join('\n')}
 <section class="lifecycle">
 <h2>Controller lifecycle</h2>
-<p>The simulation controller's statechart, drawn from its definition (<code>arena diagram controller --format svg</code>).</p>
+<p>The simulation controller's statechart, drawn from its definition (<code>arena diagram controller --format svg</code>) at full size: scroll the frame to see all of it.</p>
 <div class="diagram">${options.controllerSvg}</div>
 </section>
 ${jsonScriptElement('run-report', report)}
