@@ -5,7 +5,6 @@ import {
   episodeReturnChartConfig,
   metaLoopChartConfig,
   metricChartConfig,
-  studyChartConfig,
 } from './chartConfigs.js';
 import { chartClientScript, chartJsScript } from './chartScript.js';
 import {
@@ -17,6 +16,7 @@ import {
   terminationHtml,
 } from './reportSections.js';
 import type { RunReport } from './reportTypes.js';
+import { studyChartConfig } from './studyChart.js';
 
 const style = `
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1f2933; }
@@ -27,6 +27,7 @@ table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
 th, td { border: 1px solid #cbd2d9; padding: 0.25rem 0.6rem; text-align: left; font-variant-numeric: tabular-nums; }
 tr.changed td { background: #fff7e6; }
 .chart { position: relative; height: 20rem; margin: 1rem 0; }
+.chart.study-chart { height: 28rem; }
 .reason strong { text-transform: uppercase; letter-spacing: 0.04em; }
 .evidence { font-family: ui-monospace, monospace; background: #f5f7fa; padding: 0.5rem 0.75rem; }
 ${diagramFrameStyle}
@@ -58,14 +59,16 @@ ul.findings { margin: 0.25rem 0; padding-left: 1.25rem; }
  */
 export function runReportHtml(report: RunReport, options: { controllerSvg: string }): string {
   const charts: ChartConfig[] = [];
-  const chartHtml = (config: ChartConfig) => {
+  const chartHtml = (config: ChartConfig, kind = 'chart') => {
     charts.push(config);
-    return `<div class="chart"><canvas data-chart="${charts.length - 1}"></canvas></div>`;
+    return `<div class="${kind}"><canvas data-chart="${charts.length - 1}"></canvas></div>`;
   };
   // The study's charts come first so that they open the page.
   const summary = report.study;
   const study =
-    summary === null ? '' : studyHtml(summary, (uid) => chartHtml(studyChartConfig(summary, uid)));
+    summary === null
+      ? ''
+      : studyHtml(summary, (uid) => chartHtml(studyChartConfig(summary, uid), 'chart study-chart'));
   const phases = report.phases.map((phase) => {
     const metricCharts =
       phase.metrics.length === 0
