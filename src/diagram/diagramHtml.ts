@@ -1,14 +1,15 @@
+import { diagramFrameStyle } from '../html/diagramFrame.js';
 import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
 import { escapeHtml } from '../html/htmlText.js';
 import { mermaidClientScript, mermaidScript } from './mermaidClient.js';
 
 const style = `
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #1f2933; }
-.diagram svg { max-width: 100%; height: auto; }
+${diagramFrameStyle}
 pre { background: #f5f7fa; padding: 0.75rem; overflow-x: auto; }
 `;
 
-/** One diagram of a page: a heading, its Mermaid text, and optionally its drawing as SVG. */
+/** One diagram of a page: a heading (shown when the page has several), its Mermaid text, and optionally its drawing as SVG. */
 export interface PageDiagram {
   readonly heading: string;
   readonly mermaid: string;
@@ -21,8 +22,11 @@ export interface PageDiagram {
  * A diagram with `svg` is shown as that inline SVG (laid out and measured by
  * arena, so no label is cut off); any other is drawn by Mermaid in the
  * browser, with Mermaid's bundle inlined only then. Each diagram's Mermaid
- * text is also kept under it, in a `<details>` element. When every diagram is
- * drawn, `<html data-diagrams="rendered">` is set.
+ * text is also kept under it, in a `<details>` element. An SVG is shown at its
+ * own size in a frame that scrolls, so its labels stay as legible as it drew
+ * them. A page of several diagrams gives each its heading; a page of one has
+ * only its title. When every diagram is drawn, `<html data-diagrams="rendered">`
+ * is set.
  *
  * @example
  * ```ts
@@ -50,9 +54,10 @@ export function diagramHtmlPage(page: {
         sources.push(diagram.mermaid);
         body = `<div class="diagram" data-diagram="${sources.length - 1}"></div>`;
       }
+      // The page's own title heads a page of one diagram: no second heading saying the same.
+      const heading = page.diagrams.length > 1 ? `<h2>${escapeHtml(diagram.heading)}</h2>\n` : '';
       return `<section>
-<h2>${escapeHtml(diagram.heading)}</h2>
-${body}
+${heading}${body}
 <details><summary>Mermaid source</summary><pre>${escapeHtml(diagram.mermaid)}</pre></details>
 </section>`;
     })

@@ -1,5 +1,5 @@
 import { formatNumber } from './formatNumber.js';
-import type { EpisodeReturn, MetaDecisionRows, MetricSeries, StudySummary } from './reportTypes.js';
+import type { EpisodeReturn, MetaDecisionRows, MetricSeries } from './reportTypes.js';
 
 /** A Chart.js configuration as plain JSON (no functions), ready for `new Chart(canvas, config)`. */
 export interface ChartConfig {
@@ -15,7 +15,8 @@ export interface ChartDataset {
   readonly [option: string]: unknown;
 }
 
-const colours = {
+/** The colour of each kind of mark, shared by every chart. */
+export const colours = {
   metric: '#2563eb',
   threshold: '#dc2626',
   best: '#16a34a',
@@ -69,6 +70,7 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
       backgroundColor: colours.threshold,
       borderDash: [6, 4],
       pointRadius: 0,
+      pointStyle: 'line',
     });
   }
   if (smoothed !== null) {
@@ -95,12 +97,13 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
       backgroundColor: colours.best,
     });
   }
-  return lineChart(
+  const config = lineChart(
     datasets,
     `${series.agentName}: ${series.metric} per evaluation checkpoint`,
     'episode (checkpoint taken after)',
     series.metric,
   );
+  return best === null ? config : withGrace(config, '5%', '15%');
 }
 
 /**
@@ -186,66 +189,6 @@ function returnDataset(
 }
 
 /**
- * The Chart.js chart of a study's answer for one selector: each phase's
- * chosen value (x) against the phase's outcome (y), one labelled point per
- * phase, the last decision starred.
- *
- * @example
- * ```ts
- * studyChartConfig(study, 'midas.definition.pv_bus_6_peak_mw').data.datasets.map((d) => d.label);
- * // ['phase outcome', 'last decision (test): 4.4']
- * ```
- */
-export function studyChartConfig(study: StudySummary, uid: string): ChartConfig {
-  const points = study.phases.flatMap((phase) => {
-    const value = phase.decision?.[uid];
-    return typeof value === 'number' && phase.outcome !== null
-      ? [{ x: value, y: phase.outcome.value, name: phase.name }]
-      : [];
-  });
-  const last = points[points.length - 1];
-  const datasets: ChartDataset[] = [
-    {
-      label: 'phase outcome',
-      data: points.map(({ x, y }) => ({ x, y })),
-      pointLabels: points.map((point) => point.name),
-      showLine: false,
-      pointRadius: 6,
-      borderColor: colours.metric,
-      backgroundColor: colours.metric,
-    },
-  ];
-  if (last !== undefined) {
-    datasets.push({
-      label: `last decision (${last.name}): ${formatNumber(last.x)}`,
-      data: [{ x: last.x, y: last.y }],
-      showLine: false,
-      pointStyle: 'star',
-      pointRadius: 14,
-      borderWidth: 2,
-      borderColor: colours.best,
-      backgroundColor: colours.best,
-    });
-  }
-  const config = lineChart(
-    datasets,
-    `${uid} chosen by the meta agent, against the phase's outcome`,
-    `${uid} (chosen value)`,
-    'phase outcome (mean return)',
-    false,
-  );
-  const scales = config.options.scales as Record<string, Record<string, unknown>>;
-  // Room at the edges keeps the point labels inside the canvas.
-  return {
-    ...config,
-    options: {
-      ...config.options,
-      scales: { x: { ...scales.x, grace: '8%' }, y: { ...scales.y, grace: '8%' } },
-    },
-  };
-}
-
-/**
  * The Chart.js chart of a repeated meta loop's phase: the value each decision
  * chose for one selector, as a step over the episodes its world ran (right
  * axis), against the episode returns (left axis).
@@ -282,6 +225,7 @@ export function metaLoopChartConfig(
       yAxisID: 'decision',
       stepped: true,
       pointRadius: 0,
+      pointStyle: 'line',
       borderWidth: 3,
       borderColor: colours.best,
       backgroundColor: colours.best,
@@ -302,7 +246,8 @@ export function metaLoopChartConfig(
         ...scales,
         decision: {
           position: 'right',
-          title: { display: true, text: `${uid} (chosen value)` },
+          // The legend names the selector: a long UID would not fit along the axis.
+          title: { display: true, text: 'chosen value' },
           grid: { drawOnChartArea: false },
         },
       },
@@ -310,7 +255,8 @@ export function metaLoopChartConfig(
   };
 }
 
-function lineChart(
+/** A line chart's configuration: responsive, not animated, titled, with titled axes. */
+export function lineChart(
   datasets: ChartDataset[],
   title: string,
   xTitle: string,
@@ -330,7 +276,23 @@ function lineChart(
         x: { type: 'linear', title: { display: true, text: xTitle }, ...xTicks },
         y: { title: { display: true, text: yTitle } },
       },
-      plugins: { title: { display: true, text: title } },
+      plugins: {
+        title: { display: true, text: title },
+        // Swatches drawn as the marks (dot, diamond, star, dashed line), not as boxes.
+        legend: { labels: { usePointStyle: true, boxHeight: 8 } },
+      },
+    },
+  };
+}
+
+/** `config` with room added beyond its data on both axes (Chart.js `grace`), so edge marks draw whole. */
+export function withGrace(config: ChartConfig, xGrace: string, yGrace: string): ChartConfig {
+  const scales = config.options.scales as Record<string, Record<string, unknown>>;
+  return {
+    ...config,
+    options: {
+      ...config.options,
+      scales: { ...scales, x: { ...scales.x, grace: xGrace }, y: { ...scales.y, grace: yGrace } },
     },
   };
 }

@@ -1,4 +1,5 @@
 import { vendorScriptOnce } from '../html/vendorScript.js';
+import { pointLayoutPluginSource } from './pointLayoutScript.js';
 
 /**
  * Chart.js's browser bundle (`chart.js/dist/chart.umd.js`), ready to inline,
@@ -20,9 +21,9 @@ export const chartJsScript: () => string = vendorScriptOnce(
  * configurations from the JSON element `configsElementId`, draws configuration
  * `i` on `<canvas data-chart="i">`, keeps the charts in `window.arenaCharts`
  * and then sets `<html data-charts="rendered">`. A dataset with a
- * `pointLabels` list gets each label written beside its point, moved down
- * a line where it would cover an earlier one (configurations
- * are JSON, so this small plugin lives here rather than in them).
+ * `pointLabels` list gets its marks parted and each label written beside its
+ * point (see `pointLayoutPluginSource`; configurations are JSON, so the plugin
+ * lives here rather than in them).
  *
  * @example
  * ```ts
@@ -32,39 +33,19 @@ export const chartJsScript: () => string = vendorScriptOnce(
 export function chartClientScript(configsElementId: string): string {
   return `(() => {
   const configs = JSON.parse(document.getElementById(${JSON.stringify(configsElementId)}).textContent);
-  const pointLabels = {
-    id: 'arenaPointLabels',
-    afterDatasetsDraw(chart) {
-      const context = chart.ctx;
-      chart.data.datasets.forEach((dataset, datasetIndex) => {
-        const meta = chart.getDatasetMeta(datasetIndex);
-        if (!Array.isArray(dataset.pointLabels) || meta.hidden) return;
-        context.save();
-        context.font = '12px system-ui, sans-serif';
-        context.fillStyle = '#1f2933';
-        context.textBaseline = 'middle';
-        const placed = [];
-        meta.data.forEach((point, pointIndex) => {
-          const label = dataset.pointLabels[pointIndex];
-          if (typeof label !== 'string') return;
-          const width = context.measureText(label).width;
-          let y = point.y;
-          // Points with nearly the same position would print over each other: move down a line.
-          const x = point.x + 9;
-          const covers = (box) => Math.abs(box.y - y) < 14 && x < box.x + box.width && box.x < x + width;
-          while (placed.some(covers)) y += 14;
-          placed.push({ x, y, width });
-          context.fillText(label, x, y);
-        });
-        context.restore();
-      });
-    },
-  };
+  ${pointLayoutPluginSource}
+  // A labelled point's tooltip says what its label says (an off-scale mark's real value too).
+  const labelTooltip = (item) =>
+    item.dataset.pointLabels?.[item.dataIndex] ?? item.dataset.label + ': ' + item.formattedValue;
   window.arenaCharts = configs.map(
     (config, index) =>
       new Chart(document.querySelector('canvas[data-chart="' + index + '"]'), {
         ...config,
-        plugins: [pointLabels],
+        options: {
+          ...config.options,
+          plugins: { ...config.options.plugins, tooltip: { callbacks: { label: labelTooltip } } },
+        },
+        plugins: [pointLayout],
       }),
   );
   document.documentElement.dataset.charts = 'rendered';

@@ -4,7 +4,6 @@ export {
   type ChartDataset,
   episodeReturnChartConfig,
   metricChartConfig,
-  studyChartConfig,
 } from './chartConfigs.js';
 export { chartClientScript, chartJsScript } from './chartScript.js';
 export { collectRunReport } from './collectRunReport.js';
@@ -36,5 +35,6 @@ export {
 } from './runDetails.js';
 export { type RunListing, runListings } from './runListings.js';
 export { type StoredRules, storedRules } from './storedRules.js';
+export { studyChartConfig } from './studyChart.js';
 export { studySummary } from './studySummary.js';
 export { type PhaseHistory, terminationEvidence } from './terminationEvidence.js';

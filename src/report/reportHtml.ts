@@ -1,10 +1,10 @@
+import { diagramFrameStyle } from '../html/diagramFrame.js';
 import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
 import {
   type ChartConfig,
   episodeReturnChartConfig,
   metaLoopChartConfig,
   metricChartConfig,
-  studyChartConfig,
 } from './chartConfigs.js';
 import { chartClientScript, chartJsScript } from './chartScript.js';
 import {
@@ -16,6 +16,7 @@ import {
   terminationHtml,
 } from './reportSections.js';
 import type { RunReport } from './reportTypes.js';
+import { studyChartConfig } from './studyChart.js';
 
 const style = `
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1f2933; }
@@ -26,9 +27,10 @@ table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
 th, td { border: 1px solid #cbd2d9; padding: 0.25rem 0.6rem; text-align: left; font-variant-numeric: tabular-nums; }
 tr.changed td { background: #fff7e6; }
 .chart { position: relative; height: 20rem; margin: 1rem 0; }
+.chart.study-chart { height: 28rem; }
 .reason strong { text-transform: uppercase; letter-spacing: 0.04em; }
 .evidence { font-family: ui-monospace, monospace; background: #f5f7fa; padding: 0.5rem 0.75rem; }
-.diagram svg { max-width: 100%; height: auto; }
+${diagramFrameStyle}
 section.phase { border-top: 2px solid #e4e7eb; margin-top: 2rem; }
 section.study { background: #f8fafc; border: 1px solid #e4e7eb; padding: 0 1rem 0.5rem; }
 section.study h2 { margin-top: 0.75rem; }
@@ -57,14 +59,16 @@ ul.findings { margin: 0.25rem 0; padding-left: 1.25rem; }
  */
 export function runReportHtml(report: RunReport, options: { controllerSvg: string }): string {
   const charts: ChartConfig[] = [];
-  const chartHtml = (config: ChartConfig) => {
+  const chartHtml = (config: ChartConfig, kind = 'chart') => {
     charts.push(config);
-    return `<div class="chart"><canvas data-chart="${charts.length - 1}"></canvas></div>`;
+    return `<div class="${kind}"><canvas data-chart="${charts.length - 1}"></canvas></div>`;
   };
   // The study's charts come first so that they open the page.
   const summary = report.study;
   const study =
-    summary === null ? '' : studyHtml(summary, (uid) => chartHtml(studyChartConfig(summary, uid)));
+    summary === null
+      ? ''
+      : studyHtml(summary, (uid) => chartHtml(studyChartConfig(summary, uid), 'chart study-chart'));
   const phases = report.phases.map((phase) => {
     const metricCharts =
       phase.metrics.length === 0
@@ -109,7 +113,7 @@ ${runMetadataHtml(report)}
 ${phases.join('\n')}
 <section class="lifecycle">
 <h2>Controller lifecycle</h2>
-<p>The simulation controller's statechart, drawn from its definition (<code>arena diagram controller --format svg</code>).</p>
+<p>The simulation controller's statechart, drawn from its definition (<code>arena diagram controller --format svg</code>) at full size: scroll the frame to see all of it.</p>
 <div class="diagram">${options.controllerSvg}</div>
 </section>
 ${jsonScriptElement('run-report', report)}

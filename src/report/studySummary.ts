@@ -134,7 +134,8 @@ function perValueLine(uid: string, phases: readonly StudyPhase[]): string {
   const ascending = [...byValue].sort(([left], [right]) => left - right);
   const ranked = [...byValue].sort(([, left], [, right]) => right - left);
   const listing = ascending
-    .map(([value, outcome]) => `${formatNumber(value)} → ${formatNumber(outcome)}`)
+    // Words, not an arrow: "→" is a glyph some fonts lack, and a page shows it blank.
+    .map(([value, outcome]) => `${formatNumber(outcome)} at ${formatNumber(value)}`)
     .join(', ');
   const [first, second] = ranked;
   const peak =

@@ -10,6 +10,7 @@ import { toMermaid } from '../../src/diagram/mermaid.js';
 import { toSvg } from '../../src/diagram/svg.js';
 import { launchChromium } from '../support/browser.js';
 import { runArena } from '../support/cli.js';
+import { fontGlyphsMissing, smallestSvgLabel } from '../support/pageText.js';
 
 let folder: string;
 beforeAll(() => {
@@ -153,6 +154,36 @@ describe('the `--format html` page in headless Chromium', () => {
       });
       expect(texts.map((entry) => entry.text)).toContain('always [inputTokenBudgetExceeded]');
       expect(texts.filter((entry) => !entry.inside)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('the controller page of `--format html` in headless Chromium', () => {
+  it('shows the 2,491 px drawing at its own size, labels at 11 px or more in a frame that scrolls, under one heading', async () => {
+    const out = path.join(folder, 'controller-page.html');
+    const { code } = await runArena(['diagram', 'controller', '--format', 'html', '--out', out]);
+    expect(code).toBe(0);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const problems = collectProblems(page);
+      await page.goto(pathToFileURL(out).href);
+      await page.waitForSelector('html[data-diagrams="rendered"]', { timeout: 30_000 });
+      expect(await page.locator('h1, h2, h3, h4, h5, h6').allTextContents()).toEqual([
+        'arena: simulationController (controller)',
+      ]);
+      expect(await smallestSvgLabel(page, '.diagram svg')).toBeGreaterThanOrEqual(11);
+      const frame = await page.locator('.diagram').evaluate((element) => ({
+        scrolls: element.scrollWidth > element.clientWidth,
+        right: element.getBoundingClientRect().right,
+      }));
+      // The page keeps its width: the drawing scrolls inside its frame.
+      expect(frame.scrolls).toBe(true);
+      expect(frame.right).toBeLessThanOrEqual(1200);
+      expect(await fontGlyphsMissing(page)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await browser.close();

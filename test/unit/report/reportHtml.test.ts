@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  episodeReturnChartConfig,
-  metricChartConfig,
-  studyChartConfig,
-} from '../../../src/report/chartConfigs.js';
+import { episodeReturnChartConfig, metricChartConfig } from '../../../src/report/chartConfigs.js';
 import { runReportHtml } from '../../../src/report/reportHtml.js';
 import type {
   EpisodeReturn,
@@ -11,6 +7,7 @@ import type {
   RunReport,
   StudySummary,
 } from '../../../src/report/reportTypes.js';
+import { studyChartConfig } from '../../../src/report/studyChart.js';
 
 const hostile = '</script><img src=x onerror="alert(1)">';
 
@@ -340,6 +337,7 @@ describe('episodeReturnChartConfig', () => {
     ]);
     expect(config.options.plugins).toEqual({
       title: { display: true, text: 'train: episode returns per agent' },
+      legend: { labels: { usePointStyle: true, boxHeight: 8 } },
     });
   });
 
@@ -374,7 +372,7 @@ describe('studyChartConfig', () => {
         { x: 2, y: 3 },
         { x: 4, y: 5 },
       ],
-      pointLabels: ['explore', hostile],
+      pointLabels: ['explore 3', `${hostile} 5`],
       showLine: false,
     });
     expect(datasets[1]).toMatchObject({

@@ -84,7 +84,7 @@ describe('studySummary of the repeated meta loop', () => {
     expect(study?.selectors).toEqual(['grid.pv']);
     expect(study?.findings).toEqual([
       'The best outcome is 30 (evaluation mean return) in phase search episodes 7–8, with grid.pv = 4.',
-      'Best outcome per grid.pv: 2 → 5, 4 → 30; highest at 4, next 2.',
+      'Best outcome per grid.pv: 5 at 2, 30 at 4; highest at 4, next 2.',
       'The last decision (phases search episodes 4–6, search episodes 7–8) keeps grid.pv = 4: the choice of the best outcome.',
     ]);
   });

@@ -84,7 +84,7 @@ describe('studySummary', () => {
     ]);
     expect(study?.findings).toEqual([
       'The best outcome is 30 (evaluation mean return) in phase phase_1, with grid.pv = 4.',
-      'Best outcome per grid.pv: 2 → 10, 4 → 30, 6 → 25, 8 → -70; highest at 4, next 6.',
+      'Best outcome per grid.pv: 10 at 2, 30 at 4, 25 at 6, -70 at 8; highest at 4, next 6.',
       'The last decision (phases phase_4, phase_5) keeps grid.pv = 4: the choice of the best outcome.',
     ]);
   });
