@@ -12,6 +12,7 @@ import {
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { postgresMigrations } from '../../src/ports/postgres/postgresSchema.js';
 import { storeMigrations } from '../../src/ports/sqlite/sqliteSchema.js';
 import { arenaForOtherUser } from '../support/arenaForOtherUser.js';
 import { type CliRun, repoRoot, runArena } from '../support/cli.js';
@@ -217,5 +218,14 @@ describe('README: what the store promises', () => {
     expect(code).toBe(0);
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     expect(readme).toContain(`  $ arena check\n  ${stdout}  \`\`\``);
+  });
+
+  it('explains the schema version it shows, with the numbers this arena writes', () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('The schema version counts the migrations a store has had');
+    expect(readme).toContain(
+      `SQLite stores are at version ${storeMigrations.length} and its PostgreSQL stores at ${postgresMigrations.length}`,
+    );
+    expect(readme).toContain('A newer arena migrates an older store');
   });
 });
