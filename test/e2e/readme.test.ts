@@ -160,6 +160,19 @@ describe('README honesty', () => {
     expect(cited.filter((cite) => !existsSync(path.join(repoRoot, cite)))).toEqual([]);
   });
 
+  it.each(readmes)('%s starts every server it shows on 127.0.0.1 only', (file) => {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    // a server started in a shown command: `nats-server ...`, PostgreSQL's `postgres -D ...`
+    const starts = text
+      .split('\n')
+      .filter((line) => /(?:^\$ |\/)(?:nats-server|postgres"?) -/.test(line));
+    const open = starts.filter(
+      (line) => !/ -a 127\.0\.0\.1 /.test(line) && !/listen_addresses=127\.0\.0\.1\b/.test(line),
+    );
+    expect(open).toEqual([]);
+    if (file === 'README.md') expect(starts.length).toBeGreaterThanOrEqual(3);
+  });
+
   it('recognises the claims it forbids', () => {
     const claims =
       'the whole run takes\nabout 3 s; extraction (197 MB, 2-3 s here); in 0.9 seconds';
@@ -230,5 +243,57 @@ describe('README repeated meta loop', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+/** The Commands table's rows, each with the commands its first cell names (`run`, `fuzz termination`). */
+function commandRows(): { row: string; commands: string[] }[] {
+  const table = readme.slice(readme.indexOf('\n## Commands\n'));
+  return table
+    .split('\n')
+    .filter((line) => line.startsWith('| `arena '))
+    .map((row) => ({
+      row,
+      commands: [...(row.split(' | ')[0] ?? '').matchAll(/`arena ([a-z ]+?)(?= [<[-]|`)/g)].map(
+        (match) => match[1] ?? '',
+      ),
+    }));
+}
+
+/** The long options `arena <command> --help` lists, but --help. */
+async function optionsOf(command: string): Promise<string[]> {
+  const help = await runArena([...command.split(' '), '--help']);
+  expect(help.code, help.stderr).toBe(0);
+  const options = [...help.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1] ?? '');
+  return [...new Set(options)].filter((option) => option !== '--help');
+}
+
+describe('README Commands table', () => {
+  it('has a row for every command arena --help lists', async () => {
+    const help = await runArena(['--help']);
+    const listed = [...help.stdout.matchAll(/^ {2}([a-z]+)/gm)].map((m) => m[1] ?? '');
+    const inTable = new Set(
+      commandRows().flatMap(({ commands }) => commands.map((c) => c.split(' ')[0])),
+    );
+    expect(listed.filter((command) => command !== 'help' && !inTable.has(command))).toEqual([]);
+  });
+
+  it('names every option of each command in its row, or in an "Every command" note under it', async () => {
+    const table = readme.slice(readme.indexOf('\n## Commands\n'));
+    const notes = table
+      .slice(0, table.indexOf('\n### '))
+      .split('\n')
+      .filter((line) => line.startsWith('Every command'))
+      .join('\n');
+    const missing: string[] = [];
+    for (const { row, commands } of commandRows()) {
+      for (const command of commands) {
+        for (const option of await optionsOf(command)) {
+          const named = new RegExp(`${option}(?![\\w-])`);
+          if (!named.test(row) && !named.test(notes)) missing.push(`${command} ${option}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });

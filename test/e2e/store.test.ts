@@ -11,25 +11,33 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { postgresMigrations } from '../../src/ports/postgres/postgresSchema.js';
 import { storeMigrations } from '../../src/ports/sqlite/sqliteSchema.js';
+import { arenaForOtherUser } from '../support/arenaForOtherUser.js';
 import { type CliRun, repoRoot, runArena } from '../support/cli.js';
 import { scratchFolder } from '../support/scratch.js';
 
 const runFile = path.join(repoRoot, 'examples/custom-environment.yaml');
 
+/** Run `arena` with these arguments in this folder. */
+type ArenaRunner = (args: readonly string[], cwd: string) => Promise<CliRun>;
+
+const nobody = { uid: 65534, gid: 65534 };
+
 /**
  * Run `arena` as a user who cannot write the files, as a user meets a
  * read-only store: as `nobody` when the tests run as root (root writes
- * anything), as the current user otherwise.
+ * anything), from a copy `nobody` can reach (the checkout may sit in a private
+ * folder); as the current user otherwise. Skips the test, saying why, only
+ * where `nobody` cannot run node at all.
  */
-function runArenaWithoutWriteAccess(args: readonly string[], cwd: string): Promise<CliRun> {
-  const asRoot = process.getuid?.() === 0;
-  return runArena(args, {
-    cwd,
-    env: { HOME: cwd },
-    ...(asRoot ? { user: { uid: 65534, gid: 65534 } } : {}),
-  });
+async function arenaWithoutWriteAccess(context: TestContext): Promise<ArenaRunner> {
+  if (process.getuid?.() !== 0) return (args, cwd) => runArena(args, { cwd, env: { HOME: cwd } });
+  const arena = await arenaForOtherUser(nobody);
+  if ('unreachable' in arena) context.skip(arena.unreachable);
+  const { bin } = arena;
+  return (args, cwd) => runArena(args, { cwd, env: { HOME: cwd }, user: nobody, bin });
 }
 
 /** A folder anyone may read, holding a store with one finished run. */
@@ -84,7 +92,8 @@ describe('read commands open the store read-only', () => {
     expect(existsSync(path.join(folder, '.arena'))).toBe(false);
   });
 
-  it('read a store file nobody may write, in a folder nobody may write', async () => {
+  it('read a store file nobody may write, in a folder nobody may write', async (context) => {
+    const runArenaWithoutWriteAccess = await arenaWithoutWriteAccess(context);
     const { folder, store, runId } = finished;
     chmodSync(store, 0o444);
     chmodSync(folder, 0o555);
@@ -122,7 +131,8 @@ describe('read commands open the store read-only', () => {
     }
   });
 
-  it('read a read-only store file in a folder they may write', async () => {
+  it('read a read-only store file in a folder they may write', async (context) => {
+    const runArenaWithoutWriteAccess = await arenaWithoutWriteAccess(context);
     const { folder, store, runId } = await storeWithRun();
     chmodSync(store, 0o444);
     chmodSync(folder, 0o777);
@@ -208,5 +218,14 @@ describe('README: what the store promises', () => {
     expect(code).toBe(0);
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     expect(readme).toContain(`  $ arena check\n  ${stdout}  \`\`\``);
+  });
+
+  it('explains the schema version it shows, with the numbers this arena writes', () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('The schema version counts the migrations a store has had');
+    expect(readme).toContain(
+      `SQLite stores are at version ${storeMigrations.length} and its PostgreSQL stores at ${postgresMigrations.length}`,
+    );
+    expect(readme).toContain('A newer arena migrates an older store');
   });
 });

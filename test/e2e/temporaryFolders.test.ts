@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/cli.js';
+import { nestedVitest } from '../support/nestedVitest.js';
 import {
   leftBehindMessage,
   runRootPrefix,
@@ -69,46 +69,13 @@ describe('scratchFolder', () => {
   });
 });
 
-/** A vitest run of some test files with its own TMPDIR and JSON report. */
-function nestedVitest(
-  files: readonly string[],
-  temp: string,
-  report: string,
-): Promise<{ code: number | null; stderr: string }> {
-  // Without the outer run's worker variables, so the inner vitest acts as one a user starts.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')),
-  );
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(repoRoot, 'node_modules/vitest/vitest.mjs'),
-        'run',
-        ...files,
-        '--reporter=json',
-        `--outputFile=${report}`,
-      ],
-      {
-        cwd: repoRoot,
-        env: { ...env, TMPDIR: temp, ARENA_SKIP_BUILD: '1', NO_COLOR: '1' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
-
 describe('a test suite that makes many temporary folders', () => {
   it('test/e2e/termination.test.ts leaves none behind, even before the run’s root goes', async () => {
     const temp = scratchFolder('arena-nested-temp-');
     const report = path.join(scratchFolder('arena-nested-report-'), 'report.json');
-    const run = await nestedVitest(['test/e2e/termination.test.ts'], temp, report);
+    const run = await nestedVitest(['test/e2e/termination.test.ts'], {
+      env: { TMPDIR: temp, ARENA_SKIP_BUILD: '1', ARENA_TEST_REPORT: report },
+    });
     expect(run.code, run.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(report, 'utf8')) as {
       numPassedTests: number;

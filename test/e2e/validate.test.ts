@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -175,25 +175,37 @@ describe('arena validate checks what arena run checks', () => {
   });
 });
 
-describe('README: your own params schema', () => {
-  it("shows the real output of validating a typo in TankEnvironment's params", async () => {
-    const examples = path.join(repoRoot, 'examples');
-    const text = readFileSync(path.join(examples, 'custom-environment.yaml'), 'utf8').replace(
-      'params: { target: 5, capacity: 10, inflow: 1 }',
-      'params: { target: -5, capcity: 10, inflow: 1 }',
-    );
-    // beside my-env.js, which the file names relative to itself
-    const file = path.join(examples, 'tank-typo.yaml');
-    writeFileSync(file, text);
-    try {
-      const run = await runArena(['validate', 'tank-typo.yaml'], { cwd: examples });
+/** A run file without its leading comment lines: what the example says it is, and how to run it. */
+const withoutHeader = (file: string): string =>
+  readFileSync(path.join(repoRoot, 'examples', file), 'utf8').replace(/^(?:#.*\n)+/, '');
+
+describe('README: the shipped run files with mistakes', () => {
+  it.each([
+    {
+      file: 'tank-typo.yaml',
+      source: 'custom-environment.yaml',
+      right: 'params: { target: 5, capacity: 10, inflow: 1 }',
+      wrong: 'params: { target: -5, capcity: 10, inflow: 1 }',
+    },
+    {
+      file: 'bad-loop.yaml',
+      source: 'hosting-capacity-loop.yaml',
+      right: 'every: 20\n',
+      wrong: 'every: 0\n',
+    },
+  ])(
+    'examples/$file is examples/$source with its mistake, and the README shows what arena validate prints for it',
+    async ({ file, source, right, wrong }) => {
+      expect(withoutHeader(source)).toContain(right);
+      expect(withoutHeader(file)).toBe(withoutHeader(source).replace(right, wrong));
+      // from the checkout, as a user who just cloned it types it
+      const run = await runArena(['validate', `examples/${file}`]);
       expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
       const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-      expect(readme).toContain(`$ npx arena validate tank-typo.yaml\n${run.stderr}`);
-    } finally {
-      rmSync(file, { force: true });
-    }
-  });
+      expect(readme).toContain(`$ npx arena validate examples/${file}\n${run.stderr}\`\`\``);
+    },
+  );
 });
 
 describe('arena schema', () => {

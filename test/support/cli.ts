@@ -109,9 +109,12 @@ export function runArena(
     timeoutMs?: number;
     /** Run as this user (spawn's `uid`/`gid`), e.g. one who cannot write the files. */
     user?: { uid: number; gid: number };
+    /** The `arena.js` to run: the checkout's `cli/bin/arena.js` unless given (a copy, see arenaForOtherUser). */
+    bin?: string;
   } = {},
 ): Promise<CliRun> {
-  return runProcess(process.execPath, [path.join(repoRoot, 'cli/bin/arena.js'), ...args], {
+  const bin = options.bin ?? path.join(repoRoot, 'cli/bin/arena.js');
+  return runProcess(process.execPath, [bin, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     input: options.input ?? '',

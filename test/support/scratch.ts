@@ -43,3 +43,21 @@ export function scratchFolder(prefix: string): string {
   }
   return folder;
 }
+
+/**
+ * A new empty folder like `scratchFolder`'s, kept until the test file's last test has run, even
+ * when made inside a test: for what a file's tests share once made (a copy of the CLI).
+ *
+ * @example
+ * ```ts
+ * it('copies once', () => {
+ *   const folder = fileScratchFolder('arena-copy-');
+ *   // ... folder stays for the file's later tests, and goes after the last one
+ * });
+ * ```
+ */
+export function fileScratchFolder(prefix: string): string {
+  const folder = mkdtempSync(path.join(tmpdir(), prefix));
+  fileFolders.add(folder);
+  return folder;
+}
