@@ -83,7 +83,7 @@ describe('arena runs', () => {
     const { code, stderr } = await runArena(['runs'], { cwd });
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `arena: StoreNotFoundError: no store at ${path.join(cwd, '.arena', 'arena.db')} (arena run creates one; check --store)\n`,
+      `arena: StoreNotFoundError: no store at ${path.join(cwd, '.arena', 'arena.db')} (arena run creates one; name another with --store)\n`,
     );
     expect(existsSync(path.join(cwd, '.arena'))).toBe(false);
   });
@@ -114,8 +114,8 @@ describe('arena show', () => {
         'phases',
         '  0 train (train): done, success; 4 training episodes, mean return 4.5; 2 evaluation episodes, mean return 2',
         'checkpoints',
-        '  phase 0 #0 after episode 3: accepted, CONTINUE; operator reward=0.5',
-        '  phase 0 #1 after episode 6: accepted, CONTINUE; operator reward=1.5',
+        '  phase 0 #0 after 2 training episodes: accepted, CONTINUE; operator reward=0.5',
+        '  phase 0 #1 after 4 training episodes: accepted, CONTINUE; operator reward=1.5',
         'meta decisions',
         '  phase 0, start request 1: planner on grid',
         '    grid.definition.load: 0.427 → 0.5',

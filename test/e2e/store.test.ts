@@ -57,7 +57,7 @@ describe('read commands open the store read-only', () => {
       const result = await runArena([...command, '--store', `sqlite:${typo}`], { cwd: folder });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; check --store)\n`,
+        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; name another with --store)\n`,
       );
     }
     expect(existsSync(path.join(folder, 'typo'))).toBe(false);
@@ -73,7 +73,7 @@ describe('read commands open the store read-only', () => {
       const result = await runArena(command, { cwd: folder });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; check --store)\n`,
+        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; name another with --store)\n`,
       );
     }
     // without --store: the default store of the folder, which is not there either
