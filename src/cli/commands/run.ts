@@ -18,7 +18,6 @@ import { LeaseLostError, RunNotFoundError, StoreNotFoundError } from '../../port
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { resumeCommand, storeArgument } from '../storeArgument.js';
 import {
@@ -29,7 +28,7 @@ import {
 } from './natsTarget.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
 import { openRemoteComponents } from './runQueueOpen.js';
-import { formatRunSummary } from './runSummaryText.js';
+import { closingSummaryText } from './runSummaryText.js';
 
 interface RunCommandOptions extends NatsCredentialFlags {
   store?: string;
@@ -159,13 +158,8 @@ async function runCommand(
     progress.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else {
-      // on a terminal a long checkpoint table shows its ends; piped, every row (for grep and files)
-      const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
-      const text = formatRunSummary(summary, shownStorePath(location.path), {
-        allCheckpoints,
-        storeArgument: storeArgument(location),
-      });
-      process.stdout.write(`${text}\n`);
+      process.stdout.write(`${closingSummaryText(summary, location, options.all === true)}
+`);
     }
     return exitCodeOf(summary);
   } catch (error) {

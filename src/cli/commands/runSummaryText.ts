@@ -1,6 +1,8 @@
 import type { PhaseSummary, RunSummary } from '../../actors/experiment/runSummary.js';
 import { episodesNoun } from '../../domain/shared/episodeCounts.js';
-import { resumeCommand } from '../storeArgument.js';
+import type { StoreLocation } from '../../ports/storeUri.js';
+import { shownStorePath } from '../paths.js';
+import { resumeCommand, storeArgument } from '../storeArgument.js';
 
 /**
  * The closing summary of `arena run`: the meta decision (baseline -> candidate
@@ -113,6 +115,27 @@ function phaseLine(phase: PhaseSummary): string {
     phase.meanReturn === null ? '' : `, mean return ${formatNumber(phase.meanReturn)}${byAgent}`;
   const ending = phase.reason ?? phase.status;
   return `phase ${phase.name} (${phase.mode}): ${ending} after ${episodesNoun(phase.mode, phase.episodes)}${evaluations}${mean}`;
+}
+
+/**
+ * The closing summary as `arena run` and `arena submit --wait` print it: on a
+ * terminal a long checkpoint table shows its ends (unless `all`), piped every
+ * row (for grep and files); its commands carry the store they need.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(`${closingSummaryText(summary, parseStoreUri('sqlite:runs.db'), false)}\n`);
+ * ```
+ */
+export function closingSummaryText(
+  summary: RunSummary,
+  location: StoreLocation,
+  all: boolean,
+): string {
+  return formatRunSummary(summary, shownStorePath(location.path), {
+    allCheckpoints: all || process.stdout.isTTY !== true,
+    storeArgument: storeArgument(location),
+  });
 }
 
 /** How `arena run` prints its closing summary. */

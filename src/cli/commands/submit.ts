@@ -7,13 +7,12 @@ import type { RunStore } from '../../ports/store.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { storeArgument } from '../storeArgument.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { exitCodeOf, loadRunFileForRun } from './run.js';
 import { openRunQueue } from './runQueueOpen.js';
-import { formatRunSummary } from './runSummaryText.js';
+import { closingSummaryText } from './runSummaryText.js';
 
 interface SubmitCommandOptions extends NatsCredentialFlags {
   store?: string;
@@ -118,12 +117,8 @@ async function waitForRun(
     const summary = ended.summary as unknown as RunSummary;
     if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else {
-      const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
-      const text = formatRunSummary(summary, shownStorePath(location.path), {
-        allCheckpoints,
-        storeArgument: storeArgument(location),
-      });
-      process.stdout.write(`${text}\n`);
+      process.stdout.write(`${closingSummaryText(summary, location, options.all === true)}
+`);
     }
     return exitCodeOf(summary);
   } finally {
