@@ -243,8 +243,9 @@ export class LeaseLostError extends ArenaError {
  */
 export class StoreNotFoundError extends ArenaError {
   readonly path: string;
-  constructor(path: string) {
-    super('STORE_NOT_FOUND', `no store at ${path} (arena run creates one; check --store)`);
+  /** `hint`: how the command at hand names a store (default: its `--store` option). */
+  constructor(path: string, hint = 'name another with --store') {
+    super('STORE_NOT_FOUND', `no store at ${path} (arena run creates one; ${hint})`);
     this.path = path;
   }
 }

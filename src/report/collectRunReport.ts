@@ -3,6 +3,7 @@ import type { MetaDecisionRecord, RunStore } from '../ports/store.js';
 import { metricSeries } from './metricSeries.js';
 import { phaseOverview, selectorChanges } from './recordViews.js';
 import type { MetaDecisionRows, PhaseReport, RunReport } from './reportTypes.js';
+import { type RunActivity, runActivity } from './runActivity.js';
 import { storedRules } from './storedRules.js';
 import { studySummary } from './studySummary.js';
 import { terminationEvidence } from './terminationEvidence.js';
@@ -51,12 +52,15 @@ export function collectRunReport(store: RunStore, runId: string): RunReport {
       }),
     };
   });
+  const activity = runActivity(run);
+  const unfinished = activity.status !== 'succeeded';
   return {
     run: {
       runId: run.runId,
       uid: run.uid,
       seed: run.seed,
-      status: run.status,
+      status: activity.status,
+      unfinished: unfinished ? unfinishedNote(activity) : null,
       startedAt: run.startedAt,
       endedAt: run.endedAt,
       error: run.error,
@@ -64,7 +68,8 @@ export function collectRunReport(store: RunStore, runId: string): RunReport {
     },
     rulesNote: note,
     phases,
-    study: studySummary(phases),
+    // an unfinished run has no answer yet: the page says so instead of concluding from part of it
+    study: unfinished ? null : studySummary(phases),
   };
 }
 
@@ -93,4 +98,14 @@ function selectorRows(record: JsonValue): MetaDecisionRows['selectors'] {
   const baseline = isPlainObject(record.baseline) ? record.baseline : {};
   const candidate = isPlainObject(record.candidate) ? record.candidate : {};
   return selectorChanges(record, baseline, candidate);
+}
+
+/** The sentence that opens the report of a run that has not succeeded (yet). */
+function unfinishedNote(activity: RunActivity): string {
+  const why = activity.interruption === null ? '' : ` (${activity.interruption})`;
+  const state =
+    activity.status === 'running'
+      ? `still running (lease lapses in ${activity.leaseLapsesInSeconds} s)`
+      : `${activity.status}${why}`;
+  return `This run is unfinished: ${state}. What follows is what it recorded so far; the study's answer is drawn only from a run that succeeded.`;
 }

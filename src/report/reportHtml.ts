@@ -1,5 +1,6 @@
 import { diagramFrameStyle } from '../html/diagramFrame.js';
 import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
+import { escapeHtml } from '../html/htmlText.js';
 import {
   type ChartConfig,
   episodeReturnChartConfig,
@@ -32,6 +33,7 @@ tr.changed td { background: #fff7e6; }
 .evidence { font-family: ui-monospace, monospace; background: #f5f7fa; padding: 0.5rem 0.75rem; }
 ${diagramFrameStyle}
 section.phase { border-top: 2px solid #e4e7eb; margin-top: 2rem; }
+p.unfinished { background: #fff4e5; border: 1px solid #f0b45a; padding: 0.5rem 1rem; font-weight: 600; }
 section.study { background: #f8fafc; border: 1px solid #e4e7eb; padding: 0 1rem 0.5rem; }
 section.study h2 { margin-top: 0.75rem; }
 ul.findings { margin: 0.25rem 0; padding-left: 1.25rem; }
@@ -93,14 +95,14 @@ export function runReportHtml(report: RunReport, options: { controllerSvg: strin
     return `<section class="phase" data-phase="${phase.phaseIndex}">
 ${phaseHeadingHtml(phase)}
 <h3>Termination</h3>
-${terminationHtml(phase.termination)}
+${terminationHtml(phase.termination, phase)}
 <h3>Evaluation metrics per checkpoint</h3>
 ${metricCharts}
 <h3>Episode returns</h3>
 ${returnChart}
 ${loopCharts}
 <h3>Meta decision</h3>
-${metaDecisionsHtml(phase.metaDecisions)}
+${metaDecisionsHtml(phase.metaDecisions, phase)}
 </section>`;
   });
   return htmlPage({
@@ -108,7 +110,7 @@ ${metaDecisionsHtml(phase.metaDecisions)}
     htmlAttributes: ' data-diagrams="rendered"',
     viewport: true,
     style,
-    body: `${study}
+    body: `${unfinishedHtml(report)}${study}
 ${runMetadataHtml(report)}
 ${phases.join('\n')}
 <section class="lifecycle">
@@ -125,6 +127,12 @@ ${jsonScriptElement('chart-configs', charts)}
 }
 
 /** The numeric selectors a phase's repeated decisions moved (none for a one-shot phase). */
+/** An unfinished run's report opens with that, before anything else. */
+function unfinishedHtml(report: RunReport): string {
+  const note = report.run.unfinished;
+  return note === null ? '' : `<p class="unfinished" role="alert">${escapeHtml(note)}</p>\n`;
+}
+
 function loopSelectors(phase: RunReport['phases'][number]): string[] {
   if (phase.metaDecisions.length < 2 || phase.episodeReturns.length === 0) return [];
   const uids = [...new Set(phase.metaDecisions.flatMap((d) => d.selectors.map((s) => s.uid)))];

@@ -1,3 +1,4 @@
+import { episodesNoun, trainingEpisodesThrough } from '../domain/shared/episodeCounts.js';
 import type { JsonValue } from '../domain/shared/json.js';
 import { isPlainObject } from '../domain/shared/json.js';
 import { escapeHtml } from '../html/htmlText.js';
@@ -60,12 +61,19 @@ export function runMetadataHtml(report: RunReport): string {
  * // '<p class="reason"><strong>success</strong> at checkpoint 3 (after episode 12)</p>…'
  * ```
  */
-export function terminationHtml(evidence: TerminationEvidence): string {
+export function terminationHtml(
+  evidence: TerminationEvidence,
+  phase?: Pick<PhaseReport, 'mode' | 'episodeReturns'>,
+): string {
   const decisive = evidence.decisiveCheckpoint;
+  const counted = (afterEpisode: number) =>
+    phase === undefined
+      ? `episode ${afterEpisode}`
+      : episodesNoun(phase.mode, trainingEpisodesThrough(phase.episodeReturns, afterEpisode));
   const where =
     decisive === null
       ? ''
-      : ` at checkpoint ${decisive.checkpointIndex} (after episode ${decisive.afterEpisode})`;
+      : ` at checkpoint ${decisive.checkpointIndex} (after ${counted(decisive.afterEpisode)})`;
   const parts = [
     `<p class="reason"><strong>${escapeHtml(evidence.reason ?? 'no termination reason')}</strong>${where}</p>`,
     `<p class="evidence">${escapeHtml(evidence.summary)}</p>`,
@@ -94,7 +102,14 @@ export function terminationHtml(evidence: TerminationEvidence): string {
  * // '<h4>designer on line, start request 1 (from episode 1)</h4><table class="meta">…'
  * ```
  */
-export function metaDecisionsHtml(decisions: readonly MetaDecisionRows[]): string {
+export function metaDecisionsHtml(
+  decisions: readonly MetaDecisionRows[],
+  phase?: Pick<PhaseReport, 'mode' | 'episodeReturns'>,
+): string {
+  const from = (firstEpisode: number) =>
+    phase === undefined
+      ? `episode ${firstEpisode}`
+      : `${phase.mode === 'test' ? 'test' : 'training'} episode ${trainingEpisodesThrough(phase.episodeReturns, firstEpisode - 1) + 1}`;
   if (decisions.length === 0) return '<p class="none">No meta decision in this phase.</p>';
   return decisions
     .map((decision) => {
@@ -107,7 +122,7 @@ export function metaDecisionsHtml(decisions: readonly MetaDecisionRows[]): strin
       });
       return (
         `<h4>${escapeHtml(decision.agentName)} on ${escapeHtml(decision.environmentUid)}, ` +
-        `start request ${decision.startRequest} (from episode ${decision.firstEpisode})</h4>` +
+        `start request ${decision.startRequest} (from ${from(decision.firstEpisode)})</h4>` +
         '<table class="meta"><thead><tr><th>selector UID</th><th>baseline</th><th>candidate</th></tr></thead>' +
         `<tbody>${rows.join('')}</tbody></table>`
       );
@@ -127,7 +142,7 @@ export function metaDecisionsHtml(decisions: readonly MetaDecisionRows[]): strin
 export function phaseHeadingHtml(phase: PhaseReport): string {
   return (
     `<h2>Phase ${phase.phaseIndex}: ${escapeHtml(phase.name)}</h2>` +
-    `<p>mode ${escapeHtml(phase.mode)}, ${escapeHtml(phase.status)}, ${phase.episodes} episodes</p>`
+    `<p>mode ${escapeHtml(phase.mode)}, ${escapeHtml(phase.status)}, ${phaseEpisodesText(phase)}</p>`
   );
 }
 
@@ -199,4 +214,11 @@ function cellText(value: JsonValue | undefined): string {
   if (value === undefined || value === null) return '–';
   if (typeof value === 'number') return formatNumber(value);
   return escapeHtml(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/** `32 training episodes and 8 evaluation episodes`: the counts `arena run` and `show` print. */
+function phaseEpisodesText(phase: PhaseReport): string {
+  const evaluation = phase.episodeReturns.filter((episode) => episode.evaluation).length;
+  const counted = episodesNoun(phase.mode, phase.episodeReturns.length - evaluation);
+  return evaluation === 0 ? counted : `${counted} and ${episodesNoun('evaluation', evaluation)}`;
 }

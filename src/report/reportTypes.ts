@@ -21,6 +21,8 @@ export interface RunOverview {
   readonly uid: string;
   readonly seed: number;
   readonly status: string;
+  /** For a run that has not succeeded: the sentence that opens its report; else `null`. */
+  readonly unfinished: string | null;
   readonly startedAt: string;
   readonly endedAt: string | null;
   readonly error: string | null;

@@ -1,7 +1,9 @@
+import { trainingEpisodesThrough } from '../domain/shared/episodeCounts.js';
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
 import type { RemoteComponentRecord, ResumeRecord, RunRecord, RunStore } from '../ports/store.js';
 import { phaseOverview, selectorChanges } from './recordViews.js';
 import type { PhaseOverview, SelectorChange } from './reportTypes.js';
+import { type RunActivity, runActivity } from './runActivity.js';
 
 /** One phase in `arena show`: its episode counts and mean returns. */
 export interface PhaseDetails extends PhaseOverview {
@@ -16,7 +18,10 @@ export interface PhaseDetails extends PhaseOverview {
 export interface CheckpointDetails {
   readonly phaseIndex: number;
   readonly checkpointIndex: number;
+  /** The phase episode (evaluation episodes counted) it came after. */
   readonly afterEpisode: number;
+  /** The training (or test) episodes of the phase finished by then: what arena prints. */
+  readonly afterTrainingEpisodes: number;
   readonly status: string;
   /** The termination flow control (`CONTINUE`, `STOP_PHASE`, ...) when the decision has one. */
   readonly control: string | null;
@@ -38,15 +43,23 @@ export interface MetaDecisionDetails {
   readonly record: JsonValue;
 }
 
+/** One `--resume` in `arena show`: the stored record, and its point as a training-episode count. */
+export interface ResumeDetails extends ResumeRecord {
+  /** Training (or test) episodes of the phase finished at the resume point. */
+  readonly afterTrainingEpisodes: number;
+}
+
 /** Everything `arena show` prints about one run: its records as they are, without the HTML report's analysis. */
 export interface RunDetails {
   readonly run: Omit<RunRecord, 'runFile'>;
+  /** Whether anyone still runs it: a `running` run whose runner is gone is `interrupted`. */
+  readonly activity: RunActivity;
   readonly phases: readonly PhaseDetails[];
   readonly checkpoints: readonly CheckpointDetails[];
   readonly metaDecisions: readonly MetaDecisionDetails[];
   readonly snapshots: number;
-  /** Every `--resume` of the run, oldest first. */
-  readonly resumes: readonly ResumeRecord[];
+  /** Every `--resume` of the run, oldest first, with the training episodes its phase had kept. */
+  readonly resumes: readonly ResumeDetails[];
   /** Which instance of which service served each `nats:` component, in the order they were opened. */
   readonly remoteComponents: readonly RemoteComponentRecord[];
 }
@@ -64,12 +77,21 @@ export interface RunDetails {
 export function runDetails(store: RunStore, runId: string): RunDetails {
   const { runFile: _runFile, ...run } = store.getRun(runId);
   const summaries = store.episodeSummary(runId);
+  const phaseEpisodes = new Map<number, ReturnType<RunStore['episodes']>>();
+  // positions are printed as training-episode counts: each phase's stored episodes, read once
+  const trainingThrough = (phaseIndex: number, episode: number) => {
+    if (!phaseEpisodes.has(phaseIndex)) {
+      phaseEpisodes.set(phaseIndex, store.episodes(runId, phaseIndex));
+    }
+    return trainingEpisodesThrough(phaseEpisodes.get(phaseIndex) ?? [], episode);
+  };
   const summaryOf = (phaseIndex: number, evaluation: boolean) =>
     summaries.find(
       (summary) => summary.phaseIndex === phaseIndex && summary.evaluation === evaluation,
     );
   return {
     run,
+    activity: runActivity(run),
     phases: store.phases(runId).map((phase) => {
       const training = summaryOf(phase.phaseIndex, false);
       const evaluation = summaryOf(phase.phaseIndex, true);
@@ -87,6 +109,7 @@ export function runDetails(store: RunStore, runId: string): RunDetails {
         phaseIndex: checkpoint.phaseIndex,
         checkpointIndex: checkpoint.checkpointIndex,
         afterEpisode: checkpoint.afterEpisode,
+        afterTrainingEpisodes: trainingThrough(checkpoint.phaseIndex, checkpoint.afterEpisode),
         status: checkpoint.status,
         control: typeof decision.control === 'string' ? decision.control : null,
         reason: typeof decision.reason === 'string' ? decision.reason : null,
@@ -104,7 +127,10 @@ export function runDetails(store: RunStore, runId: string): RunDetails {
       record: decision.record,
     })),
     snapshots: store.snapshotCount(runId),
-    resumes: store.resumes(runId),
+    resumes: store.resumes(runId).map((resume) => ({
+      ...resume,
+      afterTrainingEpisodes: trainingThrough(resume.phaseIndex, resume.episode),
+    })),
     remoteComponents: store.remoteComponents(runId),
   };
 }

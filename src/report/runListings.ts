@@ -1,15 +1,17 @@
-import type { RunStatus, RunStore } from '../ports/store.js';
+import type { RunStore } from '../ports/store.js';
+import { runActivity, type ShownRunStatus } from './runActivity.js';
 
 /** One line of `arena runs`. */
 export interface RunListing {
   readonly runId: string;
   readonly uid: string;
-  readonly status: RunStatus;
+  /** The stored status, except that a `running` run nobody runs any more is `interrupted` (`runActivity`). */
+  readonly status: ShownRunStatus;
   readonly startedAt: string;
   readonly phases: number;
   /** Training and evaluation episodes of all phases. */
   readonly episodes: number;
-  /** The termination reason of the last phase that has one. */
+  /** The termination reason of the last phase that has one, once the run has ended (else `null`). */
   readonly terminationReason: string | null;
   /** The worker (`arena worker --name`) holding the run's lease now, or `null`. */
   readonly worker: string | null;
@@ -34,14 +36,16 @@ export function runListings(store: RunStore, limit: number): RunListing[] {
     const reasons = phases.flatMap((phase) =>
       phase.terminationReason === null ? [] : [phase.terminationReason],
     );
+    const { status } = runActivity(run);
+    const ended = status === 'succeeded' || status === 'failed' || status === 'cancelled';
     return {
       runId: run.runId,
       uid: run.uid,
-      status: run.status,
+      status,
       startedAt: run.startedAt,
       phases: phases.length,
       episodes,
-      terminationReason: reasons.at(-1) ?? null,
+      terminationReason: ended ? (reasons.at(-1) ?? null) : null,
       worker: run.lease?.owner.worker ?? null,
     };
   });

@@ -1,3 +1,4 @@
+import { trainingEpisodesThrough } from '../domain/shared/episodeCounts.js';
 import type { JsonValue } from '../domain/shared/json.js';
 import { formatNumber } from './formatNumber.js';
 import type { PhaseReport, StudyOutcome, StudyPhase, StudySummary } from './reportTypes.js';
@@ -52,7 +53,7 @@ function decisionSpans(phase: PhaseReport): StudyPhase[] {
     );
     return {
       phaseIndex: phase.phaseIndex,
-      name: `${phase.name} episodes ${decision.firstEpisode}–${last}`,
+      name: `${phase.name} ${phase.mode === 'test' ? 'test' : 'training'} episodes ${trainingSpan(phase, episodes)}`,
       mode: phase.mode,
       terminationReason: next === undefined ? phase.terminationReason : null,
       decision: candidatesOf([decision]),
@@ -175,4 +176,15 @@ function choiceText(phase: StudyPhase, selectors: readonly string[]): string {
 function valueText(value: JsonValue | undefined): string {
   if (typeof value === 'number') return formatNumber(value);
   return value === undefined ? '–' : JSON.stringify(value);
+}
+
+/** `21–40`: the training (or test) episodes of a span, counted as the phase counts them. */
+function trainingSpan(phase: PhaseReport, span: PhaseReport['episodeReturns']): string {
+  const counted = span.filter((entry) => !entry.evaluation);
+  const first = counted[0];
+  const last = counted.at(-1);
+  if (first === undefined || last === undefined) return '–';
+  const ordinal = (entry: { episode: number }) =>
+    trainingEpisodesThrough(phase.episodeReturns, entry.episode);
+  return first === last ? String(ordinal(first)) : `${ordinal(first)}–${ordinal(last)}`;
 }

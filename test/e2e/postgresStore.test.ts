@@ -76,7 +76,7 @@ describe('arena on a PostgreSQL store', () => {
     const missing = await runArena(['show', 'no-such-run', '--store', uri]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
-      `arena: no run 'no-such-run' in ${uri} (arena runs lists the runs)\n`,
+      `arena: no run 'no-such-run' in ${uri} (arena runs --store ${uri} lists the runs)\n`,
     );
   });
 

@@ -106,7 +106,7 @@ describe('arena report', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      `arena: no run 'no-such-run' in ${path.join(folder, 'arena.db')} (arena runs lists the runs)\n`,
+      `arena: no run 'no-such-run' in ${path.join(folder, 'arena.db')} (arena runs --store sqlite:${path.join(folder, 'arena.db')} lists the runs)\n`,
     );
   });
 });

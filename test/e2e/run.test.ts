@@ -42,8 +42,8 @@ describe('arena run', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^run slow-line-\S+: succeeded \(seed 11\)/);
-    expect(result.stdout).toMatch(/phase train \(train\): plateau after \d+ episodes/);
-    expect(result.stdout).toMatch(/phase test \(test\): max_episodes after 2 episodes/);
+    expect(result.stdout).toMatch(/phase train \(train\): plateau after \d+ training episodes/);
+    expect(result.stdout).toMatch(/phase test \(test\): max_episodes after 2 test episodes/);
     expect(result.stdout).toMatch(
       /stored in \.arena\/arena\.db; see it with: arena show slow-line-/,
     );

@@ -45,9 +45,9 @@ describe('arena runs', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(
       [
-        'RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION',
-        'plain-20261130T080000-00ff      plain      running    2026-11-30T08:00:00Z  1       1         -',
-        'grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success',
+        'RUN ID                          UID        STATUS       STARTED               PHASES  EPISODES  TERMINATION',
+        'plain-20261130T080000-00ff      plain      interrupted  2026-11-30T08:00:00Z  1       1         -',
+        'grid-demo-20261129T200702-3fa2  grid-demo  succeeded    2026-11-29T20:07:02Z  1       6         success',
         '',
       ].join('\n'),
     );
@@ -67,7 +67,8 @@ describe('arena runs', () => {
       {
         runId: running,
         uid: 'plain',
-        status: 'running',
+        // stored running, but nobody holds its lease: nobody runs it
+        status: 'interrupted',
         startedAt: '2026-11-30T08:00:00.000Z',
         phases: 1,
         episodes: 1,
@@ -83,7 +84,7 @@ describe('arena runs', () => {
     const { code, stderr } = await runArena(['runs'], { cwd });
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `arena: StoreNotFoundError: no store at ${path.join(cwd, '.arena', 'arena.db')} (arena run creates one; check --store)\n`,
+      `arena: StoreNotFoundError: no store at ${path.join(cwd, '.arena', 'arena.db')} (arena run creates one; name another with --store)\n`,
     );
     expect(existsSync(path.join(cwd, '.arena'))).toBe(false);
   });
@@ -114,8 +115,8 @@ describe('arena show', () => {
         'phases',
         '  0 train (train): done, success; 4 training episodes, mean return 4.5; 2 evaluation episodes, mean return 2',
         'checkpoints',
-        '  phase 0 #0 after episode 3: accepted, CONTINUE; operator reward=0.5',
-        '  phase 0 #1 after episode 6: accepted, CONTINUE; operator reward=1.5',
+        '  phase 0 #0 after 2 training episodes: accepted, CONTINUE; operator reward=0.5',
+        '  phase 0 #1 after 4 training episodes: accepted, CONTINUE; operator reward=1.5',
         'meta decisions',
         '  phase 0, start request 1: planner on grid',
         '    grid.definition.load: 0.427 → 0.5',
@@ -152,7 +153,7 @@ describe('arena show', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      `arena: no run 'no-such-run' in ${storeFile} (arena runs lists the runs)\n`,
+      `arena: no run 'no-such-run' in ${storeFile} (arena runs --store sqlite:${storeFile} lists the runs)\n`,
     );
   });
 });

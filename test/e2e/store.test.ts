@@ -65,7 +65,7 @@ describe('read commands open the store read-only', () => {
       const result = await runArena([...command, '--store', `sqlite:${typo}`], { cwd: folder });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; check --store)\n`,
+        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; name another with --store)\n`,
       );
     }
     expect(existsSync(path.join(folder, 'typo'))).toBe(false);
@@ -74,14 +74,18 @@ describe('read commands open the store read-only', () => {
   it('arena run --resume and arena check on a mistyped store say "no store at" too, and create nothing', async () => {
     const folder = scratchFolder('arena-typo-');
     const typo = path.join(folder, 'typo', 'x.db');
-    for (const command of [
-      ['run', '--resume', 'some-run', '--store', `sqlite:${typo}`],
-      ['check', `sqlite:${typo}`],
-    ]) {
+    // each names the store the way it takes it: run by --store, check by its argument
+    for (const [command, hint] of [
+      [['run', '--resume', 'some-run', '--store', `sqlite:${typo}`], 'name another with --store'],
+      [
+        ['check', `sqlite:${typo}`],
+        'arena check takes the store as its argument: arena check sqlite:PATH',
+      ],
+    ] as const) {
       const result = await runArena(command, { cwd: folder });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; check --store)\n`,
+        `arena: StoreNotFoundError: no store at ${typo} (arena run creates one; ${hint})\n`,
       );
     }
     // without --store: the default store of the folder, which is not there either

@@ -203,7 +203,7 @@ describe('arena show checkpoints', () => {
       }
       expect(short).toEqual([
         ...full.slice(0, head + 5),
-        `  … ${count - 10} more checkpoints (arena show --all prints every one)`,
+        `  … ${count - 10} more checkpoints (arena show ${report.run.runId} --all prints every one)`,
         ...full.slice(-5),
       ]);
     },

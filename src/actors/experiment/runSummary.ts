@@ -1,3 +1,4 @@
+import { trainingEpisodesThrough } from '../../domain/shared/episodeCounts.js';
 import type { MetaDecision } from '../../machines/metaTurnTypes.js';
 import type { CompletedEpisode } from '../../machines/simulationControllerTypes.js';
 import type {
@@ -26,7 +27,10 @@ export interface PhaseSummary {
   readonly meanReturnsByAgent: Readonly<Record<string, number>>;
   readonly checkpoints: readonly {
     readonly index: number;
+    /** The phase episode (evaluation episodes counted) the checkpoint came after. */
     readonly afterEpisode: number;
+    /** The training (or test) episodes finished by then: what arena prints. */
+    readonly afterTrainingEpisodes: number;
     readonly status: string;
     readonly metrics: Readonly<Record<string, Readonly<Record<string, number>>>>;
     readonly control: string | null;
@@ -46,6 +50,8 @@ export interface MetaLoopDecision {
   readonly startRequest: number;
   /** The phase episode (evaluation episodes counted) the decision's world started with. */
   readonly firstEpisode: number;
+  /** The 1-based training (or test) episode it started with: what arena prints. */
+  readonly firstTrainingEpisode: number;
   readonly candidate: Readonly<Record<string, number>>;
   /** Training or test episodes the decision's world ran, and their mean return. */
   readonly episodes: number;
@@ -100,6 +106,7 @@ export function summarizeStoredPhase(store: RunStore, phase: PhaseRecord): Phase
     return {
       index: checkpoint.checkpointIndex,
       afterEpisode: checkpoint.afterEpisode,
+      afterTrainingEpisodes: trainingEpisodesThrough(stored, checkpoint.afterEpisode),
       status: checkpoint.status,
       metrics,
       control: decision?.control ?? null,
@@ -146,6 +153,7 @@ function metaLoopOf(
     return {
       startRequest: decision.startRequest,
       firstEpisode: decision.firstEpisode,
+      firstTrainingEpisode: trainingEpisodesThrough(stored, decision.firstEpisode - 1) + 1,
       candidate: (decision.record as unknown as MetaDecision).candidate,
       episodes: training.length,
       meanReturn: mean(training),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { checkSqliteStore, type StoreCheck } from '../../ports/sqlite/sqliteCheck.js';
+import { StoreNotFoundError } from '../../ports/storeErrors.js';
 import { parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
@@ -41,7 +42,11 @@ export function registerCheckCommand(program: Command): void {
           : store.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(store)
             ? store
             : `sqlite:${store}`;
-      const check = await checkStore(parseStoreUri(uri));
+      const check = await checkStore(parseStoreUri(uri)).catch((error: unknown) => {
+        if (!(error instanceof StoreNotFoundError)) throw error;
+        const hint = 'arena check takes the store as its argument: arena check sqlite:PATH';
+        throw new StoreNotFoundError(error.path, hint);
+      });
       const shown = shownStorePath(check.path);
       if (options.json) process.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
       else if (check.problems.length === 0) {

@@ -15,11 +15,11 @@ import { createLogger, type LogLevel } from '../../ports/logger.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
 import type { RunStore } from '../../ports/store.js';
 import { LeaseLostError, RunNotFoundError, StoreNotFoundError } from '../../ports/storeErrors.js';
-import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
+import { resumeCommand, storeArgument } from '../storeArgument.js';
 import {
   type NatsCredentialFlags,
   type NatsTarget,
@@ -28,7 +28,7 @@ import {
 } from './natsTarget.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
 import { openRemoteComponents } from './runQueueOpen.js';
-import { formatRunSummary } from './runSummaryText.js';
+import { closingSummaryText } from './runSummaryText.js';
 
 interface RunCommandOptions extends NatsCredentialFlags {
   store?: string;
@@ -148,20 +148,26 @@ async function runCommand(
         onEvent: (event) => progress.on(event),
         ...(inspect !== undefined ? { inspect } : {}),
       });
-    const summary = await untilServicesAnswer(attempt, options.resume, abort.signal, progress);
+    const summary = await untilServicesAnswer(
+      attempt,
+      options.resume,
+      abort.signal,
+      progress,
+      location,
+    );
     progress.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else {
-      // on a terminal a long checkpoint table shows its ends; piped, every row (for grep and files)
-      const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
-      const shown = shownStorePath(location.path);
-      process.stdout.write(`${formatRunSummary(summary, shown, { allCheckpoints })}\n`);
+      process.stdout.write(`${closingSummaryText(summary, location, options.all === true)}
+`);
     }
     return exitCodeOf(summary);
   } catch (error) {
     progress.finish();
     if (error instanceof RunNotFoundError) {
-      throw new CliError(`no run '${error.runId}' in ${location.path} (arena runs lists the runs)`);
+      throw new CliError(
+        `no run '${error.runId}' in ${location.path} (arena runs${storeArgument(location)} lists the runs)`,
+      );
     }
     if (error instanceof LeaseLostError) throw new CliError(error.message, ExitCode.failed);
     throw error;
@@ -187,6 +193,7 @@ async function untilServicesAnswer(
   resumeRunId: string | undefined,
   signal: AbortSignal,
   progress: RunProgress,
+  location: StoreLocation,
 ): Promise<RunSummary> {
   const patienceMs = remoteWaitFromEnvironment();
   const started = performance.now();
@@ -199,7 +206,7 @@ async function untilServicesAnswer(
       if (!(error instanceof RunInterruptedError)) throw error;
       progress.finish();
       runId = error.runId;
-      const later = `once the service is back: arena run --resume ${error.runId}`;
+      const later = `once the service is back: ${resumeCommand(error.runId, storeArgument(location))}`;
       if (performance.now() - started > patienceMs) {
         throw new CliError(`${error.message}; ${later}`, ExitCode.failed, { cause: error });
       }

@@ -2,6 +2,7 @@ import type { RunStore } from '../../ports/store.js';
 import { RunNotFoundError } from '../../ports/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
+import { storeArgument } from '../storeArgument.js';
 
 /** The help of `--store` for the commands that read stored runs. */
 export const runStoreHelp =
@@ -27,7 +28,7 @@ export async function withRunStore<T>(
   } catch (error) {
     if (error instanceof RunNotFoundError) {
       throw new CliError(
-        `no run '${error.runId}' in ${location.path} (arena runs lists the runs)`,
+        `no run '${error.runId}' in ${location.path} (arena runs${storeArgument(location)} lists the runs)`,
         ExitCode.badInput,
         { cause: error },
       );

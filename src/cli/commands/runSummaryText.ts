@@ -1,4 +1,8 @@
 import type { PhaseSummary, RunSummary } from '../../actors/experiment/runSummary.js';
+import { episodesNoun } from '../../domain/shared/episodeCounts.js';
+import type { StoreLocation } from '../../ports/storeUri.js';
+import { shownStorePath } from '../paths.js';
+import { resumeCommand, storeArgument } from '../storeArgument.js';
 
 /**
  * The closing summary of `arena run`: the meta decision (baseline -> candidate
@@ -33,10 +37,17 @@ export function formatRunSummary(
     lines.push(phaseLine(phase));
     if (phase.error !== null && phase.error !== summary.error)
       lines.push(`  error: ${phase.error}`);
-    if (phase.checkpoints.length > 0) lines.push(...checkpointTable(phase, allCheckpoints));
+    if (phase.checkpoints.length > 0) {
+      const showAll = `arena show ${summary.runId} --all${options.storeArgument ?? ''}`;
+      lines.push(...checkpointTable(phase, allCheckpoints, showAll));
+    }
   }
+  const store = options.storeArgument ?? '';
   lines.push('');
-  lines.push(`stored in ${storePath}; see it with: arena show ${summary.runId}`);
+  lines.push(`stored in ${storePath}; see it with: arena show ${summary.runId}${store}`);
+  if (summary.status === 'cancelled') {
+    lines.push(`resume it with: ${resumeCommand(summary.runId, store)}`);
+  }
   return lines.join('\n');
 }
 
@@ -61,9 +72,14 @@ function metaLoopLines(phase: PhaseSummary): string[] {
   if (decision === null) return [];
   const uids = decision.selectorOrder;
   const baseline = uids.map((uid) => formatNumber(decision.baseline[uid])).join(', ');
-  const header = ['from episode', ...uids, 'mean return', 'evaluation mean'];
+  const header = [
+    phase.mode === 'test' ? 'test episodes' : 'training episodes',
+    ...uids,
+    'mean return',
+    'evaluation mean',
+  ];
   const rows = loop.map((entry) => [
-    String(entry.firstEpisode),
+    episodeRange(entry.firstTrainingEpisode, entry.episodes),
     ...uids.map((uid) => formatNumber(entry.candidate[uid])),
     entry.meanReturn === null ? '–' : formatNumber(entry.meanReturn),
     entry.evaluationMeanReturn === null ? '–' : formatNumber(entry.evaluationMeanReturn),
@@ -80,9 +96,16 @@ function metaLoopLines(phase: PhaseSummary): string[] {
   ];
 }
 
+/** `21–40`: the training episodes a decision's world ran (`–` when none). */
+function episodeRange(first: number, count: number): string {
+  return count === 0 ? '–' : `${first}–${first + count - 1}`;
+}
+
 function phaseLine(phase: PhaseSummary): string {
   const evaluations =
-    phase.evaluationEpisodes > 0 ? ` (${phase.evaluationEpisodes} evaluation episodes)` : '';
+    phase.evaluationEpisodes > 0
+      ? ` (and ${episodesNoun('evaluation', phase.evaluationEpisodes)})`
+      : '';
   const agents = Object.entries(phase.meanReturnsByAgent);
   const byAgent =
     agents.length > 1
@@ -91,19 +114,42 @@ function phaseLine(phase: PhaseSummary): string {
   const mean =
     phase.meanReturn === null ? '' : `, mean return ${formatNumber(phase.meanReturn)}${byAgent}`;
   const ending = phase.reason ?? phase.status;
-  return `phase ${phase.name} (${phase.mode}): ${ending} after ${phase.episodes} episodes${evaluations}${mean}`;
+  return `phase ${phase.name} (${phase.mode}): ${ending} after ${episodesNoun(phase.mode, phase.episodes)}${evaluations}${mean}`;
+}
+
+/**
+ * The closing summary as `arena run` and `arena submit --wait` print it: on a
+ * terminal a long checkpoint table shows its ends (unless `all`), piped every
+ * row (for grep and files); its commands carry the store they need.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(`${closingSummaryText(summary, parseStoreUri('sqlite:runs.db'), false)}\n`);
+ * ```
+ */
+export function closingSummaryText(
+  summary: RunSummary,
+  location: StoreLocation,
+  all: boolean,
+): string {
+  return formatRunSummary(summary, shownStorePath(location.path), {
+    allCheckpoints: all || process.stdout.isTTY !== true,
+    storeArgument: storeArgument(location),
+  });
 }
 
 /** How `arena run` prints its closing summary. */
 export interface RunSummaryTextOptions {
   /** Every checkpoint row (the default), or the first and last `elidedEnds` with `…` between. */
   readonly allCheckpoints?: boolean;
+  /** The `--store …` the printed commands need (`storeArgument`), or `''` for the default store. */
+  readonly storeArgument?: string;
 }
 
 /** Checkpoint rows shown at each end of a shortened table. */
 const elidedEnds = 5;
 
-function checkpointTable(phase: PhaseSummary, allCheckpoints: boolean): string[] {
+function checkpointTable(phase: PhaseSummary, allCheckpoints: boolean, showAll: string): string[] {
   const columns = new Set<string>();
   for (const checkpoint of phase.checkpoints) {
     for (const [agent, metrics] of Object.entries(checkpoint.metrics)) {
@@ -120,14 +166,15 @@ function checkpointTable(phase: PhaseSummary, allCheckpoints: boolean): string[]
     return phase.checkpoints.length >= 2 && cells.size === 1 && !cells.has('-');
   });
   const metricColumns = [...columns].filter((column) => !constant.includes(column));
-  const header = ['checkpoint', 'after episode', 'status', ...metricColumns, 'decision'];
+  const counted = phase.mode === 'test' ? 'after test episodes' : 'after training episodes';
+  const header = ['checkpoint', counted, 'status', ...metricColumns, 'decision'];
   const shortened = !allCheckpoints && phase.checkpoints.length > 2 * elidedEnds + 1;
   const shown = shortened
     ? [...phase.checkpoints.slice(0, elidedEnds), ...phase.checkpoints.slice(-elidedEnds)]
     : phase.checkpoints;
   const rows = shown.map((checkpoint) => [
     String(checkpoint.index),
-    String(checkpoint.afterEpisode),
+    String(checkpoint.afterTrainingEpisodes),
     checkpoint.status,
     ...metricColumns.map((column) => cell(checkpoint, column)),
     checkpoint.reason === null
@@ -146,11 +193,7 @@ function checkpointTable(phase: PhaseSummary, allCheckpoints: boolean): string[]
   const body = rows.map(render);
   if (shortened) {
     const left = phase.checkpoints.length - 2 * elidedEnds;
-    body.splice(
-      elidedEnds,
-      0,
-      `  … ${left} more checkpoints (arena run --all, or arena show --all, prints every one)`,
-    );
+    body.splice(elidedEnds, 0, `  … ${left} more checkpoints (${showAll} prints every one)`);
   }
   return [render(header), ...body, ...notes];
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runDetails } from '../../report/runDetails.js';
 import { runListings } from '../../report/runListings.js';
 import { CliError, ExitCode } from '../errors.js';
+import { storeArgument } from '../storeArgument.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { formatRunDetails, formatRunTable } from './runsText.js';
 
@@ -51,14 +52,14 @@ export function registerRunsCommands(program: Command): void {
     .option('--all', 'print every checkpoint on a terminal too (piped output always has every one)')
     .action(async (runId: string, _options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
-      await withRunStore(options.store, (store) => {
+      await withRunStore(options.store, (store, location) => {
         const details = runDetails(store, runId);
         // A terminal gets the ends of a long list; a pipe (grep, a file) gets every line.
         const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
         printLine(
           options.json
             ? JSON.stringify(details, null, 2)
-            : formatRunDetails(details, { allCheckpoints }),
+            : formatRunDetails(details, { allCheckpoints, storeArgument: storeArgument(location) }),
         );
       });
     });

@@ -1,13 +1,17 @@
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
+import { episodesNoun } from '../../domain/shared/episodeCounts.js';
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
-import type { RemoteComponentRecord, ResumeRecord } from '../../ports/store.js';
+import type { RemoteComponentRecord } from '../../ports/store.js';
 import { formatNumber } from '../../report/formatNumber.js';
+import type { RunActivity } from '../../report/runActivity.js';
 import type {
   CheckpointDetails,
   MetaDecisionDetails,
+  ResumeDetails,
   RunDetails,
 } from '../../report/runDetails.js';
 import type { RunListing } from '../../report/runListings.js';
+import { resumeCommand } from '../storeArgument.js';
 
 /**
  * The `arena runs` table, columns padded to their widest cell.
@@ -47,6 +51,18 @@ export function formatRunTable(runs: readonly RunListing[]): string {
 export interface RunDetailsTextOptions {
   /** Every checkpoint (the default), or only the first and last `elidedEnds` with `…` between. */
   readonly allCheckpoints?: boolean;
+  /** The `--store …` the printed commands need (`storeArgument`), or `''` for the default store. */
+  readonly storeArgument?: string;
+}
+
+/** `running (lease lapses in 12 s)`, `interrupted (its runner (pid 4242 on lab-1) is gone)`, `succeeded`. */
+function statusText(activity: RunActivity): string {
+  if (activity.leaseLapsesInSeconds !== null) {
+    return `${activity.status} (lease lapses in ${activity.leaseLapsesInSeconds} s)`;
+  }
+  return activity.interruption === null
+    ? activity.status
+    : `${activity.status} (${activity.interruption})`;
 }
 
 /** Checkpoints shown at each end when the list is shortened. */
@@ -78,32 +94,48 @@ const elidedEnds = 5;
  * ```
  */
 export function formatRunDetails(details: RunDetails, options: RunDetailsTextOptions = {}): string {
-  const { run } = details;
+  const { run, activity } = details;
+  const store = options.storeArgument ?? '';
+  const worker = run.lease?.owner.worker;
   const lines = [
     `run ${run.runId}`,
     `  uid       ${run.uid}`,
     `  seed      ${run.seed}`,
     `  run file  ${run.runFilePath}`,
-    `  status    ${run.lease?.owner.worker === undefined ? run.status : `${run.status} on ${run.lease.owner.worker}`}`,
+    `  status    ${statusText(activity)}${worker === undefined || activity.status !== 'running' ? '' : ` on ${worker}`}`,
     `  started   ${formatTime(run.startedAt)}`,
     `  ended     ${run.endedAt === null ? '-' : formatTime(run.endedAt)}`,
   ];
   if (run.error !== null) lines.push(`  error     ${run.error}`);
-  if (run.lease !== null) {
+  if (run.lease !== null && activity.status === 'running') {
     lines.push(
       `  running   by ${run.lease.owner.id}, lease until ${formatTime(run.lease.expiresAt)}`,
     );
   }
-  for (const resume of details.resumes) lines.push(`  ${resumeLine(resume)}`);
+  if (activity.status === 'interrupted' || activity.status === 'cancelled') {
+    lines.push(`  resume    ${resumeCommand(run.runId, store)}`);
+  }
+  for (const resume of details.resumes) {
+    const phase = details.phases.find((each) => each.phaseIndex === resume.phaseIndex);
+    lines.push(`  ${resumeLine(resume, phase?.mode ?? 'train')}`);
+  }
   lines.push('phases');
   if (details.phases.length === 0) lines.push('  none');
   for (const phase of details.phases) {
     const episodes = [
-      episodeCount(phase.trainingEpisodes, 'training', phase.meanReturn),
-      episodeCount(phase.evaluationEpisodes, 'evaluation', phase.evaluationMeanReturn),
+      episodeCount(episodesNoun(phase.mode, phase.trainingEpisodes), phase.meanReturn),
+      episodeCount(
+        episodesNoun('evaluation', phase.evaluationEpisodes),
+        phase.evaluationMeanReturn,
+      ),
     ];
+    // the phase a gone runner left is as interrupted as its run
+    const status =
+      phase.status === 'running' && activity.status === 'interrupted'
+        ? 'interrupted'
+        : phase.status;
     lines.push(
-      `  ${phase.phaseIndex} ${phase.name} (${phase.mode}): ${phase.status}, ${phase.terminationReason ?? 'no termination reason'}; ${episodes.join('; ')}`,
+      `  ${phase.phaseIndex} ${phase.name} (${phase.mode}): ${status}, ${phase.terminationReason ?? 'no termination reason'}; ${episodes.join('; ')}`,
     );
   }
   if (details.remoteComponents.length > 0) {
@@ -111,7 +143,12 @@ export function formatRunDetails(details: RunDetails, options: RunDetailsTextOpt
   }
   lines.push(
     'checkpoints',
-    ...checkpointLines(details.checkpoints, options.allCheckpoints ?? true),
+    ...checkpointLines(
+      details.checkpoints,
+      (phaseIndex) => details.phases.find((phase) => phase.phaseIndex === phaseIndex)?.mode ?? '',
+      options.allCheckpoints ?? true,
+      `arena show ${run.runId} --all${store}`,
+    ),
   );
   lines.push('meta decisions');
   if (details.metaDecisions.length === 0) lines.push('  none');
@@ -133,35 +170,50 @@ function remoteComponentLines(records: readonly RemoteComponentRecord[]): string
   return [...new Set(lines)];
 }
 
-function resumeLine(resume: ResumeRecord): string {
+function resumeLine(resume: ResumeDetails, mode: string): string {
   const forced = resume.forced ? ` (forced: ${resume.changedModules.join(', ')} had changed)` : '';
-  return `resumed   ${formatTime(resume.resumedAt)} after episode ${resume.episode} of phase ${resume.phaseIndex} by ${resume.owner}${forced}`;
+  return `resumed   ${formatTime(resume.resumedAt)} after ${episodesNoun(mode, resume.afterTrainingEpisodes)} of phase ${resume.phaseIndex} by ${resume.owner}${forced}`;
 }
 
-function episodeCount(count: number, kind: string, meanReturn: number | null): string {
-  const noun = count === 1 ? 'episode' : 'episodes';
-  return meanReturn === null
-    ? `${count} ${kind} ${noun}`
-    : `${count} ${kind} ${noun}, mean return ${formatNumber(meanReturn)}`;
+function episodeCount(counted: string, meanReturn: number | null): string {
+  return meanReturn === null ? counted : `${counted}, mean return ${formatNumber(meanReturn)}`;
 }
 
-function checkpointLines(checkpoints: readonly CheckpointDetails[], all: boolean): string[] {
+function checkpointLines(
+  checkpoints: readonly CheckpointDetails[],
+  modeOf: (phaseIndex: number) => string,
+  all: boolean,
+  showAll: string,
+): string[] {
   if (checkpoints.length === 0) return ['  none'];
   const constant = constantMetrics(checkpoints);
   const lines = [...constant.values()].map(
     ({ agentName, metric, value, count }) =>
       `  constant: ${agentName} ${metric}=${formatValue(value)} at all ${count} checkpoints (left out below)`,
   );
-  const rows = checkpoints.map((checkpoint) => `  ${checkpointLine(checkpoint, constant)}`);
+  const rows = checkpoints.map(
+    (checkpoint) => `  ${checkpointLine(checkpoint, modeOf(checkpoint.phaseIndex), constant)}`,
+  );
   // Shortening saves nothing unless more than the two ends and a marker line would show.
   if (all || rows.length <= 2 * elidedEnds + 1) return [...lines, ...rows];
-  const hidden = rows.length - 2 * elidedEnds;
-  return [
-    ...lines,
-    ...rows.slice(0, elidedEnds),
-    `  … ${hidden} more checkpoints (arena show --all prints every one)`,
-    ...rows.slice(-elidedEnds),
-  ];
+  // the ends, and every checkpoint that decided something (each phase's STOP_PHASE)
+  const kept = checkpoints.map(
+    (checkpoint, index) =>
+      index < elidedEnds ||
+      index >= rows.length - elidedEnds ||
+      (checkpoint.control !== null && checkpoint.control !== 'CONTINUE'),
+  );
+  const shown: string[] = [];
+  let hidden = 0;
+  rows.forEach((row, index) => {
+    if (!kept[index]) hidden += 1;
+    if (hidden > 0 && (kept[index] || index === rows.length - 1)) {
+      shown.push(`  … ${hidden} more checkpoints (${showAll} prints every one)`);
+      hidden = 0;
+    }
+    if (kept[index]) shown.push(row);
+  });
+  return [...lines, ...shown];
 }
 
 /**
@@ -206,9 +258,10 @@ function constantMetrics(
 
 function checkpointLine(
   checkpoint: CheckpointDetails,
+  mode: string,
   constant: ReadonlyMap<string, unknown> = new Map(),
 ): string {
-  const where = `phase ${checkpoint.phaseIndex} #${checkpoint.checkpointIndex} after episode ${checkpoint.afterEpisode}`;
+  const where = `phase ${checkpoint.phaseIndex} #${checkpoint.checkpointIndex} after ${episodesNoun(mode, checkpoint.afterTrainingEpisodes)}`;
   const decision = [checkpoint.status, checkpoint.control, checkpoint.reason]
     .filter((part) => part !== null)
     .join(', ');

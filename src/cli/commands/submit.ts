@@ -4,15 +4,15 @@ import { submitRun } from '../../actors/experiment/queue/submitRun.js';
 import type { RunSummary } from '../../actors/experiment/runSummary.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import type { RunStore } from '../../ports/store.js';
-import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import { shownStorePath } from '../paths.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
+import { storeArgument } from '../storeArgument.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { exitCodeOf, loadRunFileForRun } from './run.js';
 import { openRunQueue } from './runQueueOpen.js';
-import { formatRunSummary } from './runSummaryText.js';
+import { closingSummaryText } from './runSummaryText.js';
 
 interface SubmitCommandOptions extends NatsCredentialFlags {
   store?: string;
@@ -76,7 +76,7 @@ async function submitCommand(runFile: string, options: SubmitCommandOptions): Pr
     process.stderr.write(
       `arena: queued run ${runId}; waiting for a worker (Ctrl-C stops waiting)\n`,
     );
-    return await waitForRun(store, runId, spec, shownStorePath(location.path), options);
+    return await waitForRun(store, runId, spec, location, options);
   } finally {
     await queue.close();
     store?.close();
@@ -87,7 +87,7 @@ async function waitForRun(
   store: RunStore,
   runId: string,
   spec: RunSpec,
-  storePath: string,
+  location: StoreLocation,
   options: SubmitCommandOptions,
 ): Promise<number> {
   const stopWaiting = new AbortController();
@@ -104,7 +104,7 @@ async function waitForRun(
     progress.finish();
     if (ended === null) {
       process.stderr.write(
-        `\narena: stopped waiting; run ${runId} goes on in the workers (arena show ${runId})\n`,
+        `\narena: stopped waiting; run ${runId} goes on in the workers (arena show ${runId}${storeArgument(location)})\n`,
       );
       return ExitCode.cancelled;
     }
@@ -117,8 +117,8 @@ async function waitForRun(
     const summary = ended.summary as unknown as RunSummary;
     if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else {
-      const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
-      process.stdout.write(`${formatRunSummary(summary, storePath, { allCheckpoints })}\n`);
+      process.stdout.write(`${closingSummaryText(summary, location, options.all === true)}
+`);
     }
     return exitCodeOf(summary);
   } finally {

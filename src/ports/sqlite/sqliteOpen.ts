@@ -18,7 +18,7 @@ export interface SqliteOpenOptions {
 /** What SQLite says of a damaged or foreign file, as a user can act on it. */
 const problemsByCode: Readonly<Record<string, string>> = {
   SQLITE_NOTADB: 'not a database (is this the right file?)',
-  SQLITE_CORRUPT: 'the database is damaged (see: arena check)',
+  SQLITE_CORRUPT: 'the database is damaged (arena check sqlite:PATH lists the damage)',
   SQLITE_CANTOPEN: 'cannot be opened (check the path and its permissions)',
   SQLITE_READONLY: 'is read-only, and this command writes to the store',
   SQLITE_IOERR: 'cannot be read (disk I/O error)',
@@ -38,7 +38,7 @@ const problemsByCode: Readonly<Record<string, string>> = {
 export function storeFileError(path: string, error: unknown): unknown {
   if (!(error instanceof sqliteDriver().SqliteError)) return error;
   const base = error.code.replace(/_[A-Z]+$/, '');
-  const problem = problemsByCode[error.code] ?? problemsByCode[base];
+  const problem = (problemsByCode[error.code] ?? problemsByCode[base])?.replace('PATH', path);
   return problem === undefined ? error : new StoreOpenError(path, problem, { cause: error });
 }
 

@@ -18,8 +18,8 @@ describe('formatRunReport checkpoints', () => {
     const section = checkpointSection(formatRunReport(runReport(many.slice(0, 2))));
     expect(section).toEqual([
       '  constant: operator episodes=1 at all 2 checkpoints (left out below)',
-      '  phase 0 #0 after episode 4: accepted, CONTINUE; operator objective=0',
-      '  phase 0 #1 after episode 8: accepted, CONTINUE; operator objective=1',
+      '  phase 0 #0 after 3 training episodes: accepted, CONTINUE; operator objective=0',
+      '  phase 0 #1 after 6 training episodes: accepted, CONTINUE; operator objective=1',
     ]);
   });
 
@@ -31,7 +31,7 @@ describe('formatRunReport checkpoints', () => {
     ];
     const section = checkpointSection(formatRunReport(runReport(checkpoints)));
     expect(section[0]).toBe(
-      '  phase 0 #0 after episode 4: accepted, CONTINUE; operator objective=1 episodes=1',
+      '  phase 0 #0 after 3 training episodes: accepted, CONTINUE; operator objective=1 episodes=1',
     );
     expect(section).toHaveLength(3);
   });
@@ -45,9 +45,31 @@ describe('formatRunReport checkpoints', () => {
     expect(section).toHaveLength(12);
     expect(section[1]).toMatch(/^ {2}phase 0 #0 after/);
     expect(section[5]).toMatch(/^ {2}phase 0 #4 after/);
-    expect(section[6]).toBe('  … 20 more checkpoints (arena show --all prints every one)');
+    expect(section[6]).toBe('  … 20 more checkpoints (arena show r --all prints every one)');
     expect(section[7]).toMatch(/^ {2}phase 0 #25 after/);
     expect(section[11]).toMatch(/^ {2}phase 0 #29 after/);
+  });
+
+  it("keeps every phase's decisive checkpoint (its STOP_PHASE) when it shortens the list", () => {
+    // two phases of 15 checkpoints: the first phase's STOP_PHASE is neither among the first nor the last five
+    const twoPhases = [...many.slice(0, 15), ...many.slice(0, 15)].map((checkpoint, index) => ({
+      ...checkpoint,
+      phaseIndex: index < 15 ? 0 : 1,
+      ...(index === 14 || index === 29
+        ? { control: 'STOP_PHASE', reason: index === 14 ? 'plateau' : 'success' }
+        : {}),
+    }));
+    const section = checkpointSection(
+      formatRunReport(runReport(twoPhases), { allCheckpoints: false }),
+    );
+    expect(section.filter((line) => line.includes('STOP_PHASE'))).toEqual([
+      '  phase 0 #14 after 45 training episodes: accepted, STOP_PHASE, plateau; operator objective=14',
+      '  phase 1 #14 after 45 training episodes: accepted, STOP_PHASE, success; operator objective=14',
+    ]);
+    expect(section.filter((line) => line.startsWith('  … '))).toEqual([
+      '  … 9 more checkpoints (arena show r --all prints every one)',
+      '  … 10 more checkpoints (arena show r --all prints every one)',
+    ]);
   });
 
   it('does not shorten a list that would save no line', () => {
@@ -81,6 +103,7 @@ describe('formatRunSummary checkpoint table', () => {
         checkpoints: values.map((metrics, index) => ({
           index,
           afterEpisode: (index + 1) * 4,
+          afterTrainingEpisodes: (index + 1) * 3,
           status: 'accepted',
           metrics: { operator: metrics },
           control: 'CONTINUE',
@@ -101,9 +124,9 @@ describe('formatRunSummary checkpoint table', () => {
       'arena.db',
     );
     expect(text.split('\n').slice(3, 7)).toEqual([
-      '  checkpoint  after episode  status    operator.objective  decision',
-      '  0           4              accepted  0.500               CONTINUE',
-      '  1           8              accepted  0.750               CONTINUE',
+      '  checkpoint  after training episodes  status    operator.objective  decision',
+      '  0           3                        accepted  0.500               CONTINUE',
+      '  1           6                        accepted  0.750               CONTINUE',
       '  operator.episodes is 1.000 at every checkpoint (constant)',
     ]);
   });
@@ -116,7 +139,7 @@ describe('formatRunSummary checkpoint table', () => {
     const short = table(formatRunSummary(summary(values), 'arena.db', { allCheckpoints: false }));
     expect(short).toEqual([
       ...full.slice(0, 5),
-      '  … 20 more checkpoints (arena run --all, or arena show --all, prints every one)',
+      '  … 20 more checkpoints (arena show r --all prints every one)',
       ...full.slice(-5),
     ]);
     const eleven = summary(values.slice(0, 11));

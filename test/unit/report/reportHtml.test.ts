@@ -66,6 +66,7 @@ const report: RunReport = {
     uid: hostile,
     seed: 1,
     status: 'failed',
+    unfinished: null,
     startedAt: '2026-11-29T20:00:00.000Z',
     endedAt: null,
     error: `Error: ${hostile}`,
@@ -191,7 +192,7 @@ describe('runReportHtml', () => {
 
   it('shows the termination evidence and marks changed selectors', () => {
     expect(markup).toContain(
-      '<p class="reason"><strong>success</strong> at checkpoint 2 (after episode 9)</p>',
+      '<p class="reason"><strong>success</strong> at checkpoint 2 (after 1 training episode)</p>',
     );
     expect(markup.match(/<tr class="changed">/g)).toHaveLength(1);
   });

@@ -63,19 +63,19 @@ describe('studySummary of the repeated meta loop', () => {
       })),
     ).toEqual([
       {
-        name: 'search episodes 1–3',
+        name: 'search training episodes 1–2',
         decision: { 'grid.pv': 2 },
         outcome: { value: 5, measure: 'evaluation mean return', episodes: 1 },
         terminationReason: null,
       },
       {
-        name: 'search episodes 4–6',
+        name: 'search training episodes 3–4',
         decision: { 'grid.pv': 4 },
         outcome: { value: 20, measure: 'evaluation mean return', episodes: 1 },
         terminationReason: null,
       },
       {
-        name: 'search episodes 7–8',
+        name: 'search training episodes 5',
         decision: { 'grid.pv': 4 },
         outcome: { value: 30, measure: 'evaluation mean return', episodes: 1 },
         terminationReason: 'success',
@@ -83,9 +83,9 @@ describe('studySummary of the repeated meta loop', () => {
     ]);
     expect(study?.selectors).toEqual(['grid.pv']);
     expect(study?.findings).toEqual([
-      'The best outcome is 30 (evaluation mean return) in phase search episodes 7–8, with grid.pv = 4.',
+      'The best outcome is 30 (evaluation mean return) in phase search training episodes 5, with grid.pv = 4.',
       'Best outcome per grid.pv: 5 at 2, 30 at 4; highest at 4, next 2.',
-      'The last decision (phases search episodes 4–6, search episodes 7–8) keeps grid.pv = 4: the choice of the best outcome.',
+      'The last decision (phases search training episodes 3–4, search training episodes 5) keeps grid.pv = 4: the choice of the best outcome.',
     ]);
   });
 
