@@ -1,10 +1,10 @@
 import { systemClock } from './clock.js';
+import { summarizeEpisodes } from './episodeSummaries.js';
 import { createRunIdGenerator } from './runId.js';
 import type { StoreOptions } from './sqlite/sqliteStore.js';
 import type {
   CheckpointRecord,
   EpisodeRecord,
-  EpisodeSummary,
   LeaseHolder,
   LeaseOwner,
   MetaDecisionRecord,
@@ -547,47 +547,7 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
         .map((phase) => ({ ...phase }));
     },
     episodes,
-    episodeSummary(runId): EpisodeSummary[] {
-      // SQLite's AVG: a Kahan-Babuska-Neumaier sum in episode order, so both stores agree to the bit
-      const groups = new Map<
-        string,
-        { phaseIndex: number; evaluation: boolean; count: number; sum: number; error: number }
-      >();
-      for (const row of episodes(runId)) {
-        const at = key(row.phaseIndex, row.evaluation ? 1 : 0);
-        let group = groups.get(at);
-        if (group === undefined) {
-          group = {
-            phaseIndex: row.phaseIndex,
-            evaluation: row.evaluation,
-            count: 0,
-            sum: 0,
-            error: 0,
-          };
-          groups.set(at, group);
-        }
-        const total = group.sum + row.episodeReturn;
-        group.error +=
-          Math.abs(group.sum) > Math.abs(row.episodeReturn)
-            ? group.sum - total + row.episodeReturn
-            : row.episodeReturn - total + group.sum;
-        group.sum = total;
-        group.count += 1;
-      }
-      return [...groups.values()]
-        .sort(
-          byNumbers(
-            (group) => group.phaseIndex,
-            (group) => (group.evaluation ? 1 : 0),
-          ),
-        )
-        .map((group) => ({
-          phaseIndex: group.phaseIndex,
-          evaluation: group.evaluation,
-          count: group.count,
-          meanReturn: (group.sum + (Number.isFinite(group.error) ? group.error : 0)) / group.count,
-        }));
-    },
+    episodeSummary: (runId) => summarizeEpisodes(episodes(runId)),
     checkpoints(runId, phaseIndex) {
       return [...tablesOf(runId).checkpoints.values()]
         .filter((row) => phaseIndex === undefined || row.phaseIndex === phaseIndex)

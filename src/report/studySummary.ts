@@ -1,5 +1,6 @@
 import { trainingEpisodesThrough } from '../domain/shared/episodeCounts.js';
 import type { JsonValue } from '../domain/shared/json.js';
+import { mean } from '../domain/shared/mean.js';
 import { formatNumber } from './formatNumber.js';
 import type { PhaseReport, StudyOutcome, StudyPhase, StudySummary } from './reportTypes.js';
 
@@ -78,9 +79,8 @@ function outcomeOf(episodeReturns: PhaseReport['episodeReturns']): StudyOutcome 
   const evaluation = episodeReturns.filter((entry) => entry.evaluation);
   const counted = evaluation.length > 0 ? evaluation : episodeReturns;
   if (counted.length === 0) return null;
-  const sum = counted.reduce((total, entry) => total + entry.episodeReturn, 0);
   return {
-    value: sum / counted.length,
+    value: mean(counted.map((entry) => entry.episodeReturn)) ?? 0,
     measure: evaluation.length > 0 ? 'evaluation mean return' : 'mean return',
     episodes: counted.length,
   };

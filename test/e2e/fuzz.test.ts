@@ -251,6 +251,33 @@ describe('arena fuzz termination on a run file', () => {
     expect(stdout).not.toContain('not configured');
   });
 
+  it("assumes a range from the run file's own success threshold and says so, with readable values", async () => {
+    // the README's own suggestion, with no --metric
+    const { code, stdout, stderr } = await runArena([
+      'fuzz',
+      'termination',
+      'examples/hosting-capacity.yaml',
+      '--runs',
+      '20',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      "metric ranges: objective 0:66 (assumed: twice operator's success threshold 33; give --metric objective=LOW:HIGH)\n",
+    );
+    expect(stdout).toContain(
+      '  success       reachable in 3 evaluations (minimal: the rules need at least 3 evaluations)\n                  operator.objective  0, 33, 33\n',
+    );
+    expect(stdout).toContain('  max_episodes  reachable in 15 evaluations');
+    expect(stdout).not.toContain('UNREACHABLE');
+    // every value of every example at most 4 significant digits
+    const values = [...stdout.matchAll(/operator\.objective {2}(.*)/g)].flatMap((match) =>
+      match[1]!.replace(/, … \(\d+ in all\)$/, '').split(', '),
+    );
+    expect(values.length).toBeGreaterThan(10);
+    for (const value of values) expect(value).toMatch(/^-?\d+(\.\d{1,3})?$/);
+  });
+
   it('asks for --phase when the train phases differ, naming each cap, and exits 2', async () => {
     const { code, stdout, stderr } = await runArena([
       'fuzz',

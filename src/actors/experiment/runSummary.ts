@@ -1,4 +1,5 @@
 import { trainingEpisodesThrough } from '../../domain/shared/episodeCounts.js';
+import { mean } from '../../domain/shared/mean.js';
 import type { MetaDecision } from '../../machines/metaTurnTypes.js';
 import type { CompletedEpisode } from '../../machines/simulationControllerTypes.js';
 import type {
@@ -81,22 +82,11 @@ export interface RunSummary {
  * ```
  */
 export function summarizeStoredPhase(store: RunStore, phase: PhaseRecord): PhaseSummary {
-  let episodes = 0;
-  let evaluationEpisodes = 0;
-  let returnSum = 0;
-  const agentReturnSums: Record<string, number> = {};
   const stored = store.episodes(phase.runId, phase.phaseIndex);
-  for (const episode of stored) {
-    if (episode.evaluation) {
-      evaluationEpisodes++;
-      continue;
-    }
-    episodes++;
-    returnSum += episode.episodeReturn;
-    for (const [agent, value] of Object.entries(episode.returnsByAgent as Record<string, number>)) {
-      agentReturnSums[agent] = (agentReturnSums[agent] ?? 0) + value;
-    }
-  }
+  const counted = stored.filter((episode) => !episode.evaluation);
+  const episodes = counted.length;
+  const evaluationEpisodes = stored.length - episodes;
+  const agents = [...new Set(counted.flatMap((episode) => Object.keys(returnsOf(episode))))];
   const checkpoints = store.checkpoints(phase.runId, phase.phaseIndex).map((checkpoint) => {
     const metrics: Record<string, Record<string, number>> = {};
     for (const outcome of checkpoint.outcomes as unknown as readonly StoredOutcome[]) {
@@ -124,9 +114,13 @@ export function summarizeStoredPhase(store: RunStore, phase: PhaseRecord): Phase
     reason: phase.terminationReason,
     episodes,
     evaluationEpisodes,
-    meanReturn: episodes > 0 ? returnSum / episodes : null,
+    meanReturn: mean(counted.map((episode) => episode.episodeReturn)),
     meanReturnsByAgent: Object.fromEntries(
-      Object.entries(agentReturnSums).map(([agent, sum]) => [agent, sum / episodes]),
+      agents.map((agent) => [
+        agent,
+        // an episode without the agent counts as 0, as in the episode's total
+        mean(counted.map((episode) => agentReturn(episode, agent))) ?? 0,
+      ]),
     ),
     checkpoints,
     metaDecision: (decisions.at(-1)?.record ?? null) as unknown as MetaDecision | null,
@@ -146,18 +140,16 @@ function metaLoopOf(
     );
     const training = span.filter((episode) => !episode.evaluation);
     const evaluation = span.filter((episode) => episode.evaluation);
-    const mean = (episodes: readonly EpisodeRecord[]) =>
-      episodes.length === 0
-        ? null
-        : episodes.reduce((sum, episode) => sum + episode.episodeReturn, 0) / episodes.length;
+    const returns = (episodes: readonly EpisodeRecord[]) =>
+      episodes.map((episode) => episode.episodeReturn);
     return {
       startRequest: decision.startRequest,
       firstEpisode: decision.firstEpisode,
       firstTrainingEpisode: trainingEpisodesThrough(stored, decision.firstEpisode - 1) + 1,
       candidate: (decision.record as unknown as MetaDecision).candidate,
       episodes: training.length,
-      meanReturn: mean(training),
-      evaluationMeanReturn: mean(evaluation),
+      meanReturn: mean(returns(training)),
+      evaluationMeanReturn: mean(returns(evaluation)),
     };
   });
 }
@@ -185,6 +177,14 @@ export function summarizeStoredRun(
     error: outcome.error,
     phases: store.phases(runId).map((phase) => summarizeStoredPhase(store, phase)),
   };
+}
+
+function returnsOf(episode: EpisodeRecord): Readonly<Record<string, number>> {
+  return episode.returnsByAgent as Record<string, number>;
+}
+
+function agentReturn(episode: EpisodeRecord, agent: string): number {
+  return returnsOf(episode)[agent] ?? 0;
 }
 
 interface StoredOutcome {

@@ -67,7 +67,7 @@ export function registerFuzzCommand(program: Command): void {
     )
     .option(
       '--metric <[agent.]name=low:high>',
-      "the range of a metric the rules read, or with agent. of one agent's metric, overriding the metric's range for that agent (repeatable; default 0:1)",
+      "the range of a metric the rules read, or with agent. of one agent's metric, overriding the metric's range for that agent (repeatable; default 0:1, widened to twice a success threshold outside it)",
       collect,
       [],
     )

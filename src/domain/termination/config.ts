@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
 import { describeValue } from '../shared/describeValue.js';
 import { closestName } from '../shared/suggest.js';
 import { TerminationConfigError, type TerminationConfigIssue } from './errors.js';
+import { seedFingerprint } from './seedFingerprint.js';
 
 export type { TerminationConfigIssue };
 
@@ -338,18 +338,19 @@ export function configurationView(config: TerminationConfig): {
 }
 
 /**
- * sha256 (hex) of the canonical JSON of {@link configurationView}: equal rules
- * give equal fingerprints whatever the key order of the input.
+ * The seed's fingerprint of {@link configurationView}: sha256 (hex) of the
+ * JSON Python's `json.dumps(sort_keys=True)` writes (`"threshold":1.0`), so
+ * equal rules give the seed's fingerprint whatever the key order of the input.
  *
  * @example
  * ```ts
- * // SAC with only the success rule of the parseTerminationConfig example:
+ * // SAC with only a success rule: objective ≥ 1, consecutive 2, min_evaluations 3
  * configurationFingerprint(config);
- * // '0bbd678882ec8b21d1738ba4e94ce178c666d54d98232f1145d5ee6e1b9884e8'
+ * // '45332db3c52499e49a83421f9f6fee21cb0e19889293665dc488e8e59ff8a22f' (the seed's)
  * ```
  */
 export function configurationFingerprint(config: TerminationConfig): string {
-  return sha256Hex(canonicalJson(configurationView(config)));
+  return seedFingerprint(configurationView(config));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../shared/canonicalJson.js';
+import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
 import { describeValue } from '../shared/describeValue.js';
 import type { TerminationConfig } from './config.js';
 import { configurationFingerprint, configurationView } from './config.js';
@@ -122,7 +122,8 @@ export function fromStateDict(config: TerminationConfig, dict: unknown): Termina
       `unsupported termination state version ${describeValue(dict.version)}; expected ${TERMINATION_STATE_VERSION}`,
     );
   }
-  if (dict.configuration_fingerprint !== configurationFingerprint(config)) {
+  const fingerprints = [configurationFingerprint(config), earlierFingerprint(config)];
+  if (!fingerprints.includes(dict.configuration_fingerprint as string)) {
     throw new TerminationStateError(
       'termination state configuration_fingerprint does not match this configuration',
     );
@@ -268,6 +269,11 @@ function sameJson(a: unknown, b: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** What arena wrote before it wrote the seed's fingerprint (JavaScript's `1`, not `1.0`): such states still restore. */
+function earlierFingerprint(config: TerminationConfig): string {
+  return sha256Hex(canonicalJson(configurationView(config)));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

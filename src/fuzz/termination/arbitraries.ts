@@ -277,7 +277,14 @@ export function sequenceArbitrary(
 }
 
 /** How a targeted sequence moves through a metric's range. */
-export type TargetedPattern = 'low' | 'high' | 'mid' | 'threshold' | 'rampUp' | 'rampDown';
+export type TargetedPattern =
+  | 'low'
+  | 'high'
+  | 'mid'
+  | 'threshold'
+  | 'rampUp'
+  | 'rampDown'
+  | 'rampShortOfThreshold';
 
 /** Every targeted pattern, in the order they are tried. */
 export const TARGETED_PATTERNS: readonly TargetedPattern[] = [
@@ -287,6 +294,7 @@ export const TARGETED_PATTERNS: readonly TargetedPattern[] = [
   'mid',
   'rampUp',
   'rampDown',
+  'rampShortOfThreshold',
 ];
 
 /**
@@ -294,7 +302,8 @@ export const TARGETED_PATTERNS: readonly TargetedPattern[] = [
  * agent and metric: constant at a threshold (the agent's own success threshold
  * if it is in the agent's range, else another agent's on the same metric, else
  * the midpoint), constant at either end or the
- * midpoint, or a monotone ramp across the range.
+ * midpoint, a monotone ramp across the range, or a ramp towards the agent's
+ * success threshold that stops short of it.
  *
  * @example
  * ```ts
@@ -336,7 +345,7 @@ export function targetedSequence(
  *
  * @example
  * ```ts
- * targetedExamples(config, ranges, 4).length; // 6
+ * targetedExamples(config, ranges, 4).length; // 7
  * ```
  */
 export function targetedExamples(
@@ -355,7 +364,8 @@ function patternValue(
   index: number,
   length: number,
 ): number {
-  const fraction = length <= 1 ? 1 : index / (length - 1);
+  // a ramp's steps snap to the grid: readable values (0.071, not 0.0714285714286)
+  const fraction = length <= 1 ? 1 : Math.round((index / (length - 1)) * GRID_STEPS) / GRID_STEPS;
   switch (pattern) {
     case 'low':
       return range.low;
@@ -369,7 +379,31 @@ function patternValue(
       return gridValue(range, fraction);
     case 'rampDown':
       return gridValue(range, 1 - fraction);
+    case 'rampShortOfThreshold':
+      return rampShortOfThreshold(config, agentName, range, index, length);
   }
+}
+
+/**
+ * A ramp towards the agent's own success threshold that never reaches it: it
+ * keeps improving without succeeding, so a cap can be reached in a range
+ * wide enough to hold the threshold. Without a success rule on the metric, `rampUp`.
+ */
+function rampShortOfThreshold(
+  config: TerminationConfig,
+  agentName: string,
+  range: MetricRange,
+  index: number,
+  length: number,
+): number {
+  const success = config.agents[agentName]?.success;
+  const threshold = success?.metric === range.metric ? success.threshold : null;
+  if (threshold === null || threshold < range.low || threshold > range.high) {
+    return gridValue(range, length <= 1 ? 1 : index / (length - 1));
+  }
+  const start = success?.direction === 'less_equal' ? range.high : range.low;
+  const fraction = Math.round((index / length) * GRID_STEPS) / GRID_STEPS;
+  return roundValue(start + (threshold - start) * fraction);
 }
 
 /** The agent's own success threshold in the range, else another agent's on the same metric. */

@@ -1,6 +1,6 @@
 import type { SuccessRule, TerminationConfig } from '../../domain/termination/config.js';
 import type { MetricRange } from './metricRanges.js';
-import { rangeOf } from './metricRanges.js';
+import { rangeName, rangeOf } from './metricRanges.js';
 
 /**
  * The fewest evaluations success can take, from the rules alone: every agent
@@ -68,7 +68,10 @@ export function successOutOfRange(
         ? range.high >= rule.threshold
         : range.low <= rule.threshold;
     if (!reachable) {
-      return `agent ${JSON.stringify(agentName)} needs ${rule.metric} ${symbol(rule)} ${rule.threshold}, outside the range ${range.low}:${range.high}`;
+      const where = range.assumed
+        ? `the assumed range ${range.low}:${range.high} (give --metric ${rangeName(range)}=LOW:HIGH)`
+        : `the range ${range.low}:${range.high}`;
+      return `agent ${JSON.stringify(agentName)} needs ${rule.metric} ${symbol(rule)} ${rule.threshold}, outside ${where}`;
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import type { FuzzTerminationReport } from './fuzzTermination.js';
-import { rangeName } from './metricRanges.js';
+import { type MetricRange, rangeName } from './metricRanges.js';
 import type { MetricSequence } from './sequences.js';
 
 /** Values of a long example shown before it is cut short. */
@@ -30,12 +30,7 @@ export function formatFuzzReport(report: FuzzTerminationReport, rulesPath: strin
   const lines = [
     `arena fuzz termination ${rulesPath}`,
     `seed ${settings.seed}, ${settings.runs} runs per search, sequences of up to ${settings.horizon} evaluations`,
-    `metric ranges: ${report.ranges
-      .map(
-        (range) =>
-          `${rangeName(range)} ${range.low}:${range.high}${range.assumed ? ` (assumed; give --metric ${range.metric}=LOW:HIGH)` : ''}`,
-      )
-      .join(', ')}`,
+    `metric ranges: ${report.ranges.map(formatRange).join(', ')}`,
   ];
   const { phase } = settings;
   if (phase?.origin) {
@@ -93,6 +88,14 @@ export function formatFuzzReport(report: FuzzTerminationReport, rulesPath: strin
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `objective 0:66 (assumed: twice …; give --metric objective=LOW:HIGH)`: an assumed range says so and how to give one. */
+function formatRange(range: MetricRange): string {
+  const span = `${rangeName(range)} ${range.low}:${range.high}`;
+  if (!range.assumed) return span;
+  const from = range.assumedFrom === undefined ? '' : `: ${range.assumedFrom}`;
+  return `${span} (assumed${from}; give --metric ${range.metric}=LOW:HIGH)`;
 }
 
 /** One line per agent and metric: its values in order, long series cut short. */

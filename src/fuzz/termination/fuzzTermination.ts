@@ -12,7 +12,7 @@ import { evaluationsBeforeCap, fuzzCheckpointReason, fuzzMaxEpisodes } from './r
 
 /** What to fuzz and how hard. */
 export interface FuzzTerminationOptions {
-  /** The user's `--metric` ranges; metrics without one get `0:1`. */
+  /** The user's `--metric` ranges; a metric without one gets `0:1`, widened to twice a success threshold outside it. */
   readonly ranges?: readonly MetricRange[];
   /** fast-check runs per search and per invariant (default 200). */
   readonly runs?: number;
@@ -74,7 +74,7 @@ export const FUZZ_DEFAULTS = { runs: 200, seed: 42, maxEvaluations: 50 } as cons
  * ```ts
  * const report = fuzzTermination(parseTerminationConfig({ agents: { SAC: { success: {
  *   metric: 'objective', threshold: 2, direction: 'greater_equal', consecutive: 1, min_evaluations: 1,
- * } } } }), { require: ['success'] });
+ * } } } }), { ranges: [parseMetricRange('objective=0:1')], require: ['success'] });
  * report.reasons[0]?.reachable; // false ('agent "SAC" needs objective ≥ 2, outside the range 0:1')
  * report.unreachableRequired; // ['success']
  * ```

@@ -1,4 +1,5 @@
 import type { TerminationConfig } from '../../domain/termination/config.js';
+import { assumedRange } from './assumedRange.js';
 import { FuzzInputError } from './errors.js';
 import { metricsByAgent } from './sequences.js';
 
@@ -16,12 +17,14 @@ export interface MetricRange {
   readonly agent?: string;
   readonly low: number;
   readonly high: number;
-  /** `true` when the user gave no range and the default `0:1` is used. */
+  /**
+   * `true` when the user gave no range: `0:1`, or wider when a success
+   * threshold lies outside it (see `assumedFrom`).
+   */
   readonly assumed: boolean;
+  /** Why an assumed range is wider than `0:1` (`twice operator's success threshold 33`). */
+  readonly assumedFrom?: string;
 }
-
-/** The range used for a metric the user gave no `--metric` for. */
-export const DEFAULT_METRIC_RANGE = { low: 0, high: 1 } as const;
 
 const rangePattern = /^([^=]+)=([^:]+):(.+)$/;
 
@@ -84,8 +87,9 @@ export function metricsReadBy(config: TerminationConfig): string[] {
 }
 
 /**
- * One range per metric the rules read: the user's, or `0:1` (marked
- * `assumed`) when none was given; then the per-agent ranges (`AGENT.METRIC`,
+ * One range per metric the rules read: the user's, or when none was given an
+ * assumed one (`0:1`, widened to twice a success threshold outside it, see
+ * {@link assumedRange}); then the per-agent ranges (`AGENT.METRIC`,
  * which override the metric's range for that agent), in the rules' agent
  * order. An assumed range that every agent reading the metric overrides is
  * left out. A name that is a metric the rules read is that metric, even with a
@@ -120,17 +124,17 @@ export function resolveMetricRanges(
     if (seen.has(key)) throw new FuzzInputError(`--metric ${key}: given more than once`);
     seen.set(key, resolved);
   }
-  const overridden = (metric: string): boolean =>
-    config.agentNames
-      .filter((agentName) => readByAgent[agentName]?.includes(metric))
-      .every((agentName) => byAgentMetric.has(`${agentName}.${metric}`));
+  // the agents that read a metric without a range of their own
+  const sharing = (metric: string): string[] =>
+    config.agentNames.filter(
+      (agentName) =>
+        readByAgent[agentName]?.includes(metric) && !byAgentMetric.has(`${agentName}.${metric}`),
+    );
   const metricRanges = read.flatMap((metric): MetricRange[] => {
     const range = byMetric.get(metric);
     if (range) return [range];
-    if (overridden(metric)) return [];
-    return [
-      { metric, low: DEFAULT_METRIC_RANGE.low, high: DEFAULT_METRIC_RANGE.high, assumed: true },
-    ];
+    const agentNames = sharing(metric);
+    return agentNames.length === 0 ? [] : [assumedRange(config, metric, agentNames)];
   });
   const agentRanges = config.agentNames.flatMap((agentName) =>
     (readByAgent[agentName] ?? []).flatMap((metric) => {

@@ -1,9 +1,9 @@
+import type { EpisodeReturn } from '../episodeSummaries.js';
 import type {
   CheckpointRecord,
   CheckpointStatus,
   DeliveryCount,
   EpisodeRecord,
-  EpisodeSummary,
   LeaseHolder,
   LeaseOwner,
   MetaDecisionRecord,
@@ -264,19 +264,17 @@ export function remoteComponentFromRow(row: RemoteComponentRow): RemoteComponent
   };
 }
 
-/** A row of `episodeSummary`'s grouping: one phase's training or evaluation episodes. */
-export interface EpisodeSummaryRow {
+/** A row of `episodeReturns`: what a summary reads of one episode. */
+export interface EpisodeReturnRow {
   phase_index: number;
   evaluation: Flag;
-  count: number;
-  mean_return: number;
+  episode_return: number;
 }
 
-export function episodeSummaryFromRow(row: EpisodeSummaryRow): EpisodeSummary {
+export function episodeReturnFromRow(row: EpisodeReturnRow): EpisodeReturn {
   return {
     phaseIndex: row.phase_index,
     evaluation: isSet(row.evaluation),
-    count: row.count,
-    meanReturn: row.mean_return,
+    episodeReturn: row.episode_return,
   };
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { summarizeEpisodes } from '../episodeSummaries.js';
 import type { RunIdGenerator } from '../runId.js';
 import type { Lease, LeaseHolder, RemoteComponentRecord, RunStore } from '../store.js';
 import { encodeStoredJson } from '../storedJson.js';
@@ -15,7 +16,7 @@ import {
   checkpointFromRow,
   deliveryCountFromRow,
   episodeFromRow,
-  episodeSummaryFromRow,
+  episodeReturnFromRow,
   leaseHolderFromRow,
   metaDecisionFromRow,
   type PhaseRow,
@@ -367,7 +368,8 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
       phaseIndex === undefined
         ? recordsOf(runId, sql.episodes, [runId], episodeFromRow)
         : recordsOf(runId, sql.phaseEpisodes, [runId, phaseIndex], episodeFromRow),
-    episodeSummary: (runId) => recordsOf(runId, sql.episodeSummary, [runId], episodeSummaryFromRow),
+    episodeSummary: (runId) =>
+      summarizeEpisodes(recordsOf(runId, sql.episodeReturns, [runId], episodeReturnFromRow)),
     checkpoints: (runId, phaseIndex) =>
       phaseIndex === undefined
         ? recordsOf(runId, sql.checkpoints, [runId], checkpointFromRow)

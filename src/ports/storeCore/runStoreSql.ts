@@ -45,9 +45,9 @@ export const sharedRunSql = {
      WHERE run_id = $1 AND phase_index = $2 RETURNING *`,
   episodes: 'SELECT * FROM episodes WHERE run_id = $1 ORDER BY phase_index, episode',
   phaseEpisodes: 'SELECT * FROM episodes WHERE run_id = $1 AND phase_index = $2 ORDER BY episode',
-  episodeSummary: `SELECT phase_index, evaluation, COUNT(*) AS count, AVG(episode_return) AS mean_return
-     FROM episodes WHERE run_id = $1 GROUP BY phase_index, evaluation
-     ORDER BY phase_index, evaluation`,
+  // summed in TypeScript (episodeSummaries.ts), not by each database's AVG
+  episodeReturns: `SELECT phase_index, evaluation, episode_return FROM episodes WHERE run_id = $1
+     ORDER BY phase_index, episode`,
   checkpoints: 'SELECT * FROM checkpoints WHERE run_id = $1 ORDER BY phase_index, checkpoint_index',
   phaseCheckpoints:
     'SELECT * FROM checkpoints WHERE run_id = $1 AND phase_index = $2 ORDER BY checkpoint_index',

@@ -54,6 +54,14 @@ describe('successOutOfRange', () => {
       successOutOfRange(rules({ A: { success: success({ threshold: 1 }) } }), unit),
     ).toBeNull();
   });
+
+  it('says when the range it measured against was assumed, and how to give one', () => {
+    const config = rules({ B: { success: success({ threshold: 2 }) } });
+    const assumed: MetricRange[] = [{ metric: 'objective', low: 0, high: 1, assumed: true }];
+    expect(successOutOfRange(config, assumed)).toBe(
+      'agent "B" needs objective ≥ 2, outside the assumed range 0:1 (give --metric objective=LOW:HIGH)',
+    );
+  });
 });
 
 describe('analyseForever', () => {

@@ -16,7 +16,11 @@ describe('fuzzTermination', () => {
     const config = parseTerminationConfig({
       agents: { SAC: { success: successRule({ threshold: 2 }) } },
     });
-    const report = fuzzTermination(config, { ...quick, require: ['success'] });
+    const report = fuzzTermination(config, {
+      ...quick,
+      ranges: [parseMetricRange('objective=0:1')],
+      require: ['success'],
+    });
     expect(report.reasons[0]).toMatchObject({
       reason: 'success',
       configured: true,

@@ -65,6 +65,43 @@ describe('resolveMetricRanges', () => {
     ]);
   });
 
+  it('widens an assumed range to twice each success threshold outside 0:1, and says from which', () => {
+    const rules = (thresholds: Record<string, number>) =>
+      parseTerminationConfig({
+        agents: Object.fromEntries(
+          Object.entries(thresholds).map(([agent, threshold]) => [
+            agent,
+            { success: successRule({ threshold }) },
+          ]),
+        ),
+      });
+    expect(resolveMetricRanges(rules({ operator: 33 }), [])).toEqual([
+      {
+        metric: 'objective',
+        low: 0,
+        high: 66,
+        assumed: true,
+        assumedFrom: "twice operator's success threshold 33",
+      },
+    ]);
+    expect(resolveMetricRanges(rules({ A: -25, B: 0.8, C: 3 }), [])).toEqual([
+      {
+        metric: 'objective',
+        low: -50,
+        high: 6,
+        assumed: true,
+        assumedFrom: "twice A's success threshold -25 and C's success threshold 3",
+      },
+    ]);
+    // an agent with its own range does not widen the range the others share
+    expect(
+      resolveMetricRanges(rules({ A: 0.5, B: 40 }), [parseMetricRange('B.objective=0:50')]),
+    ).toEqual([
+      { metric: 'objective', low: 0, high: 1, assumed: true },
+      { metric: 'objective', agent: 'B', low: 0, high: 50, assumed: false },
+    ]);
+  });
+
   it('rejects a range of a metric no rule reads, and a metric given twice', () => {
     expect(() => resolveMetricRanges(config, [parseMetricRange('reward=0:1')])).toThrow(
       '--metric reward: no rule reads this metric; the rules read loss, objective',

@@ -50,6 +50,23 @@ describe('metric sequences', () => {
     expect(values('rampDown')).toEqual([3, 1, -1]);
   });
 
+  it('keeps ramp values on the 1000-step grid, readable at any length', () => {
+    const unit: MetricRange[] = [{ metric: 'objective', low: 0, high: 1, assumed: true }];
+    const ramp = targetedSequence(config, unit, 'rampUp', 15).map(
+      (evaluation) => evaluation.SAC?.objective,
+    );
+    expect(ramp.slice(0, 4)).toEqual([0, 0.071, 0.143, 0.214]);
+    expect(ramp.at(-1)).toBe(1);
+  });
+
+  it('ramps towards the success threshold without reaching it', () => {
+    const ramp = targetedSequence(config, ranges, 'rampShortOfThreshold', 3).map(
+      (evaluation) => evaluation.SAC?.objective,
+    );
+    // from the low end -1 towards 0.8: a third, two thirds of the way
+    expect(ramp).toEqual([-1, -0.4006, 0.2006]);
+  });
+
   it('draws values only within the range, the special values included', () => {
     expect(specialValues(config, ranges[0]!)).toEqual([-1, 3, 1, 0.8]);
     const samples = fc.sample(evaluationArbitrary(config, ranges), { numRuns: 300, seed: 3 });
