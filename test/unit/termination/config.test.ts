@@ -167,10 +167,7 @@ describe('terminationConfigIssues', () => {
       agents: { SAC: { success: { ...rule, min_evaluation: 3 } } },
     });
     expect(issues.map((issue) => [issue.path, issue.detail])).toEqual([
-      [
-        ['agents', 'SAC', 'success', 'min_evaluations'],
-        'missing; it must be a positive integer',
-      ],
+      [['agents', 'SAC', 'success', 'min_evaluations'], 'missing; it must be a positive integer'],
       [
         ['agents', 'SAC', 'success', 'min_evaluation'],
         'unknown key; did you mean "min_evaluations"? (expected exactly metric, threshold, direction, consecutive, min_evaluations)',
