@@ -30,15 +30,15 @@ export function createProgressBar(options: ProgressBarOptions): ProgressBar {
   const { stream, total, label } = options;
   if (stream.isTTY !== true) return { update: () => undefined, finish: () => undefined };
   const minIntervalMs = options.minIntervalMs ?? 100;
+  // the terminal's width when the bar starts: a later resize does not change the bar under the reader
+  const columns = stream.columns || 80;
   let lastDrawMs = Number.NEGATIVE_INFINITY;
   return {
     update(done, extra = '') {
       const now = performance.now();
       if (done < total && now - lastDrawMs < minIntervalMs) return;
       lastDrawMs = now;
-      stream.write(
-        `\r\x1b[2K${formatProgressLine(done, total, label, extra, stream.columns || 80)}`,
-      );
+      stream.write(`\r\x1b[2K${formatProgressLine(done, total, label, extra, columns)}`);
     },
     finish() {
       stream.write('\r\x1b[2K');
@@ -46,12 +46,19 @@ export function createProgressBar(options: ProgressBarOptions): ProgressBar {
   };
 }
 
+/** Columns kept for the note after the counts ("running", "12 errors"), so a note never resizes the bar. */
+const NOTE_ROOM = 16;
+
 /**
- * The text of one progress line, fitted to `columns`.
+ * The text of one progress line, fitted to `columns`. The bar's width
+ * depends only on `columns`, `label` and `total`, never on the note, so it
+ * keeps one width for the bar's whole life; a note longer than its room is cut
+ * at the line's end.
  *
  * @example
  * ```ts
- * formatProgressLine(1, 4, 'judging', '', 40); // 'judging [#####..............] 1/4  25%'
+ * formatProgressLine(1, 4, 'judging', '', 60);        // 'judging [######.................] 1/4  25%'
+ * formatProgressLine(1, 4, 'judging', 'running', 60); // 'judging [######.................] 1/4  25%  running'
  * ```
  */
 export function formatProgressLine(
@@ -69,7 +76,7 @@ export function formatProgressLine(
   const width = String(total).length;
   const counts = `${String(done).padStart(width)}/${total} ${String(Math.round(fraction * 100)).padStart(3)}%`;
   const suffix = extra ? `  ${extra}` : '';
-  const barWidth = Math.max(10, columns - label.length - counts.length - suffix.length - 6);
+  const barWidth = Math.max(10, columns - label.length - counts.length - NOTE_ROOM - 6);
   const filled = Math.round(fraction * barWidth);
   return `${label} [${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${counts}${suffix}`.slice(
     0,

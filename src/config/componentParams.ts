@@ -83,9 +83,10 @@ export async function componentParamsIssues(
   if (schema instanceof z.ZodType) {
     const parsed = schema.safeParse(ref.params, { reportInput: true, error: typeMismatch });
     if (parsed.success) return [];
-    return issuesFromZod(parsed.error, schema, prefix).map((found) =>
-      issue(found.segments, found.message),
-    );
+    return issuesFromZod(parsed.error, schema, prefix).map(({ segments, ...found }) => ({
+      ...issue(segments, found.message),
+      ...found,
+    }));
   }
   if (!isStandardSchema(schema)) {
     return [

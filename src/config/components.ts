@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ArenaError } from '../domain/shared/errors.js';
+import { closestName, didYouMean } from '../domain/shared/suggest.js';
 import type { ConfigIssue } from './configIssue.js';
 import { RunFileError } from './runFileError.js';
 import type { ComponentRef, RunSpec } from './runSpec.js';
@@ -45,12 +46,20 @@ export class ComponentResolutionError extends ArenaError {
   readonly componentName: string;
   /** What was tried and why it failed, without the path. */
   readonly reason: string;
+  /** The known name a misspelt one most likely meant (`arena:CrossEntropyBrain`). */
+  readonly suggestion: string | undefined;
 
-  constructor(ref: ComponentRef, reason: string, options?: { cause?: unknown }) {
-    super('COMPONENT_RESOLUTION', `${ref.yamlPath}: ${reason}`, options);
+  constructor(
+    ref: ComponentRef,
+    reason: string,
+    options?: { cause?: unknown; suggestion?: string | null },
+  ) {
+    const cause = options?.cause !== undefined ? { cause: options.cause } : undefined;
+    super('COMPONENT_RESOLUTION', `${ref.yamlPath}: ${reason}`, cause);
     this.yamlPath = ref.yamlPath;
     this.componentName = ref.name;
     this.reason = reason;
+    this.suggestion = options?.suggestion ?? undefined;
   }
 }
 
@@ -114,7 +123,8 @@ export async function resolveComponent(
     const known = exports.length > 0 ? exports.join(', ') : 'none';
     throw new ComponentResolutionError(
       ref,
-      `module ${file} has no export ${JSON.stringify(exportName)} (its exports: ${known})`,
+      `module ${file} has no export ${JSON.stringify(exportName)}${didYouMean(exportName, exports)} (its exports: ${known})`,
+      { suggestion: closestName(exportName, exports) },
     );
   }
   return module[exportName];
@@ -221,7 +231,8 @@ function resolveBuiltin(ref: ComponentRef, builtins: ReadonlyMap<string, unknown
   const list = known.length > 0 ? known.join(', ') : 'none are registered';
   throw new ComponentResolutionError(
     ref,
-    `unknown built-in ${JSON.stringify(ref.name)} (known built-ins: ${list})`,
+    `unknown built-in ${JSON.stringify(ref.name)}${didYouMean(ref.name, known)} (known built-ins: ${list})`,
+    { suggestion: closestName(ref.name, known) },
   );
 }
 

@@ -16,6 +16,10 @@ export interface ConfigIssue {
   readonly path: string;
   readonly message: string;
   readonly location: SourceLocation | null;
+  /** What is accepted there, when the message names it (`one of: mode, worker, ...`). */
+  readonly expected?: string;
+  /** The accepted name a misspelt one most likely meant (`episodes`, `arena:CrossEntropyBrain`). */
+  readonly suggestion?: string;
 }
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;

@@ -94,9 +94,40 @@ export async function readRunFileText(filePath: string): Promise<string> {
  * ```
  */
 export function parseRunFile(text: string, options: ParseRunFileOptions): RunSpec {
+  const parsed = tryParseRunFile(text, options);
+  if (!parsed.ok) throw new RunFileError(options.sourcePath, parsed.issues);
+  return parsed.spec;
+}
+
+/** What {@link tryParseRunFile} made of a run file's text. */
+export type RunFileParse =
+  | { readonly ok: true; readonly spec: RunSpec }
+  | {
+      readonly ok: false;
+      /** Every problem found, located, in document order. */
+      readonly issues: readonly ConfigIssue[];
+      /** The document as YAML read it, for later checks of its well-formed parts; `undefined` when it is not YAML. */
+      readonly document: unknown;
+    };
+
+/**
+ * {@link parseRunFile} without the throw: the spec, or every problem together
+ * with the document as read, so a caller can go on checking the parts of a
+ * file that are well formed (`validateRunFileText` does).
+ *
+ * @example
+ * ```ts
+ * const parsed = tryParseRunFile('uid: x\n', { sourcePath: 'run.yaml' });
+ * parsed.ok; // false
+ * parsed.ok || parsed.issues[0]?.path; // 'seed'
+ * ```
+ */
+export function tryParseRunFile(text: string, options: ParseRunFileOptions): RunFileParse {
   const { sourcePath } = options;
   const source = readYamlSource(text);
-  if (source.syntaxIssues.length > 0) throw new RunFileError(sourcePath, source.syntaxIssues);
+  if (source.syntaxIssues.length > 0) {
+    return { ok: false, issues: source.syntaxIssues, document: undefined };
+  }
   const raw = source.value;
   const issues: PathIssue[] = [];
   const parsed = runFileSchema.safeParse(raw, { reportInput: true });
@@ -107,11 +138,11 @@ export function parseRunFile(text: string, options: ParseRunFileOptions): RunSpe
     ? buildPhases(rawSchedule, source.keyOrder, issues, !parsed.success)
     : [];
   if (issues.length > 0 || !parsed.success) {
-    throw new RunFileError(sourcePath, locateIssues(issues, source));
+    return { ok: false, issues: locateIssues(issues, source), document: raw };
   }
   const file = parsed.data;
   const condition = file.run_config?.condition;
-  return deepFreeze({
+  const spec: RunSpec = deepFreeze({
     uid: file.uid,
     seed: file.seed,
     version: file.version,
@@ -121,6 +152,7 @@ export function parseRunFile(text: string, options: ParseRunFileOptions): RunSpe
     phases,
     runCondition: condition ? componentRef(condition, ['run_config', 'condition']) : null,
   });
+  return { ok: true, spec };
 }
 
 function structuralIssues(raw: unknown, error: import('zod').ZodError): PathIssue[] {
@@ -327,10 +359,10 @@ function rerootKeyOrder(keyOrder: KeyOrder, prefix: string): KeyOrder {
 }
 
 function locateIssues(issues: readonly PathIssue[], source: YamlSource): ConfigIssue[] {
-  const located = issues.map((issue) => ({
-    path: formatYamlPath(issue.segments),
-    message: issue.message,
-    location: source.locate(issue.segments),
+  const located = issues.map(({ segments, ...issue }) => ({
+    path: formatYamlPath(segments),
+    ...issue,
+    location: source.locate(segments),
   }));
   // Stable: issues without a location keep their order after the located ones.
   return located.sort(

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { deriveSeed } from '../domain/shared/random.js';
 import type { Environment } from '../ports/environment.js';
 import { silentLogger } from '../ports/logger.js';
@@ -16,11 +17,12 @@ import {
   type PathSegment,
   parseYamlPath,
 } from './configIssue.js';
-import { parseRunFile, readRunFileText } from './runFile.js';
+import { readRunFileText, tryParseRunFile } from './runFile.js';
 import { RunFileError } from './runFileError.js';
 import type { ComponentRef, RunSpec } from './runSpec.js';
-import { terminationIssues } from './terminationRules.js';
+import { runConditionIssues, terminationIssues } from './terminationRules.js';
 import { locateRunFileIssues } from './validateRunFile.js';
+import { wellFormedRefs } from './wellFormedRefs.js';
 
 /** Where the components of a run file are looked up. */
 export interface RunFileValidationOptions {
@@ -56,12 +58,28 @@ export interface RunFileValidationOptions {
  */
 export async function runSpecIssues(
   spec: RunSpec,
-  { builtins, components = {} }: RunFileValidationOptions,
+  options: RunFileValidationOptions,
 ): Promise<ConfigIssue[]> {
+  const { issues, usable } = await componentIssues(componentRefsOf(spec), spec.baseDir, options);
+  issues.push(...(await proposalIssues(spec, usable)));
+  issues.push(...agentIssues(spec, usable));
+  issues.push(...terminationIssues(spec));
+  return issues;
+}
+
+/**
+ * Resolve each component and check its params against the schema it
+ * declares; `usable` holds those that resolved and whose params passed.
+ */
+async function componentIssues(
+  allRefs: readonly ComponentRef[],
+  baseDir: string,
+  { builtins, components = {} }: RunFileValidationOptions,
+): Promise<{ issues: ConfigIssue[]; usable: Map<string, unknown> }> {
   const issues: ConfigIssue[] = [];
   // A remote component is checked by name and place only: validating asks no server.
   const refs: ComponentRef[] = [];
-  for (const ref of componentRefsOf(spec)) {
+  for (const ref of allRefs) {
     if (!ref.name.startsWith(REMOTE_PREFIX)) refs.push(ref);
     else {
       const problem = remoteComponentProblem(ref);
@@ -69,25 +87,27 @@ export async function runSpecIssues(
     }
   }
   const settled = await Promise.allSettled(
-    refs.map((ref) => resolveComponent(ref, { baseDir: spec.baseDir, builtins, components })),
+    refs.map((ref) => resolveComponent(ref, { baseDir, builtins, components })),
   );
-  // A component is usable when it resolved and its params passed its schema.
   const usable = new Map<string, unknown>();
   for (const [index, result] of settled.entries()) {
     const ref = refs[index] as ComponentRef;
     if (result.status === 'rejected') {
       if (!(result.reason instanceof ComponentResolutionError)) throw result.reason;
-      issues.push({ path: ref.yamlPath, message: result.reason.reason, location: null });
+      const { reason, suggestion } = result.reason;
+      issues.push({
+        path: ref.yamlPath,
+        message: reason,
+        location: null,
+        ...(suggestion !== undefined ? { suggestion } : {}),
+      });
       continue;
     }
     const paramsIssues = await componentParamsIssues(ref, result.value);
     issues.push(...paramsIssues);
     if (paramsIssues.length === 0) usable.set(ref.yamlPath, result.value);
   }
-  issues.push(...(await proposalIssues(spec, usable)));
-  issues.push(...agentIssues(spec, usable));
-  issues.push(...terminationIssues(spec));
-  return issues;
+  return { issues, usable };
 }
 
 /**
@@ -257,13 +277,23 @@ export async function validateRunFileText(
   text: string,
   options: RunFileValidationOptions & { readonly sourcePath: string; readonly baseDir?: string },
 ): Promise<RunSpec> {
-  const spec = parseRunFile(text, {
-    sourcePath: options.sourcePath,
-    ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}),
-  });
+  const { sourcePath } = options;
+  const baseDir = options.baseDir ?? path.dirname(path.resolve(sourcePath));
+  const parsed = tryParseRunFile(text, { sourcePath, baseDir });
+  if (!parsed.ok) {
+    if (parsed.document === undefined) throw new RunFileError(sourcePath, parsed.issues);
+    // the parts that are well formed are checked in the same pass, not after the shape is fixed
+    const { refs, runCondition } = wellFormedRefs(parsed.document);
+    const deeper = [
+      ...(await componentIssues(refs, baseDir, options)).issues,
+      ...runConditionIssues(runCondition),
+    ];
+    throw new RunFileError(sourcePath, locateRunFileIssues(text, [...parsed.issues, ...deeper]));
+  }
+  const { spec } = parsed;
   const issues = await runSpecIssues(spec, options);
   if (issues.length > 0) {
-    throw new RunFileError(options.sourcePath, locateRunFileIssues(text, issues));
+    throw new RunFileError(sourcePath, locateRunFileIssues(text, issues));
   }
   return spec;
 }

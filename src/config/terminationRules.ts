@@ -68,21 +68,8 @@ export function terminationIssues(spec: RunSpec): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const add = (path: string, message: string) => issues.push({ path, message, location: null });
   const condition = spec.runCondition;
-  let evaluationRules = false;
-  if (condition !== null) {
-    if (EVALUATION_CONDITION.test(condition.name)) {
-      evaluationRules = true;
-      for (const issue of terminationConfigIssues(condition.params)) {
-        add(`${condition.yamlPath}.params${pathSuffix(issue.path)}`, issue.detail);
-      }
-    } else if (!MAX_EPISODES_CONDITION.test(condition.name)) {
-      add(
-        `${condition.yamlPath}.name`,
-        `unknown termination condition "${condition.name}" ` +
-          '(expected arena:AgentEvaluationObjectiveTerminationCondition or arena:MaxEpisodesTerminationCondition)',
-      );
-    }
-  }
+  const evaluationRules = condition !== null && EVALUATION_CONDITION.test(condition.name);
+  issues.push(...runConditionIssues(condition));
   if (evaluationRules && condition !== null) issues.push(...ruleAgentIssues(spec, condition));
   for (const phase of spec.phases) {
     const config = phase.phaseConfig;
@@ -111,6 +98,40 @@ export function terminationIssues(spec: RunSpec): ConfigIssue[] {
     }
   }
   return issues;
+}
+
+/**
+ * The problems of a run's termination condition alone, without its phases:
+ * an unknown condition, or the rules' own problems (all agents at once,
+ * unknown keys with a suggestion). `validateRunFileText` also asks this of a
+ * file whose phases are malformed.
+ *
+ * @example
+ * ```ts
+ * runConditionIssues({ name: 'arena:NoSuchCondition', params: {}, yamlPath: 'run_config.condition' });
+ * // [{ path: 'run_config.condition.name', message: 'unknown termination condition "arena:NoSuchCondition" (...)', location: null }]
+ * ```
+ */
+export function runConditionIssues(condition: ComponentRef | null): ConfigIssue[] {
+  if (condition === null || MAX_EPISODES_CONDITION.test(condition.name)) return [];
+  if (!EVALUATION_CONDITION.test(condition.name)) {
+    return [
+      {
+        path: `${condition.yamlPath}.name`,
+        message:
+          `unknown termination condition "${condition.name}" ` +
+          '(expected arena:AgentEvaluationObjectiveTerminationCondition or arena:MaxEpisodesTerminationCondition)',
+        location: null,
+      },
+    ];
+  }
+  return terminationConfigIssues(condition.params).map((issue) => ({
+    path: `${condition.yamlPath}.params${pathSuffix(issue.path)}`,
+    message: issue.detail,
+    location: null,
+    ...(issue.suggestion !== undefined ? { suggestion: issue.suggestion } : {}),
+    ...(issue.expected !== undefined ? { expected: issue.expected } : {}),
+  }));
 }
 
 /**

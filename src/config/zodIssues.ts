@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { describeValue } from '../domain/shared/describeValue.js';
-import { didYouMean } from '../domain/shared/suggest.js';
+import { closestName, didYouMean } from '../domain/shared/suggest.js';
 import type { PathSegment } from './configIssue.js';
 
 /** A problem found at a path, before it is given a line and column. */
 export interface PathIssue {
   readonly segments: readonly PathSegment[];
   readonly message: string;
+  /** What is accepted there (`one of: mode, worker, ...`). */
+  readonly expected?: string;
+  /** The accepted key a misspelt one most likely meant. */
+  readonly suggestion?: string;
 }
 
 /**
@@ -75,10 +79,16 @@ export function issuesFromZod(
     const segments = [...prefix, ...(issue.path as PathSegment[])];
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeys(schema, issue.path as PathSegment[]);
-      const hint = known.length > 0 ? ` (expected one of: ${known.join(', ')})` : '';
+      const expected = known.length > 0 ? `one of: ${known.join(', ')}` : undefined;
+      const hint = expected !== undefined ? ` (expected ${expected})` : '';
       for (const key of issue.keys) {
-        const suggestion = didYouMean(key, known);
-        issues.push({ segments: [...segments, key], message: `unknown key${suggestion}${hint}` });
+        const suggestion = closestName(key, known);
+        issues.push({
+          segments: [...segments, key],
+          message: `unknown key${didYouMean(key, known)}${hint}`,
+          ...(expected !== undefined ? { expected } : {}),
+          ...(suggestion !== null ? { suggestion } : {}),
+        });
       }
     } else if (issue.code === 'invalid_union') {
       issues.push({

@@ -40,7 +40,8 @@ export interface LoggerOptions {
 }
 
 /**
- * A pino logger writing to stderr: pretty on a TTY, JSON lines otherwise.
+ * A pino logger writing to stderr: pretty on a TTY (coloured unless
+ * `NO_COLOR` is set), JSON lines otherwise.
  *
  * @example
  * ```ts
@@ -58,10 +59,30 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     // Synchronous, in-thread pretty printing: no worker keeps Node alive, no line is lost on exit.
     return pino(
       { level },
-      prettyStream({ destination: 2, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss' }),
+      prettyStream({
+        destination: 2,
+        sync: true,
+        colorize: colourWanted(process.env),
+        translateTime: 'SYS:HH:MM:ss',
+      }),
     );
   }
   return pino({ level }, destination);
+}
+
+/**
+ * Whether pretty logs are coloured: yes, unless `NO_COLOR` is set to
+ * anything but the empty string (https://no-color.org).
+ *
+ * @example
+ * ```ts
+ * colourWanted({ NO_COLOR: '1' }); // false
+ * colourWanted({ NO_COLOR: '' });  // true
+ * ```
+ */
+export function colourWanted(environment: NodeJS.ProcessEnv): boolean {
+  const noColour = environment.NO_COLOR;
+  return noColour === undefined || noColour === '';
 }
 
 /**

@@ -207,8 +207,8 @@ describe('arena fuzz termination', () => {
         `arena: ${bad}: invalid rules file, 4 problems:`,
         '  agents.SAC.success.threshold: missing; it must be a finite number (line 3, column 14)',
         '  agents.SAC.success.direction: missing; it must be greater_equal or less_equal (line 3, column 14)',
-        '  agents.SAC.success.consecutive: missing; it must be a positive integer (booleans are not integers) (line 3, column 14)',
-        '  agents.SAC.success.min_evaluations: missing; it must be a positive integer (booleans are not integers) (line 3, column 14)',
+        '  agents.SAC.success.consecutive: missing; it must be a positive integer (line 3, column 14)',
+        '  agents.SAC.success.min_evaluations: missing; it must be a positive integer (line 3, column 14)',
         '',
       ].join('\n'),
     );

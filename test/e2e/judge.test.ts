@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { judgeStdout } from '../support/judgeOutput.js';
 import { scratchFolder } from '../support/scratch.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
@@ -44,7 +45,7 @@ describe('arena judge', () => {
     expect(JSON.stringify(results)).not.toContain('7 * 6 is 42');
   });
 
-  it('prints results as JSON lines and a JSON summary', async () => {
+  it('prints results as JSON lines and then the JSON summary on stdout, leaving stderr to logs', async () => {
     const run = await runArena([
       'judge',
       example('cases.jsonl'),
@@ -53,8 +54,14 @@ describe('arena judge', () => {
       '--json',
     ]);
     expect(run.code).toBe(0);
-    expect(run.stdout.trim().split('\n')).toHaveLength(4);
-    const report = JSON.parse(run.stderr);
+    expect(run.stderr).toBe('');
+    const { results, summary: report } = judgeStdout(run.stdout);
+    expect(results.map((result) => result.caseId).sort()).toEqual([
+      'arith-1',
+      'arith-2',
+      'capital-1',
+      'injection-1',
+    ]);
     expect(report.summary.byStatus).toEqual({ passed: 2, failed: 1, skipped: 1, error: 0 });
     expect(report.failedGates).toEqual([]);
   });
@@ -169,10 +176,7 @@ describe('arena judge', () => {
       expect(missingKey.stderr).toContain('api_key_env names ARENA_E2E_KEY, which is not set');
       const run = await runArena([...args, '--json'], { env: { ARENA_E2E_KEY: 'e2e-key' } });
       expect(run.code).toBe(0);
-      const results = run.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line));
+      const { results, summary } = judgeStdout(run.stdout);
       expect(results.map((result) => result.status)).toEqual([
         'passed',
         'passed',
@@ -180,7 +184,7 @@ describe('arena judge', () => {
         'passed',
       ]);
       expect(results[0].attemptCount).toBe(2);
-      expect(JSON.parse(run.stderr).summary.costUsd).toBeCloseTo(4 * 0.002);
+      expect(summary.summary.costUsd).toBeCloseTo(4 * 0.002);
       expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer e2e-key');
     } finally {
       await server.close();
@@ -204,10 +208,7 @@ describe('arena judge', () => {
       '--json',
     ]);
     expect(run.code).toBe(1);
-    const results = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const { results } = judgeStdout(run.stdout);
     expect(results.map((result) => [result.errorType, result.attemptCount])).toEqual(
       Array.from({ length: 4 }, () => ['ProviderConnectionError', 2]),
     );
@@ -234,10 +235,7 @@ describe('arena judge', () => {
       );
       expect(run.signal).toBeNull();
       expect(run.code).toBe(1);
-      const results = run.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line));
+      const { results } = judgeStdout(run.stdout);
       expect(results.map((result) => [result.errorType, result.attemptCount])).toEqual(
         Array.from({ length: 4 }, () => ['ProviderRateLimitError', 2]),
       );
@@ -291,7 +289,8 @@ describe('arena judge', () => {
     };
     const own = await judgeWith(config);
     expect(own.code).toBe(1);
-    expect(JSON.parse(own.stdout)).toMatchObject({
+    expect(judgeStdout(own.stdout).results).toHaveLength(1);
+    expect(judgeStdout(own.stdout).results[0]).toMatchObject({
       status: 'error',
       errorType: 'SelfEvaluationRejected',
     });

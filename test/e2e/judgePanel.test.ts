@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { judgeStdout } from '../support/judgeOutput.js';
 import { scratchFolder } from '../support/scratch.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
@@ -72,7 +73,7 @@ describe('arena judge with a panel', () => {
     const config = panelConfig((yaml) => yaml.replace('min_agreement: 0.4', 'min_agreement: 0.5'));
     const run = await runArena(['judge', example('cases.jsonl'), '--config', config, '--json']);
     expect(run.code).toBe(1);
-    const report = JSON.parse(run.stderr);
+    const report = judgeStdout(run.stdout).summary;
     expect(report.panel.agreement).toMatchObject({ subjects: 4, leftOut: 0 });
     expect(report.panel.agreement.kappa).toBeCloseTo(5 / 11, 10);
     expect(report.panel.members.lenient.passRate).toBe(0.75);
@@ -88,7 +89,10 @@ describe('arena judge with a panel', () => {
     const run = await runArena(['judge', example('cases.jsonl'), '--config', config, '--json']);
     expect(run.code).toBe(1);
     const statuses = Object.fromEntries(
-      lines(run.stdout).map((result) => [result.caseId, [result.status, result.errorType]]),
+      judgeStdout(run.stdout).results.map((result) => [
+        result.caseId,
+        [result.status, result.errorType],
+      ]),
     );
     expect(statuses).toEqual({
       'arith-1': ['passed', null],
@@ -96,7 +100,7 @@ describe('arena judge with a panel', () => {
       'capital-1': ['error', 'PanelTieError'],
       'injection-1': ['error', 'PanelQuorumError'],
     });
-    expect(JSON.parse(run.stderr).failedGates).toContain('2 errors exceed max_errors 0');
+    expect(judgeStdout(run.stdout).summary.failedGates).toContain('2 errors exceed max_errors 0');
   });
 
   it('exits 2 with the YAML path of a bad panel', async () => {
@@ -178,7 +182,7 @@ describe('arena judge --trials', () => {
         '--json',
       ]);
       expect([...calls.values()]).toEqual([3, 3, 3, 3]);
-      const report = JSON.parse(run.stderr);
+      const report = judgeStdout(run.stdout).summary;
       // arith-1 and injection-1 always passed, arith-2 always failed, capital-1 passed twice of three.
       expect(report.trials).toMatchObject({ trials: 3, cases: 4, sameVerdict: 3, subjects: 4 });
       expect(report.trials.kappa).toBeCloseTo(0.625, 10);
@@ -203,11 +207,11 @@ describe('arena judge --trials', () => {
     ]);
     expect(run.code).toBe(0);
     expect(
-      lines(run.stdout)
-        .map((result) => result.trial)
+      judgeStdout(run.stdout)
+        .results.map((result) => result.trial)
         .sort(),
     ).toEqual([1, 1, 1, 1, 2, 2, 2, 2]);
-    const report = JSON.parse(run.stderr);
+    const report = judgeStdout(run.stdout).summary;
     expect(report.panel.agreement).toMatchObject({ subjects: 8, leftOut: 0 });
     expect(report.panel.agreement.kappa).toBeCloseTo(5 / 11, 10);
     expect(report.trials).toMatchObject({ kappa: 1, trials: 2, cases: 4, sameVerdict: 4 });

@@ -175,6 +175,92 @@ describe('arena validate checks what arena run checks', () => {
   });
 });
 
+/** Three layers of mistakes at once: a phase key (schema), a built-in (resolution), a rule key (termination). */
+const threeLayers = withMistakes(hostingCapacityText, [
+  {
+    name: 'a misspelt phase key',
+    from: 'worker: 1, episodes: 60',
+    to: 'worker: 1, episdoes: 60',
+    at: '60',
+    path: 'schedule[0].explore_1.phase_config.episdoes',
+    says: 'unknown key; did you mean "episodes"?',
+  },
+  ...runFileMistakes.filter((mistake) => mistake.name === 'a misspelt termination rule key'),
+]).replace('arena:CrossEntropyBrain', 'arena:CrossEntropyBrian');
+
+describe('arena validate reports every layer in one pass (issue 24, point 3)', () => {
+  const expectedPaths = [
+    'schedule[0].explore_1.agents[1].brain',
+    'schedule[0].explore_1.phase_config.episdoes',
+    'run_config.condition.params.agents.operator.success.min_evaluations',
+    'run_config.condition.params.agents.operator.success.min_evaluation',
+  ];
+
+  it('names a misspelt phase key, built-in and rule key at once, the built-in with a did-you-mean', async () => {
+    const { file } = writeRunFile(threeLayers);
+    const run = await runArena(['validate', file]);
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`arena: ${file}: invalid run file, 4 problems:`);
+    expect(lines.slice(1).map((line) => line.trim().split(': ')[0])).toEqual(expectedPaths);
+    expect(lines[1]).toContain(
+      'unknown built-in "arena:CrossEntropyBrian"; did you mean "arena:CrossEntropyBrain"? (known built-ins: ',
+    );
+    // a missing key says what it must be, not why a boolean would not do
+    expect(lines[3]).toBe(
+      '  run_config.condition.params.agents.operator.success.min_evaluations: missing; it must be a positive integer (line 80, column 13)',
+    );
+  });
+
+  it('arena run refuses the same file with the same problems and leaves no run', async () => {
+    const { cwd, file } = writeRunFile(threeLayers);
+    const store = `sqlite:${path.join(cwd, 'arena.db')}`;
+    const validated = await runArena(['validate', file]);
+    const run = await runArena(['run', file, '--store', store]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(validated.stderr);
+    expect((await runArena(['runs', '--store', store])).stdout).not.toContain('hosting-capacity');
+  });
+
+  it('--json prints { ok, problems } on stdout with path, message, expected, suggestion, line and column, and exits 2', async () => {
+    const { file } = writeRunFile(threeLayers);
+    const run = await runArena(['validate', '--json', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as {
+      ok: boolean;
+      problems: { path: string; message: string; expected?: string; suggestion?: string }[];
+    };
+    expect(report.ok).toBe(false);
+    expect(report.problems.map((problem) => problem.path)).toEqual(expectedPaths);
+    expect(report.problems[0]).toMatchObject({
+      suggestion: 'arena:CrossEntropyBrain',
+      line: 52,
+      column: 18,
+    });
+    expect(report.problems[1]).toEqual({
+      path: 'schedule[0].explore_1.phase_config.episdoes',
+      message:
+        'unknown key; did you mean "episodes"? (expected one of: mode, worker, episodes, evaluate_every, max_steps)',
+      expected: 'one of: mode, worker, episodes, evaluate_every, max_steps',
+      suggestion: 'episodes',
+      line: 65,
+      column: 57,
+    });
+    expect(report.problems[3]).toMatchObject({
+      expected: 'exactly metric, threshold, direction, consecutive, min_evaluations',
+      suggestion: 'min_evaluations',
+    });
+    const ok = await runArena([
+      'validate',
+      '--json',
+      path.join(repoRoot, 'examples/two-feeders.yaml'),
+    ]);
+    expect([ok.code, JSON.parse(ok.stdout)]).toEqual([0, { ok: true, problems: [] }]);
+  });
+});
+
 /** A run file without its leading comment lines: what the example says it is, and how to run it. */
 const withoutHeader = (file: string): string =>
   readFileSync(path.join(repoRoot, 'examples', file), 'utf8').replace(/^(?:#.*\n)+/, '');

@@ -37,7 +37,8 @@ export interface JudgeCaseOptions {
  * verdict already (a redelivery) is left alone; a cached verdict is
  * recorded without a provider call; otherwise the judge judges it and its
  * verdict is recorded, at most once per case however many workers race, and
- * never after the run was cancelled. Errors are never cached.
+ * never after the run was cancelled. Errors are never cached. A recorded
+ * result's `evaluationRunId` is the stored run's.
  *
  * @example
  * ```ts
@@ -59,7 +60,9 @@ export async function judgeCaseIntoStore(
     return { recording: 'duplicate', fromCache: false, result: null };
   }
   const cacheEntry = options.cache ? verdictCacheEntryOf(judge, context) : undefined;
-  const record = async (result: JudgeResult, fromCache: boolean): Promise<CaseOutcome> => {
+  const record = async (judged: JudgeResult, fromCache: boolean): Promise<CaseOutcome> => {
+    // a verdict of a stored run names that run: the id arena printed, not the case file's default
+    const result = { ...judged, evaluationRunId };
     const recording = await store.recordVerdict({
       evaluationRunId,
       caseKey,

@@ -28,8 +28,8 @@ import { withNatsOptions } from './natsTarget.js';
  * is a model judge or an agent judge (its agent from `agents.<name>.module`).
  *
  * Results go to `--out` as JSON lines (or to stdout when there is no `--out`);
- * the summary goes to stdout with `--out`, else to stderr (`--json`: one JSON
- * object). Exit code: 0 all gates pass, 1 a gate failed, 2 a config or input
+ * the summary goes to stdout with `--out`, else to stderr; `--json` prints it
+ * as one JSON object on stdout (after the result lines without `--out`). Exit code: 0 all gates pass, 1 a gate failed, 2 a config or input
  * error (a malformed case line is reported with its number and the other
  * cases are still judged).
  *

@@ -203,7 +203,8 @@ export function reportJudgeRun(
   const report = options.json
     ? `${JSON.stringify({ judge: judgeName, ...extra, summary, malformedLines, failedGates: gates, ...agreement.json })}\n`
     : formatSummary(judgeName, summary, malformedLines, gates, agreement);
-  (options.out ? process.stdout : process.stderr).write(report);
+  // the summary is the command's output where it can be told from the results: after --out, or as JSON
+  (options.out || options.json ? process.stdout : process.stderr).write(report);
   if (malformedLines > 0) process.exitCode = ExitCode.badInput;
   else if (gates.length > 0) process.exitCode = ExitCode.failed;
 }

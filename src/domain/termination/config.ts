@@ -44,7 +44,13 @@ export interface TerminationConfig {
 }
 
 const positiveInteger = z
-  .number({ error: 'must be a positive integer (booleans are not integers)' })
+  // the boolean note only where YAML's true/false was written (`consecutive: yes`)
+  .number({
+    error: (issue) =>
+      typeof issue.input === 'boolean'
+        ? 'must be a positive integer (booleans are not integers)'
+        : 'must be a positive integer',
+  })
   .int({ error: 'must be a positive integer' })
   .positive({ error: 'must be a positive integer' });
 const metricName = z
@@ -260,6 +266,8 @@ function explain(
         path: [...path, key],
         detail: `unknown ${what}${didYou} (expected ${expected})`,
         message,
+        expected,
+        ...(suggestion !== null ? { suggestion } : {}),
       };
     });
   }

@@ -10,6 +10,10 @@ export interface TerminationConfigIssue {
   readonly path: readonly (string | number)[];
   readonly detail: string;
   readonly message: string;
+  /** The accepted name a misspelt key most likely meant. */
+  readonly suggestion?: string;
+  /** What is accepted there, e.g. `exactly metric, threshold, ...`. */
+  readonly expected?: string;
 }
 
 /**

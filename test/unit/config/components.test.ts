@@ -54,7 +54,7 @@ describe('resolveComponent', () => {
     expect(error.name).toBe('ComponentResolutionError');
     expect(error.yamlPath).toBe('schedule[0].train.agents[0].brain');
     expect(error.message).toBe(
-      'schedule[0].train.agents[0].brain: unknown built-in "arena:GridEnvironmnet" (known built-ins: arena:GridEnvironment, arena:RandomBrain)',
+      'schedule[0].train.agents[0].brain: unknown built-in "arena:GridEnvironmnet"; did you mean "arena:GridEnvironment"? (known built-ins: arena:GridEnvironment, arena:RandomBrain)',
     );
   });
 

@@ -85,6 +85,9 @@ describe('nats:<service> component names', () => {
     const options = { sourcePath: 'run.yaml', baseDir: examples, builtins: builtinComponents };
     expect(await runFileProblems(text, options)).toEqual([
       `${environmentPath}.name: expected a component name: arena:BuiltinName, code:Name (passed to runExperiment in code), ./path.js:ExportName or nats:<service> (served by arena serve), got string "nats:tank!"`,
+      // the well-formed condition is checked in the same pass
+      'run_config.condition: a termination condition runs in the controller: nats:<service> names only an environment, brain, muscle or objective',
+      'run_config.condition.name: unknown termination condition "nats:judge" (expected arena:AgentEvaluationObjectiveTerminationCondition or arena:MaxEpisodesTerminationCondition)',
     ]);
     const conditionOnly = customText.replace(
       'name: arena:AgentEvaluationObjectiveTerminationCondition',

@@ -117,9 +117,7 @@ describe('progress bar', () => {
   });
 
   it('fits the line to the terminal width', () => {
-    expect(formatProgressLine(1, 4, 'judging', '', 40)).toBe(
-      'judging [#####..............] 1/4  25%',
-    );
+    expect(formatProgressLine(1, 4, 'judging', '', 40)).toBe('judging [###.......] 1/4  25%');
     expect(formatProgressLine(4, 4, 'judging', '', 40).length).toBeLessThan(40);
   });
 });

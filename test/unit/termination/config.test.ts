@@ -99,7 +99,7 @@ describe('parseTerminationConfig', () => {
   it('requires the exact key set of each rule', () => {
     const { min_evaluations: _dropped, ...missing } = successRule();
     expect(messageOf({ agents: { SAC: { success: missing } } })).toBe(
-      'agent "SAC": success.min_evaluations is missing; it must be a positive integer (booleans are not integers)',
+      'agent "SAC": success.min_evaluations is missing; it must be a positive integer',
     );
     expect(messageOf({ agents: { SAC: { plateau: plateauRule({ extra: 1 }) } } })).toBe(
       'agent "SAC": plateau has unknown key "extra"; expected exactly metric, direction, min_delta, patience, min_evaluations, window',
@@ -167,10 +167,7 @@ describe('terminationConfigIssues', () => {
       agents: { SAC: { success: { ...rule, min_evaluation: 3 } } },
     });
     expect(issues.map((issue) => [issue.path, issue.detail])).toEqual([
-      [
-        ['agents', 'SAC', 'success', 'min_evaluations'],
-        'missing; it must be a positive integer (booleans are not integers)',
-      ],
+      [['agents', 'SAC', 'success', 'min_evaluations'], 'missing; it must be a positive integer'],
       [
         ['agents', 'SAC', 'success', 'min_evaluation'],
         'unknown key; did you mean "min_evaluations"? (expected exactly metric, threshold, direction, consecutive, min_evaluations)',
