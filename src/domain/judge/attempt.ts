@@ -17,7 +17,7 @@ export function errorTypeOf(error: unknown): string {
  * ```ts
  * errorDetailOf(new ProviderHttpError('model server answered HTTP 400', { status: 400 }));
  * // 'model server answered HTTP 400'
- * errorDetailOf(new SyntaxError('Unexpected token p in "pass"')); // 'the evaluator threw SyntaxError'
+ * errorDetailOf(new TypeError("Cannot read properties of undefined (reading 'pass')")); // 'the evaluator threw TypeError'
  * ```
  */
 export function errorDetailOf(error: unknown): string {

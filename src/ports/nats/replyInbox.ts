@@ -24,7 +24,9 @@ interface Pending {
  * ```ts
  * const inbox = new ReplyInbox(connection);
  * const outcome = await inbox.request('arena.component.tank.at.k3x9', payload, 10_000, (message) =>
- *   signedByTheInstance(message) ? { taken: message } : { refused: 'not signed by k3x9' },
+ *   verifyReply(instanceKey, request, message.data, message.headers?.get(SIGNATURE_HEADER))
+ *     ? { taken: message }
+ *     : { refused: 'not signed by k3x9' },
  * );
  * 'taken' in outcome; // true, or outcome.missing === 'timeout' with outcome.refused listing the forgeries
  * ```
