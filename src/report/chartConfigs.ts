@@ -1,3 +1,4 @@
+import { type NumberedEpisode, trainingEpisodesThrough } from '../domain/shared/episodeCounts.js';
 import { formatNumber } from './formatNumber.js';
 import type { EpisodeReturn, MetaDecisionRows, MetricSeries } from './reportTypes.js';
 
@@ -30,21 +31,29 @@ export const colours = {
 const agentColours = ['#2563eb', '#ea580c', '#16a34a', '#7c3aed', '#db2777', '#0d9488'] as const;
 
 /**
- * The Chart.js line chart of one metric over the checkpoints (x: the episode
- * after which each was taken), with the success threshold as a dashed line.
+ * The Chart.js line chart of one metric over the checkpoints (x: the training
+ * (or test) episodes finished when each was taken, counted from the phase's
+ * `episodes` as every line of the report counts them), with the success
+ * threshold as a dashed line.
  * For a plateau rule's metric it also draws the smoothed series the rule reads
  * and stars the best smoothed value the rule holds (the one the termination
  * evidence quotes); for any other metric the best raw value is starred.
  *
  * @example
  * ```ts
- * metricChartConfig(series).data.datasets.map((dataset) => dataset.label);
+ * metricChartConfig(series, phase.episodeReturns).data.datasets.map((dataset) => dataset.label);
  * // ['operator objective', 'success threshold ≥ 0.8',
- * //  'smoothed: mean of the last 2 (the plateau rule reads it)', 'best smoothed 0.925 (after episode 12)']
+ * //  'smoothed: mean of the last 2 (the plateau rule reads it)', 'best smoothed 0.925 (after 10 training episodes)']
  * ```
  */
-export function metricChartConfig(series: MetricSeries): ChartConfig {
-  const points = series.points.map((point) => ({ x: point.afterEpisode, y: point.value }));
+export function metricChartConfig(
+  series: MetricSeries,
+  episodes: readonly NumberedEpisode[],
+  mode = 'train',
+): ChartConfig {
+  const counted = (afterEpisode: number) => trainingEpisodesThrough(episodes, afterEpisode);
+  const noun = mode === 'test' ? 'test episodes' : 'training episodes';
+  const points = series.points.map((point) => ({ x: counted(point.afterEpisode), y: point.value }));
   const { smoothed } = series;
   const datasets: ChartDataset[] = [
     {
@@ -76,7 +85,7 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
   if (smoothed !== null) {
     datasets.push({
       label: `smoothed: mean of the last ${smoothed.window} (the plateau rule reads it)`,
-      data: smoothed.points.map((point) => ({ x: point.afterEpisode, y: point.value })),
+      data: smoothed.points.map((point) => ({ x: counted(point.afterEpisode), y: point.value })),
       borderColor: colours.smoothed,
       backgroundColor: colours.smoothed,
       borderWidth: 3,
@@ -87,8 +96,8 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
   if (best !== null) {
     const kind = smoothed === null ? 'best' : 'best smoothed';
     datasets.push({
-      label: `${kind} ${formatNumber(best.value)} (after episode ${best.afterEpisode})`,
-      data: [{ x: best.afterEpisode, y: best.value }],
+      label: `${kind} ${formatNumber(best.value)} (after ${counted(best.afterEpisode)} ${noun})`,
+      data: [{ x: counted(best.afterEpisode), y: best.value }],
       showLine: false,
       pointStyle: 'star',
       pointRadius: 12,
@@ -100,7 +109,7 @@ export function metricChartConfig(series: MetricSeries): ChartConfig {
   const config = lineChart(
     datasets,
     `${series.agentName}: ${series.metric} per evaluation checkpoint`,
-    'episode (checkpoint taken after)',
+    `${noun} (checkpoint taken after)`,
     series.metric,
   );
   return best === null ? config : withGrace(config, '5%', '15%');

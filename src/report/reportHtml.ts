@@ -78,7 +78,7 @@ export function runReportHtml(report: RunReport, options: { controllerSvg: strin
         : phase.metrics
             .map((series) =>
               series.constant === null
-                ? chartHtml(metricChartConfig(series))
+                ? chartHtml(metricChartConfig(series, phase.episodeReturns, phase.mode))
                 : constantMetricHtml({ ...series, constant: series.constant }),
             )
             .join('\n');

@@ -178,7 +178,7 @@ describe('the report in headless Chromium', () => {
       const objective = labels.find((chart) => chart[0] === 'operator objective') ?? [];
       expect(objective[1]).toBe('success threshold ≥ 33');
       expect(objective[2]).toBe('smoothed: mean of the last 2 (the plateau rule reads it)');
-      expect(objective[3]).toMatch(/^best smoothed -?\d+(\.\d+)? \(after episode \d+\)$/);
+      expect(objective[3]).toMatch(/^best smoothed -?\d+(\.\d+)? \(after \d+ training episodes\)$/);
       expect(await page.locator('.lifecycle .diagram svg').count()).toBe(1);
       expect(await page.locator('.lifecycle .diagram svg title').first().textContent()).toBe(
         'simulationController',
@@ -268,7 +268,9 @@ describe('the report in headless Chromium', () => {
       const labels = await chartLabels(page);
       const objective = labels.find((chart) => chart[0] === 'operator objective') ?? [];
       expect(objective.at(-1)).toMatch(
-        new RegExp(`^best smoothed ${best?.replace('.', '\\.')} \\(after episode \\d+\\)$`),
+        new RegExp(
+          `^best smoothed ${best?.replace('.', '\\.')} \\(after \\d+ training episodes\\)$`,
+        ),
       );
       expect((await paintedPixels(page)).every((pixels) => pixels > 2_000)).toBe(true);
       expect(problems).toEqual([]);

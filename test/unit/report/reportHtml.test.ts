@@ -143,7 +143,7 @@ describe('runReportHtml', () => {
     expect(jsonScript(html, 'run-report')).toEqual(report);
     expect(jsonScript(html, 'chart-configs')).toEqual([
       studyChartConfig(study, 'grid.pv'),
-      metricChartConfig(series),
+      metricChartConfig(series, report.phases[0]!.episodeReturns, report.phases[0]!.mode),
       episodeReturnChartConfig(hostile, report.phases[0]!.episodeReturns),
     ]);
   });
@@ -221,60 +221,73 @@ describe('runReportHtml for a run that has not got far', () => {
 });
 
 describe('metricChartConfig', () => {
-  it('draws the values, the threshold across the checkpoints and the best value as a star', () => {
-    const { datasets } = metricChartConfig(series).data;
+  // evaluate_every 2: episodes 3, 6 and 9 evaluate, so checkpoints come after 2, 4 and 6 training episodes
+  const numbered = Array.from({ length: 9 }, (_, index) => ({
+    episode: index + 1,
+    evaluation: (index + 1) % 3 === 0,
+  }));
+
+  it('draws the values over the training episodes, the threshold across the checkpoints and the best value as a star', () => {
+    const { datasets } = metricChartConfig(series, numbered).data;
     expect(datasets.map((dataset) => dataset.label)).toEqual([
       `${hostile} objective`,
       'success threshold ≥ 0.8',
-      'best 0.9 (after episode 9)',
+      'best 0.9 (after 6 training episodes)',
     ]);
     expect(datasets[0]?.data).toEqual([
-      { x: 3, y: 0.1 },
-      { x: 6, y: null },
-      { x: 9, y: 0.9 },
+      { x: 2, y: 0.1 },
+      { x: 4, y: null },
+      { x: 6, y: 0.9 },
     ]);
     expect(datasets[1]?.data).toEqual([
-      { x: 3, y: 0.8 },
-      { x: 9, y: 0.8 },
+      { x: 2, y: 0.8 },
+      { x: 6, y: 0.8 },
     ]);
     expect(datasets[2]).toMatchObject({
-      data: [{ x: 9, y: 0.9 }],
+      data: [{ x: 6, y: 0.9 }],
       pointStyle: 'star',
       showLine: false,
     });
   });
 
   it("draws a plateau rule's smoothed series and stars the rule's best on it, not the raw best", () => {
-    const smoothed = metricChartConfig({
-      ...series,
-      smoothed: {
-        metric: 'objective',
-        window: 2,
-        points: [
-          { checkpointIndex: 0, afterEpisode: 3, value: null },
-          { checkpointIndex: 2, afterEpisode: 9, value: 0.5 },
-        ],
-        best: { checkpointIndex: 2, afterEpisode: 9, value: 0.5 },
+    const smoothed = metricChartConfig(
+      {
+        ...series,
+        smoothed: {
+          metric: 'objective',
+          window: 2,
+          points: [
+            { checkpointIndex: 0, afterEpisode: 3, value: null },
+            { checkpointIndex: 2, afterEpisode: 9, value: 0.5 },
+          ],
+          best: { checkpointIndex: 2, afterEpisode: 9, value: 0.5 },
+        },
       },
-    });
+      numbered,
+      'test',
+    );
     expect(smoothed.data.datasets.map((dataset) => dataset.label)).toEqual([
       `${hostile} objective`,
       'success threshold ≥ 0.8',
       'smoothed: mean of the last 2 (the plateau rule reads it)',
-      'best smoothed 0.5 (after episode 9)',
+      'best smoothed 0.5 (after 6 test episodes)',
     ]);
     expect(smoothed.data.datasets[2]?.data).toEqual([
-      { x: 3, y: null },
-      { x: 9, y: 0.5 },
+      { x: 2, y: null },
+      { x: 6, y: 0.5 },
     ]);
+    expect(JSON.stringify(smoothed.options)).toContain(
+      '"text":"test episodes (checkpoint taken after)"',
+    );
     expect(smoothed.data.datasets[3]).toMatchObject({
-      data: [{ x: 9, y: 0.5 }],
+      data: [{ x: 6, y: 0.5 }],
       pointStyle: 'star',
     });
   });
 
   it('leaves out the threshold and the best value when there are none', () => {
-    const plain = metricChartConfig({ ...series, threshold: null, best: null });
+    const plain = metricChartConfig({ ...series, threshold: null, best: null }, numbered);
     expect(plain.data.datasets).toHaveLength(1);
   });
 });
