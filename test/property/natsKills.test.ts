@@ -23,6 +23,7 @@ import {
   startWorker,
   submit,
   type WorkerProcess,
+  waitForStart,
   waitUntil,
 } from '../support/queueFleet.js';
 import { runRecords } from '../support/records.js';
@@ -99,6 +100,7 @@ describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
             judgeConcurrency: 4,
           }),
         );
+        await waitForStart(crew);
         const withStore = async <T>(read: (s: Awaited<ReturnType<typeof openJudgeStore>>) => T) => {
           const opened = await openJudgeStore(parseStoreUri(store));
           try {
@@ -160,7 +162,8 @@ describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
           expect(
             byCase(verdicts.map((verdict) => verdict.result as unknown as Record<string, unknown>)),
           ).toEqual(expected);
-          expect(crew.filter(alive)).toHaveLength(2);
+          // a worker that died says why
+          for (const worker of crew) expect(alive(worker), worker.stderr()).toBe(true);
         } finally {
           await killAll(crew);
           await nats.dispose();
@@ -192,6 +195,7 @@ describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
         const crew = ['w1', 'w2'].map((name) =>
           startWorker({ nats: nats.url, store: experiment.store, name, cwd: experiment.folder }),
         );
+        await waitForStart(crew);
         const batchEpisodes = () =>
           readStore(experiment.store, (opened) =>
             opened
@@ -229,7 +233,8 @@ describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
             expect(records).toEqual(reference);
           }
           tally.workersDown += crew.filter((worker) => !alive(worker)).length;
-          expect(crew.filter(alive)).toHaveLength(2);
+          // a worker that died says why
+          for (const worker of crew) expect(alive(worker), worker.stderr()).toBe(true);
         } finally {
           await killAll(crew);
           await nats.dispose();

@@ -24,6 +24,7 @@ import {
   startWorker,
   submit,
   type WorkerProcess,
+  waitForStart,
   waitUntil,
 } from '../support/queueFleet.js';
 import { runRecords } from '../support/records.js';
@@ -114,6 +115,7 @@ describe('a fleet through PostgreSQL crashes and restarts', () => {
           startWorker({ nats: nats.url, store, name, cwd: experiment.folder }),
         );
         processes.push(...fleet);
+        await waitForStart(fleet);
         const runIds: string[] = [];
         for (let index = 0; index < 2; index++) {
           const result = await submit(experiment.runFile, {
@@ -174,6 +176,7 @@ describe('a fleet through PostgreSQL crashes and restarts', () => {
           startJudgeWorker({ nats: nats.url, store, name, cwd: fixture.folder }),
         );
         processes.push(...crew);
+        await waitForStart(crew);
         const judging = spawnArena(
           [
             'judge',

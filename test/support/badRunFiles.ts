@@ -99,3 +99,6 @@ export function writeRunFile(text: string): { cwd: string; file: string } {
   writeFileSync(file, text);
   return { cwd, file };
 }
+
+/** The shipped run files that carry a mistake on purpose, for the README's `arena validate` transcripts. */
+export const examplesWithMistakes: readonly string[] = ['tank-typo.yaml', 'bad-loop.yaml'];

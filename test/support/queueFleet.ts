@@ -139,6 +139,20 @@ export async function waitUntil(
   throw new Error(`gave up waiting: ${what}`);
 }
 
+/**
+ * Wait until every worker has started: its queues are open and it has put
+ * back what the store expects (the line it prints then). A fault before that
+ * meets a worker that is still connecting, which exits as any command does
+ * when its server is out of reach at the start.
+ */
+export async function waitForStart(workers: readonly WorkerProcess[]): Promise<void> {
+  await waitUntil(
+    'every worker started',
+    () => workers.every((worker) => /: put back \d+ runs?/.test(worker.stderr())),
+    { attempts: 3000, everyMs: 20 },
+  );
+}
+
 /** How many episodes a run has stored. */
 export function storedEpisodes(store: string, runId: string): number {
   return readStore(store, (opened) => opened.episodes(runId).length);

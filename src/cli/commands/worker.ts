@@ -21,6 +21,7 @@ import { createLogger, type Logger, type LogLevel } from '../../ports/logger.js'
 import { ackWaitFor } from '../../ports/queueUri.js';
 import { redactUrl } from '../../ports/redactUrl.js';
 import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
+import { withPatience } from '../../ports/serverFailure.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -172,8 +173,16 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   // the judge loop gave up (its store stayed away past the patience): the whole worker stops, and says why
   judging?.done.catch(() => stop.abort());
   try {
-    // runs may name nats:<service> components: they are served through the worker's NATS server
-    remote = await openRemoteComponents(nats);
+    // runs may name nats:<service> components: they are served through the worker's NATS server.
+    // The queues reached it a moment ago, so a refusal now is an outage to wait out, not a bad URL.
+    remote = await withPatience(() => openRemoteComponents(nats), {
+      what: 'the NATS server',
+      patienceMs: serverPatienceFromEnvironment(),
+      signal: stop.signal,
+      retryable: (error) => error instanceof CliError && error.exitCode === ExitCode.failed,
+      onRetry: (error, attempt) =>
+        logger.warn({ err: error, attempt }, 'the NATS server did not take a connection'),
+    });
     const tally = await runRunWorker({
       store,
       queue,
