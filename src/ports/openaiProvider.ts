@@ -133,10 +133,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   };
 }
 
-const responseFormats = new WeakMap<
-  ModelRequest['responseSchema'],
-  OpenAI.ResponseFormatJSONSchema
->();
+/**
+ * The `response_format` a judge request sends: OpenAI's
+ * `ResponseFormatJSONSchema`, written out so that arena's published
+ * declarations need no `openai` (an optional peer) to type-check.
+ */
+export interface JsonSchemaResponseFormat {
+  readonly type: 'json_schema';
+  readonly json_schema: {
+    readonly name: string;
+    readonly strict: boolean;
+    readonly schema: Record<string, unknown>;
+  };
+}
+
+const responseFormats = new WeakMap<ModelRequest['responseSchema'], JsonSchemaResponseFormat>();
 
 /**
  * The strict `json_schema` response format of a schema, as a request sends
@@ -150,7 +161,7 @@ const responseFormats = new WeakMap<
  */
 export function responseFormatOf(
   responseSchema: ModelRequest['responseSchema'],
-): OpenAI.ResponseFormatJSONSchema {
+): JsonSchemaResponseFormat {
   let format = responseFormats.get(responseSchema);
   if (format === undefined) {
     format = {
