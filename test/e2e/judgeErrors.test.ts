@@ -6,6 +6,7 @@ import { parseStoreUri } from '../../src/ports/storeUri.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { resultLines, startJudgeWorker, stopWorkers } from '../support/judgeFleet.js';
+import { judgeStdout } from '../support/judgeOutput.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { scratchFolder } from '../support/scratch.js';
 
@@ -82,7 +83,8 @@ describe('arena judge: errors fail the run by default, and each says what went w
     const { config } = configWithoutGates(stopped.baseURL);
     const run = await runArena(['judge', cases, '--config', config, '--json']);
     expect(run.code).toBe(1);
-    const results = resultLines(run.stdout);
+    // --json without --out: the result lines, then the summary as the last line
+    const { results, summary } = judgeStdout(run.stdout);
     expect(results).toHaveLength(4);
     for (const result of results) {
       expect(result.errorType).toBe('ProviderConnectionError');
@@ -92,7 +94,6 @@ describe('arena judge: errors fail the run by default, and each says what went w
         ),
       );
     }
-    const summary = JSON.parse(run.stderr.trim().split('\n').at(-1)!);
     expect(summary.failedGates).toEqual([gatesFailed.replace('gates: FAILED: ', '')]);
     expect(summary.summary.errorTypes).toEqual([
       { errorType: 'ProviderConnectionError', count: 4, firstDetail: results[0]!.detail },
@@ -119,14 +120,14 @@ describe('arena judge: errors fail the run by default, and each says what went w
     );
     const timedOut = await runArena(['judge', cases, '--config', timing.config, '--json']);
     expect(timedOut.code).toBe(1);
-    expect(resultLines(timedOut.stdout).map((result) => result.detail)).toEqual(
+    expect(judgeStdout(timedOut.stdout).results.map((result) => result.detail)).toEqual(
       Array.from({ length: 4 }, () => 'judge attempt timed out after 200 ms'),
     );
     const refusing = await chatServer(() => ({ status: 400 }));
     const http = configWithoutGates(refusing.baseURL);
     const refused = await runArena(['judge', cases, '--config', http.config, '--json']);
     expect(refused.code).toBe(1);
-    expect(resultLines(refused.stdout).map((result) => result.detail)).toEqual(
+    expect(judgeStdout(refused.stdout).results.map((result) => result.detail)).toEqual(
       Array.from(
         { length: 4 },
         () => 'model server answered HTTP 400: scripted 400 (the last of 2 attempts)',
