@@ -72,12 +72,12 @@ describe('deliberate differences from the seeds', () => {
 
   it('rejects a judge score given as a numeric string or a boolean', () => {
     for (const [score, received] of [
-      ['"0.8"', 'string'],
-      ['true', 'boolean'],
+      ['"0.8"', 'a string of 3 characters'],
+      ['true', 'true'],
     ]) {
       expect(() => parseJudgePayload(`{"status":"passed","score":${score},"label":"ok"}`)).toThrow(
         new JudgeResponseError(
-          `judge response failed validation: score: Invalid input: expected number, received ${received}`,
+          `judge response failed validation: score: expected a finite number or null, got ${received}`,
         ),
       );
     }
