@@ -33,6 +33,14 @@ const NATS_UNAVAILABLE = new Set([
   'JetStreamStatusError',
 ]);
 
+/**
+ * SQLite's "another connection holds the lock" codes (with their extended
+ * forms: `SQLITE_BUSY_SNAPSHOT`, `SQLITE_BUSY_RECOVERY`, `SQLITE_LOCKED_SHAREDCACHE`):
+ * contention past the busy timeout, or a lock the busy handler is not asked
+ * about, ends when the other writer does; nothing is wrong with the work.
+ */
+const SQLITE_CONTENDED = /^SQLITE_(BUSY|LOCKED)(_[A-Z]+)?$/;
+
 /** Arena's own codes for a server that went away. */
 const ARENA_UNAVAILABLE = new Set(['STORE_CONNECTION', 'SERVER_UNAVAILABLE']);
 
@@ -45,6 +53,7 @@ const ARENA_UNAVAILABLE = new Set(['STORE_CONNECTION', 'SERVER_UNAVAILABLE']);
  * ```ts
  * isServerFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })); // true
  * isServerFailure(Object.assign(new Error('terminating connection'), { code: '57P01' })); // true
+ * isServerFailure(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })); // true
  * isServerFailure(new TypeError('x is undefined')); // false
  * ```
  */
@@ -55,6 +64,7 @@ export function isServerFailure(error: unknown): boolean {
     if (typeof code === 'string') {
       if (ArenaError.is(current) ? ARENA_UNAVAILABLE.has(code) : false) return true;
       if (SOCKET_CODES.has(code)) return true;
+      if (!ArenaError.is(current) && SQLITE_CONTENDED.test(code)) return true;
       if (!ArenaError.is(current) && /^[0-9A-Z]{5}$/.test(code) && PG_UNAVAILABLE.test(code)) {
         return true;
       }

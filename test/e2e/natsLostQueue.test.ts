@@ -21,6 +21,7 @@ import {
   submit,
   type WorkerProcess,
   waitUntil,
+  withWorkerLogs,
 } from '../support/queueFleet.js';
 import { runRecords } from '../support/records.js';
 
@@ -164,21 +165,23 @@ describe('nats-server restarted without its JetStream folder', () => {
       }
     };
     // workers start slowly on a loaded machine: a bound on tries (3000 x 20 ms and a read), not a time the test needs
-    await waitUntil('ten verdicts', async () => (await read()).verdicts.length >= 10, {
-      everyMs: 20,
-      attempts: 3000,
-    });
+    await withWorkerLogs(
+      crew,
+      waitUntil('ten verdicts', async () => (await read()).verdicts.length >= 10, {
+        everyMs: 20,
+        attempts: 3000,
+      }),
+    );
     // the point of the test: cases are still queued when the queue is lost
     expect((await read()).run.status).toBe('running');
     await loseTheQueue();
     queueLost = true;
     const third = judgeWorker('j3');
-    await waitUntil(
-      'the evaluation run ended',
-      async () => (await read()).run.status !== 'running',
-      {
+    await withWorkerLogs(
+      [...crew, third],
+      waitUntil('the evaluation run ended', async () => (await read()).run.status !== 'running', {
         attempts: 600,
-      },
+      }),
     );
     const { run, verdicts } = await read();
     expect(run.error).toBeNull();
@@ -187,5 +190,5 @@ describe('nats-server restarted without its JetStream folder', () => {
     expect(new Set(verdicts.map((verdict) => verdict.caseKey)).size).toBe(cases);
     expect(third.stderr()).toMatch(/put back \d+ cases? of evaluation run/);
     expect([...crew, third].filter(alive)).toHaveLength(3);
-  }, 120_000);
+  }, 240_000);
 });

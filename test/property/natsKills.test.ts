@@ -25,6 +25,7 @@ import {
   type WorkerProcess,
   waitForStart,
   waitUntil,
+  withWorkerLogs,
 } from '../support/queueFleet.js';
 import { runRecords } from '../support/records.js';
 
@@ -66,7 +67,8 @@ afterAll(async () => {
 
 describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
   it('judge workers: exactly one verdict per case, the verdicts of a one-process run, every worker still up', {
-    timeout: 60_000 * scheduleRuns * judgeScale,
+    // a hang guard, not a time the test needs: every wait inside gives up first, with the workers' logs
+    timeout: 240_000 * scheduleRuns * judgeScale,
   }, async () => {
     const cases = judgeCases;
     const tally = { schedules: 0, outages: 0, exactlyOnce: 0, lost: 0, workersDown: 0 };
@@ -127,25 +129,27 @@ describe('the fleet under nats-server SIGKILLs (its store folder kept)', () => {
           const evaluationRunId = /as evaluation run (\S+)/.exec(submitted.stderr)?.[1] as string;
           const count = () => withStore((opened) => opened.verdictCount(evaluationRunId));
           for (const outage of schedule) {
-            await waitUntil(
-              `${outage.after} verdicts`,
-              async () => (await count()) >= outage.after,
-              {
+            await withWorkerLogs(
+              crew,
+              waitUntil(`${outage.after} verdicts`, async () => (await count()) >= outage.after, {
                 everyMs: 20,
                 attempts: 3000,
-              },
+              }),
             );
             await nats.kill();
             tally.outages++;
             await pause(outage.downMs);
             await nats.start();
           }
-          await waitUntil(
-            'the evaluation run ended',
-            async () =>
-              (await withStore((opened) => opened.getEvaluationRun(evaluationRunId))).status !==
-              'running',
-            { everyMs: 100, attempts: 600 * judgeScale },
+          await withWorkerLogs(
+            crew,
+            waitUntil(
+              'the evaluation run ended',
+              async () =>
+                (await withStore((opened) => opened.getEvaluationRun(evaluationRunId))).status !==
+                'running',
+              { everyMs: 100, attempts: 600 * judgeScale },
+            ),
           );
           const { run, verdicts } = await withStore(async (opened) => ({
             run: await opened.getEvaluationRun(evaluationRunId),

@@ -140,6 +140,31 @@ export async function waitUntil(
 }
 
 /**
+ * `waiting`, with what each worker printed (its last 3,000 characters) added
+ * to a failure: a fleet that stopped making progress says why.
+ */
+export async function withWorkerLogs<T>(
+  workers: readonly WorkerProcess[],
+  waiting: Promise<T>,
+): Promise<T> {
+  try {
+    return await waiting;
+  } catch (error) {
+    const logs = workers
+      .map((worker, index) => {
+        const { exitCode, signalCode } = worker.child;
+        const state =
+          exitCode === null && signalCode === null ? 'up' : `exited ${exitCode ?? signalCode}`;
+        return `--- worker ${index + 1} (${state}):\n${worker.stderr().slice(-3000)}`;
+      })
+      .join('\n');
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
  * Wait until every worker has started: its queues are open and it has put
  * back what the store expects (the line it prints then). A fault before that
  * meets a worker that is still connecting, which exits as any command does

@@ -223,7 +223,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         // a bad config or case: judging it again anywhere fails the same way
         const reason = error instanceof Error ? error.message : String(error);
         logger.error({ err: error, evaluationRunId }, 'the evaluation run cannot be judged');
-        await store.failEvaluationRun(evaluationRunId, reason).catch(() => undefined);
+        // the case is acked only once its run is failed in the store: a run left running keeps its case
+        await store.failEvaluationRun(evaluationRunId, reason);
         runs.forget(evaluationRunId);
         await delivery.ack();
         emit({ type: 'failed', evaluationRunId, error });

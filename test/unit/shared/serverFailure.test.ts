@@ -38,6 +38,16 @@ describe('isServerFailure', () => {
     expect(isServerFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 
+  it('takes a SQLite lock held by another connection for contention that ends, not a fault of the work', () => {
+    expect(isServerFailure(coded('database is locked', 'SQLITE_BUSY'))).toBe(true);
+    expect(isServerFailure(coded('database is locked', 'SQLITE_BUSY_SNAPSHOT'))).toBe(true);
+    expect(isServerFailure(coded('database table is locked', 'SQLITE_LOCKED'))).toBe(true);
+    expect(isServerFailure(coded('UNIQUE constraint failed', 'SQLITE_CONSTRAINT_UNIQUE'))).toBe(
+      false,
+    );
+    expect(isServerFailure(coded('disk I/O error', 'SQLITE_IOERR'))).toBe(false);
+  });
+
   it('finds a server fault in the cause chain of another error', () => {
     const wrapped = new Error('could not record the verdict', {
       cause: coded('read ECONNRESET', 'ECONNRESET'),
