@@ -15,6 +15,8 @@ import type {
   RunStatus,
   RunStore,
   SnapshotRecord,
+  SweepRecord,
+  SweepTrialRecord,
 } from './store.js';
 import { decodeStoredJson, encodeStoredJson } from './storedJson.js';
 import {
@@ -24,6 +26,7 @@ import {
   RunLeasedError,
   RunNotFoundError,
   StoreReadOnlyError,
+  SweepNotFoundError,
 } from './storeErrors.js';
 import { requireFinite, requireInteger } from './storeRecordChecks.js';
 
@@ -83,6 +86,9 @@ interface RunTables {
  */
 export interface MemoryStoreState {
   readonly runs: Map<string, RunTables>;
+  readonly sweeps: Map<string, Stored<SweepRecord, 'state'>>;
+  /** Trials by their run's id. */
+  readonly trials: Map<string, Stored<SweepTrialRecord, 'parameters'>>;
   undo: (() => void)[] | null;
 }
 
@@ -98,7 +104,7 @@ export interface MemoryStoreState {
  * ```
  */
 export function createMemoryStoreState(): MemoryStoreState {
-  return { runs: new Map(), undo: null };
+  return { runs: new Map(), sweeps: new Map(), trials: new Map(), undo: null };
 }
 
 /**
@@ -202,6 +208,11 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
     }
   };
 
+  const sweepRow = (sweepId: string) => {
+    const row = state.sweeps.get(sweepId);
+    if (row === undefined) throw new SweepNotFoundError(sweepId);
+    return row;
+  };
   const tablesOf = (runId: string): RunTables => {
     open();
     const tables = state.runs.get(runId);
@@ -410,6 +421,89 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
     },
     remoteComponents(runId) {
       return [...tablesOf(runId).remoteComponents.values()].map((record) => ({ ...record }));
+    },
+    createSweep(sweep) {
+      writable('create a sweep');
+      const createdAt = sweep.createdAt ?? now();
+      for (let attempt = 1; ; attempt++) {
+        const sweepId = sweep.sweepId ?? newRunId(sweep.uid, new Date(createdAt));
+        if (!state.sweeps.has(sweepId)) {
+          const row = {
+            sweepId,
+            uid: sweep.uid,
+            sweepFile: sweep.sweepFile,
+            sweepFilePath: sweep.sweepFilePath,
+            status: 'running' as const,
+            state: encodeStoredJson(sweep.state),
+            error: null,
+            createdAt,
+            updatedAt: createdAt,
+          };
+          put(state.sweeps, sweepId, row);
+          return sweepRecord(row);
+        }
+        if (sweep.sweepId !== undefined || attempt >= 8) {
+          throw new DuplicateRecordError(`sweep '${sweepId}'`);
+        }
+      }
+    },
+    saveSweep(sweepId, change) {
+      writable('save a sweep');
+      const row = sweepRow(sweepId);
+      update(row, {
+        status: change.status,
+        state: encodeStoredJson(change.state),
+        error: change.error ?? null,
+        updatedAt: now(),
+      });
+      return sweepRecord(row);
+    },
+    getSweep(sweepId) {
+      open();
+      return sweepRecord(sweepRow(sweepId));
+    },
+    listSweeps() {
+      open();
+      return [...state.sweeps.values()]
+        .map(sweepRecord)
+        .sort((a, b) =>
+          a.createdAt === b.createdAt
+            ? Number(a.sweepId < b.sweepId) - Number(a.sweepId > b.sweepId)
+            : Number(a.createdAt < b.createdAt) - Number(a.createdAt > b.createdAt),
+        );
+    },
+    recordTrial(trial) {
+      writable('record a trial');
+      tablesOf(trial.runId);
+      sweepRow(trial.sweepId);
+      if (state.trials.has(trial.runId)) {
+        throw new DuplicateRecordError(`trial of run '${trial.runId}'`);
+      }
+      const taken = [...state.trials.values()].some(
+        (row) => row.sweepId === trial.sweepId && row.trialIndex === trial.trialIndex,
+      );
+      if (taken)
+        throw new DuplicateRecordError(`trial ${trial.trialIndex} of sweep '${trial.sweepId}'`);
+      put(state.trials, trial.runId, { ...trial, parameters: encodeStoredJson(trial.parameters) });
+    },
+    holdTrial(runId, holdAt) {
+      writable('hold a trial');
+      const row = state.trials.get(runId);
+      if (row === undefined) throw new RunNotFoundError(runId);
+      update(row, { holdAt });
+    },
+    sweepTrials(sweepId) {
+      open();
+      sweepRow(sweepId);
+      return [...state.trials.values()]
+        .filter((row) => row.sweepId === sweepId)
+        .sort((a, b) => a.trialIndex - b.trialIndex)
+        .map(trialRecord);
+    },
+    trialOfRun(runId) {
+      open();
+      const row = state.trials.get(runId);
+      return row === undefined ? null : trialRecord(row);
     },
     finishRun(runId, outcome) {
       writable('finish a run');
@@ -627,4 +721,12 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
       closed = true;
     },
   };
+}
+
+function sweepRecord(row: Stored<SweepRecord, 'state'>): SweepRecord {
+  return { ...row, state: decodeStoredJson(row.state) };
+}
+
+function trialRecord(row: Stored<SweepTrialRecord, 'parameters'>): SweepTrialRecord {
+  return { ...row, parameters: decodeStoredJson(row.parameters) };
 }

@@ -302,6 +302,45 @@ export interface EpisodeSummary {
   readonly meanReturn: number;
 }
 
+/** Where a sweep stands: `running` until every trial ended, or stopped by a failure or a cancel. */
+export type SweepStatus = 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** A stored sweep: its file, as given, and its state as of its last decision. */
+export interface SweepRecord {
+  readonly sweepId: string;
+  readonly uid: string;
+  /** The sweep file's text. */
+  readonly sweepFile: string;
+  readonly sweepFilePath: string;
+  readonly status: SweepStatus;
+  /** The sweep machine's state (trials, rungs, decisions), as persisted at its last decision. */
+  readonly state: JsonValue;
+  readonly error: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** What `createSweep` needs; the id is made from `uid` unless given. */
+export interface NewSweep {
+  readonly uid: string;
+  readonly sweepFile: string;
+  readonly sweepFilePath: string;
+  readonly state: JsonValue;
+  readonly sweepId?: string;
+  readonly createdAt?: string;
+}
+
+/** A trial of a sweep: which run it is, what it varies, and where it holds. */
+export interface SweepTrialRecord {
+  readonly sweepId: string;
+  readonly trialIndex: number;
+  readonly runId: string;
+  /** The values the trial sets, `[{ pointer, value }]` in the sweep file's order. */
+  readonly parameters: JsonValue;
+  /** The checkpoint count its run holds at (handed back) until its rung is decided; `null`: runs to its end. */
+  readonly holdAt: number | null;
+}
+
 /**
  * The run store. Every method is synchronous; a run id that does not exist
  * throws `RunNotFoundError`, and writing a record whose key already exists
@@ -374,6 +413,28 @@ export interface RunStore {
    * that stopped before its first resume point.
    */
   rewindToStart(runId: string): void;
+  /** Record a new sweep with status `running`. */
+  createSweep(sweep: NewSweep): SweepRecord;
+  /** Persist a sweep's state (and status); throws `SweepNotFoundError` for an unknown id. */
+  saveSweep(
+    sweepId: string,
+    update: {
+      readonly status: SweepStatus;
+      readonly state: JsonValue;
+      readonly error?: string | null;
+    },
+  ): SweepRecord;
+  getSweep(sweepId: string): SweepRecord;
+  /** Sweeps, newest first. */
+  listSweeps(): SweepRecord[];
+  /** Record which run is a sweep's trial; the trial's run must exist. */
+  recordTrial(trial: SweepTrialRecord): void;
+  /** Set where a trial's run holds (`null`: nowhere); throws `RunNotFoundError` for a run that is no trial. */
+  holdTrial(runId: string, holdAt: number | null): void;
+  /** A sweep's trials, by index. */
+  sweepTrials(sweepId: string): SweepTrialRecord[];
+  /** The trial a run is, or `null` for a run of no sweep. */
+  trialOfRun(runId: string): SweepTrialRecord | null;
   /** Run `work` in one transaction: all of its writes land, or none. */
   transaction<T>(work: () => T): T;
   close(): void;

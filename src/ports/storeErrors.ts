@@ -281,3 +281,20 @@ export class StoreReadOnlyError extends ArenaError {
     super('STORE_READ_ONLY', `the store was opened read-only: cannot ${what}`);
   }
 }
+
+/**
+ * A sweep id the store does not hold.
+ *
+ * @example
+ * ```ts
+ * store.getSweep('nope');
+ * // SweepNotFoundError: no sweep 'nope' in the store
+ * ```
+ */
+export class SweepNotFoundError extends ArenaError {
+  readonly sweepId: string;
+  constructor(sweepId: string) {
+    super('SWEEP_NOT_FOUND', `no sweep '${sweepId}' in the store`);
+    this.sweepId = sweepId;
+  }
+}

@@ -13,6 +13,7 @@ import {
   RunLeasedError,
   RunNotFoundError,
   StoreReadOnlyError,
+  SweepNotFoundError,
 } from '../../src/ports/storeErrors.js';
 import {
   fillSampleRun,
@@ -388,6 +389,111 @@ export function describeRunStoreContract(adapter: string, harness: StoreHarness)
         expect(() =>
           handle({ readonly: true }).recordRemoteComponent({ ...served, session: 's-3' }),
         ).toThrow(StoreReadOnlyError);
+      });
+    });
+
+    describe('sweeps', () => {
+      const newSweep = {
+        uid: 'sizes',
+        sweepFile: 'sweep: sizes\n',
+        sweepFilePath: '/w/sweep.yaml',
+        state: { trials: [], decisions: [] },
+      };
+
+      it('creates a sweep as running, saves its state at each decision and reads it from another handle', () => {
+        const created = store.createSweep({ ...newSweep, sweepId: 's1' });
+        expect(created).toEqual({
+          sweepId: 's1',
+          uid: 'sizes',
+          sweepFile: 'sweep: sizes\n',
+          sweepFilePath: '/w/sweep.yaml',
+          status: 'running',
+          state: { decisions: [], trials: [] },
+          error: null,
+          createdAt: sampleStart.toISOString(),
+          updatedAt: sampleStart.toISOString(),
+        });
+        clock.advance(1000);
+        const saved = store.saveSweep('s1', {
+          status: 'succeeded',
+          state: { trials: [{ index: 0 }], decisions: [{ rung: 3, pruned: [1] }], ratio: 0.5 },
+        });
+        expect(saved.updatedAt).toBe(new Date(sampleStart.getTime() + 1000).toISOString());
+        expect(handle({ readonly: true }).getSweep('s1')).toEqual(saved);
+        expect(saved.state).toEqual({
+          decisions: [{ pruned: [1], rung: 3 }],
+          ratio: 0.5,
+          trials: [{ index: 0 }],
+        });
+      });
+
+      it('names a sweep from its uid, lists sweeps newest first and names a missing one', () => {
+        const first = store.createSweep(newSweep);
+        expect(first.sweepId.startsWith('sizes-')).toBe(true);
+        clock.advance(1000);
+        const second = store.createSweep(newSweep);
+        expect(store.listSweeps().map((sweep) => sweep.sweepId)).toEqual([
+          second.sweepId,
+          first.sweepId,
+        ]);
+        expect(() => store.getSweep('nope')).toThrow(SweepNotFoundError);
+        expect(() => store.saveSweep('nope', { status: 'failed', state: {} })).toThrow(
+          SweepNotFoundError,
+        );
+        expect(() => store.createSweep({ ...newSweep, sweepId: first.sweepId })).toThrow(
+          DuplicateRecordError,
+        );
+      });
+
+      it('records which run is which trial, with where it holds, and moves the hold', () => {
+        store.createSweep({ ...newSweep, sweepId: 's1' });
+        store.createRun({
+          runId: 'r2',
+          uid: 'grid-demo',
+          seed: 1,
+          runFile: '',
+          runFilePath: 'run.yaml',
+        });
+        const parameters = [{ pointer: '/seed', value: 7 }];
+        store.recordTrial({ sweepId: 's1', trialIndex: 1, runId: 'r2', parameters, holdAt: 3 });
+        store.recordTrial({ sweepId: 's1', trialIndex: 0, runId, parameters: [], holdAt: null });
+        expect(store.sweepTrials('s1').map((trial) => [trial.trialIndex, trial.runId])).toEqual([
+          [0, runId],
+          [1, 'r2'],
+        ]);
+        expect(store.trialOfRun('r2')).toEqual({
+          sweepId: 's1',
+          trialIndex: 1,
+          runId: 'r2',
+          parameters: [{ pointer: '/seed', value: 7 }],
+          holdAt: 3,
+        });
+        store.holdTrial('r2', 6);
+        expect(handle({ readonly: true }).trialOfRun('r2')?.holdAt).toBe(6);
+        store.holdTrial('r2', null);
+        expect(store.trialOfRun('r2')?.holdAt).toBeNull();
+        expect(store.trialOfRun('nope')).toBeNull();
+        expect(() => store.holdTrial('nope', 1)).toThrow(RunNotFoundError);
+        expect(() =>
+          store.recordTrial({ sweepId: 's1', trialIndex: 1, runId: 'r2', parameters, holdAt: 3 }),
+        ).toThrow(DuplicateRecordError);
+        expect(() =>
+          store.recordTrial({ sweepId: 's1', trialIndex: 2, runId: 'nope', parameters, holdAt: 3 }),
+        ).toThrow(RunNotFoundError);
+        expect(() => store.sweepTrials('nope')).toThrow(SweepNotFoundError);
+      });
+
+      it('keeps a sweep and its trials only when their transaction commits, and refuses them read-only', () => {
+        expect(() =>
+          store.transaction(() => {
+            store.createSweep({ ...newSweep, sweepId: 's1' });
+            store.recordTrial({ sweepId: 's1', trialIndex: 0, runId, parameters: [], holdAt: 3 });
+            throw new Error('crash');
+          }),
+        ).toThrow('crash');
+        expect(() => store.getSweep('s1')).toThrow(SweepNotFoundError);
+        expect(store.trialOfRun(runId)).toBeNull();
+        expect(() => handle({ readonly: true }).createSweep(newSweep)).toThrow(StoreReadOnlyError);
       });
     });
 

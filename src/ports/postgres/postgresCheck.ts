@@ -28,6 +28,7 @@ export function checkPostgresStore(uri: string): StoreCheck {
       ...(schemaVersion >= 3 ? judgeTables : []),
       ...(schemaVersion >= 5 ? ['evaluation_cases'] : []),
       ...(schemaVersion >= 6 ? ['remote_components'] : []),
+      ...(schemaVersion >= 7 ? ['sweeps', 'sweep_trials'] : []),
     ];
     const missing = expected.filter(
       (table) =>

@@ -9,6 +9,7 @@ import {
   resumesTable,
   runDeliveriesColumns,
   snapshotsTable,
+  sweepTables,
   verdictCacheTable,
   verdictsTable,
 } from '../storeCore/storeTables.js';
@@ -92,6 +93,10 @@ export const postgresMigrations: readonly string[] = [
   // 6: which instance of which service served each remote component of a run (the SQLite store's migration 7)
   `
   ${remoteComponentsTable(postgresColumnTypes)}
+  `,
+  // 7: sweeps, their state, and which run is which trial (the SQLite store's migration 8)
+  `
+  ${sweepTables(postgresColumnTypes)}
   `,
 ];
 

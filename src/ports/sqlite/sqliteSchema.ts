@@ -9,6 +9,7 @@ import {
   runDeliveriesColumns,
   snapshotsTable,
   sqliteColumnTypes,
+  sweepTables,
   verdictCacheTable,
   verdictsTable,
 } from '../storeCore/storeTables.js';
@@ -114,6 +115,10 @@ export const storeMigrations: readonly string[] = [
   // 7: which instance of which service served each remote component of a run
   `
   ${remoteComponentsTable(sqliteColumnTypes)}
+  `,
+  // 8: sweeps, their state, and which run is which trial
+  `
+  ${sweepTables(sqliteColumnTypes)}
   `,
 ];
 

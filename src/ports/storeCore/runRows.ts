@@ -16,6 +16,9 @@ import type {
   RunRecord,
   RunStatus,
   SnapshotRecord,
+  SweepRecord,
+  SweepStatus,
+  SweepTrialRecord,
 } from '../store.js';
 import { decodeStoredJson } from '../storedJson.js';
 import { type Flag, isSet } from './flag.js';
@@ -276,5 +279,49 @@ export function episodeReturnFromRow(row: EpisodeReturnRow): EpisodeReturn {
     phaseIndex: row.phase_index,
     evaluation: isSet(row.evaluation),
     episodeReturn: row.episode_return,
+  };
+}
+
+export interface SweepRow {
+  readonly sweep_id: string;
+  readonly uid: string;
+  readonly sweep_file: string;
+  readonly sweep_file_path: string;
+  readonly status: string;
+  readonly state: string;
+  readonly error: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export function sweepFromRow(row: SweepRow): SweepRecord {
+  return {
+    sweepId: row.sweep_id,
+    uid: row.uid,
+    sweepFile: row.sweep_file,
+    sweepFilePath: row.sweep_file_path,
+    status: row.status as SweepStatus,
+    state: decodeStoredJson(row.state),
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface SweepTrialRow {
+  readonly sweep_id: string;
+  readonly trial_index: number | string;
+  readonly run_id: string;
+  readonly parameters: string;
+  readonly hold_at: number | string | null;
+}
+
+export function sweepTrialFromRow(row: SweepTrialRow): SweepTrialRecord {
+  return {
+    sweepId: row.sweep_id,
+    trialIndex: Number(row.trial_index),
+    runId: row.run_id,
+    parameters: decodeStoredJson(row.parameters),
+    holdAt: row.hold_at === null ? null : Number(row.hold_at),
   };
 }

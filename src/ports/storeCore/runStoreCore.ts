@@ -10,6 +10,7 @@ import {
   RunLeasedError,
   RunNotFoundError,
   StoreReadOnlyError,
+  SweepNotFoundError,
 } from '../storeErrors.js';
 import { requireFinite, requireInteger } from '../storeRecordChecks.js';
 import {
@@ -28,7 +29,11 @@ import {
   resumeFromRow,
   runFromRow,
   type SnapshotRow,
+  type SweepRow,
+  type SweepTrialRow,
   snapshotFromRow,
+  sweepFromRow,
+  sweepTrialFromRow,
 } from './runRows.js';
 import type { RunStoreDialect } from './runStoreDialect.js';
 import { sharedRunSql } from './runStoreSql.js';
@@ -359,6 +364,91 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     },
     getRun(runId) {
       return runFromRow(runRow(runId));
+    },
+    createSweep(sweep) {
+      writable('create a sweep');
+      const createdAt = sweep.createdAt ?? now();
+      for (let attempt = 1; ; attempt++) {
+        const sweepId = sweep.sweepId ?? newRunId(sweep.uid, new Date(createdAt));
+        const created = db.get<SweepRow>(sql.insertSweep, [
+          sweepId,
+          sweep.uid,
+          sweep.sweepFile,
+          sweep.sweepFilePath,
+          encodeStoredJson(sweep.state),
+          createdAt,
+        ]);
+        if (created !== undefined) return sweepFromRow(created);
+        if (sweep.sweepId !== undefined || attempt >= idAttempts) {
+          throw new DuplicateRecordError(`sweep '${sweepId}'`);
+        }
+      }
+    },
+    saveSweep(sweepId, update) {
+      writable('save a sweep');
+      const row = db.get<SweepRow>(sql.saveSweep, [
+        sweepId,
+        update.status,
+        encodeStoredJson(update.state),
+        update.error ?? null,
+        now(),
+      ]);
+      if (row === undefined) throw new SweepNotFoundError(sweepId);
+      return sweepFromRow(row);
+    },
+    getSweep(sweepId) {
+      const row = db.get<SweepRow>(sql.getSweep, [sweepId]);
+      if (row === undefined) throw new SweepNotFoundError(sweepId);
+      return sweepFromRow(row);
+    },
+    listSweeps() {
+      // sorted here, not by each database's collation: newest first, ties by id in code-unit order
+      return db
+        .all<SweepRow>('SELECT * FROM sweeps', [])
+        .map(sweepFromRow)
+        .sort((a, b) =>
+          a.createdAt === b.createdAt
+            ? Number(a.sweepId < b.sweepId) - Number(a.sweepId > b.sweepId)
+            : Number(a.createdAt < b.createdAt) - Number(a.createdAt > b.createdAt),
+        );
+    },
+    recordTrial(trial) {
+      writable('record a trial');
+      requireRun(trial.runId);
+      if (db.get<SweepRow>(sql.getSweep, [trial.sweepId]) === undefined) {
+        throw new SweepNotFoundError(trial.sweepId);
+      }
+      if (db.get<SweepTrialRow>(sql.trialOfRun, [trial.runId]) !== undefined) {
+        throw new DuplicateRecordError(`trial of run '${trial.runId}'`);
+      }
+      const taken = db
+        .all<SweepTrialRow>(sql.sweepTrials, [trial.sweepId])
+        .some((row) => Number(row.trial_index) === trial.trialIndex);
+      if (taken)
+        throw new DuplicateRecordError(`trial ${trial.trialIndex} of sweep '${trial.sweepId}'`);
+      db.run(sql.insertTrial, [
+        trial.sweepId,
+        trial.trialIndex,
+        trial.runId,
+        encodeStoredJson(trial.parameters),
+        trial.holdAt,
+      ]);
+    },
+    holdTrial(runId, holdAt) {
+      writable('hold a trial');
+      if (db.get<{ run_id: string }>(sql.holdTrial, [runId, holdAt]) === undefined) {
+        throw new RunNotFoundError(runId);
+      }
+    },
+    sweepTrials(sweepId) {
+      if (db.get<SweepRow>(sql.getSweep, [sweepId]) === undefined) {
+        throw new SweepNotFoundError(sweepId);
+      }
+      return db.all<SweepTrialRow>(sql.sweepTrials, [sweepId]).map(sweepTrialFromRow);
+    },
+    trialOfRun(runId) {
+      const row = db.get<SweepTrialRow>(sql.trialOfRun, [runId]);
+      return row === undefined ? null : sweepTrialFromRow(row);
     },
     listRuns(listOptions = {}) {
       return db.all<RunRow>(sql.listRuns, [listOptions.limit ?? null]).map(runFromRow);

@@ -69,6 +69,18 @@ export const sharedRunSql = {
   reopenPhase: `UPDATE phases SET status = 'running', termination_reason = NULL, episodes = 0,
        error = NULL, ended_at = NULL
      WHERE run_id = $1 AND phase_index = $2`,
+  insertSweep: `INSERT INTO sweeps (sweep_id, uid, sweep_file, sweep_file_path, status, state,
+       created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'running', $5, $6, $6)
+     ON CONFLICT (sweep_id) DO NOTHING RETURNING *`,
+  saveSweep: `UPDATE sweeps SET status = $2, state = $3, error = $4, updated_at = $5
+     WHERE sweep_id = $1 RETURNING *`,
+  getSweep: 'SELECT * FROM sweeps WHERE sweep_id = $1',
+  insertTrial: `INSERT INTO sweep_trials (sweep_id, trial_index, run_id, parameters, hold_at)
+     VALUES ($1, $2, $3, $4, $5)`,
+  holdTrial: 'UPDATE sweep_trials SET hold_at = $2 WHERE run_id = $1 RETURNING run_id',
+  sweepTrials: 'SELECT * FROM sweep_trials WHERE sweep_id = $1 ORDER BY trial_index',
+  trialOfRun: 'SELECT * FROM sweep_trials WHERE run_id = $1',
   reopenRun: `UPDATE runs SET status = 'running', ended_at = NULL, error = NULL, summary = NULL
      WHERE run_id = $1`,
 } as const;

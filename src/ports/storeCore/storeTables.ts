@@ -173,6 +173,33 @@ export const remoteComponentsTable = (
     PRIMARY KEY (run_id, session)
   )${types.tableOptions};`;
 
+/**
+ * Sweeps (`arena sweep`): each sweep's file and its state, persisted at every
+ * decision, and which run is which trial, with the checkpoint count a trial
+ * holds at until its rung is decided (SQLite schema 8, PostgreSQL schema 7).
+ */
+export const sweepTables = (types: ColumnTypes): string => `CREATE TABLE sweeps (
+    sweep_id TEXT PRIMARY KEY,
+    uid TEXT NOT NULL,
+    sweep_file TEXT NOT NULL,
+    sweep_file_path TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed', 'cancelled')),
+    state TEXT NOT NULL,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  )${types.tableOptions};
+
+  CREATE TABLE sweep_trials (
+    sweep_id TEXT NOT NULL REFERENCES sweeps (sweep_id) ON DELETE CASCADE,
+    trial_index INTEGER NOT NULL,
+    run_id TEXT NOT NULL UNIQUE REFERENCES runs (run_id) ON DELETE CASCADE,
+    parameters TEXT NOT NULL,
+    -- the checkpoint count the trial's run holds at (handed back) until its rung is decided; NULL: none
+    hold_at INTEGER,
+    PRIMARY KEY (sweep_id, trial_index)
+  )${types.tableOptions};`;
+
 /** The run store's tables, there since each schema's first version that had them all (SQLite 2, PostgreSQL 1). */
 export const runTables = [
   'runs',

@@ -16,6 +16,7 @@ describe('shipped migrations', () => {
       'a8a02a2416e40014eaff0adb8f18d6c82166b71c7322c0e41f68595f0ed788f6',
       '1ce8ac24e27dde3d96b7a98de9105302d44df2be46454794ea50540f47f666ab',
       '7bda2c12b1a6cc27007a29e77de25c0805cfd1264c88b80229f900a7cb169ce0',
+      '37a45af0414702c695bf203850c4fb652aeefc319f9fb69ec863fc5164b5ba77',
     ]);
   });
 
@@ -27,6 +28,7 @@ describe('shipped migrations', () => {
       'a8a02a2416e40014eaff0adb8f18d6c82166b71c7322c0e41f68595f0ed788f6',
       'ba796d887d3830bb7be8c91d0b6c92a6741284c5039c49f0fd737f6066a15f30',
       'ad07b0cb0e8d148db0f9b12b50e95f5a581e396dc3afa08f734ccdfd93a57df5',
+      '9a6b3a4be0f1d460040283c9eb85ed937db591259c0115b2f27eff8413decbb3',
     ]);
   });
 });

@@ -40,6 +40,8 @@ describe('store schema migrations', () => {
       'resumes',
       'runs',
       'snapshots',
+      'sweep_trials',
+      'sweeps',
       'verdict_cache',
       'verdicts',
     ]);
