@@ -26,7 +26,9 @@ export type RunEvent =
       reason: string | null;
       episodes: number;
     }
-  | { type: 'run.finished'; summary: RunSummary };
+  | { type: 'run.finished'; summary: RunSummary }
+  /** A sweep's trial reached the checkpoint count it holds at: handed back at that barrier, to wait for its rung's decision. */
+  | { type: 'run.held'; runId: string; checkpoints: number };
 
 /** One info line per run event (debug for episodes), for `--log-level info`. */
 export function logEvent(logger: Logger, event: RunEvent): void {
@@ -83,6 +85,9 @@ export function logEvent(logger: Logger, event: RunEvent): void {
       return;
     case 'run.finished':
       logger.info({ runId: event.summary.runId, status: event.summary.status }, 'run finished');
+      return;
+    case 'run.held':
+      logger.info({ runId: event.runId, checkpoints: event.checkpoints }, 'run held for its rung');
       return;
   }
 }

@@ -86,6 +86,14 @@ export interface RunExperimentOptions {
   /** XState's `inspect` option, passed to every actor of the run (e.g. the Stately inspector). */
   readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   readonly onEvent?: (event: RunEvent) => void;
+  /**
+   * Hand the run back (as `handBack` does) at the first episode barrier where
+   * it has this many evaluation checkpoints (all phases counted), and emit
+   * `run.held`: where a sweep's trial waits for its rung's decision. Default:
+   * the hold the store records for the run's trial (`trialOfRun`), so a trial
+   * holds at its rung on whichever worker runs it; `null` holds nowhere.
+   */
+  readonly holdAt?: number | null;
   /** Store batching; defaults to 256 writes or 50 ms. */
   readonly batching?: { readonly maxBatch: number; readonly maxDelayMs: number };
 }
@@ -160,8 +168,14 @@ export async function runExperiment(
       stop.abort();
     }
   }, ttlMs / 3);
+  // a sweep's trial holds at its rung: handed back at the barrier where it has that many checkpoints
+  const hold = {
+    at: options.holdAt !== undefined ? options.holdAt : (store.trialOfRun(runId)?.holdAt ?? null),
+    checkpoints: store.checkpoints(runId).length,
+    reached: new AbortController(),
+  };
   const signal = AbortSignal.any(
-    [options.signal, options.handBack, stop.signal].filter(
+    [options.signal, options.handBack, stop.signal, hold.reached.signal].filter(
       (each): each is AbortSignal => each !== undefined,
     ),
   );
@@ -207,6 +221,7 @@ export async function runExperiment(
         logger: logger.child({ phase: phase.name }),
         options,
         emit,
+        hold,
       });
       carried = outcome.carried;
       if (outcome.status !== 'done') {
@@ -236,7 +251,8 @@ export async function runExperiment(
   writer.close();
   writeFailure.unsubscribe();
   const summary = summarizeStoredRun(store, runId, { status, error: runError });
-  const handedBack = status === 'cancelled' && options.handBack?.aborted === true;
+  const held = status === 'cancelled' && hold.reached.signal.aborted;
+  const handedBack = status === 'cancelled' && (options.handBack?.aborted === true || held);
   if (handedBack || serviceGone) {
     // handed back or interrupted, not ended: back to its last barrier and unleased, in one transaction
     store.transaction(() => {
@@ -245,6 +261,7 @@ export async function runExperiment(
       store.releaseLease(lease);
     });
     if (serviceGone) throw new RunInterruptedError(runId, runError ?? 'a remote component is gone');
+    if (held) emit({ type: 'run.held', runId, checkpoints: hold.checkpoints });
     emit({ type: 'run.finished', summary });
     return summary;
   }
@@ -356,6 +373,14 @@ interface PhaseRun {
   readonly logger: Logger;
   readonly options: RunExperimentOptions;
   readonly emit: (event: RunEvent) => void;
+  /** Where the run holds (`at` checkpoints), its checkpoints so far, and what to abort once it does. */
+  readonly hold: RunHold;
+}
+
+interface RunHold {
+  readonly at: number | null;
+  checkpoints: number;
+  readonly reached: AbortController;
 }
 
 interface PhaseResult {
@@ -595,6 +620,7 @@ function driveController(
             error: event.verdict.error as JsonValue,
           },
         });
+        run.hold.checkpoints++;
         emit({ type: 'checkpoint.completed', phaseIndex: phase.index, verdict: event.verdict });
         return;
       }
@@ -652,7 +678,10 @@ function driveController(
           },
         });
         writer.flush();
-        actor.send({ type: 'continue' });
+        const { hold } = run;
+        // the barrier is stored: a held run resumes from it exactly, as if it never stopped
+        if (hold.at !== null && hold.checkpoints >= hold.at) hold.reached.abort();
+        else actor.send({ type: 'continue' });
       } catch (error) {
         fail(error);
       }
