@@ -1,0 +1,327 @@
+import { type Actor, createActor } from 'xstate';
+import type { RunSpec } from '../../config/runSpec.js';
+import type { JsonValue } from '../../domain/shared/json.js';
+import { trialEvidence } from '../../domain/sweep/evidence.js';
+import type { TrialEvidence } from '../../domain/sweep/progress.js';
+import type { SweepSpec } from '../../domain/sweep/types.js';
+import {
+  initialSweepProgress,
+  type SweepContext,
+  type SweepEmitted,
+  sweepMachine,
+} from '../../machines/sweep.js';
+import { type Logger, silentLogger } from '../../ports/logger.js';
+import type { NewRun, RunStore, SweepStatus } from '../../ports/store.js';
+import { newRunOf } from '../experiment/newRun.js';
+import type { RunEvent } from '../experiment/runEvents.js';
+import { runExperiment } from '../experiment/runExperiment.js';
+
+/** One trial as the runner needs it: what it varies and its run file, parsed. */
+export interface SweepTrialFile {
+  readonly parameters: SweepContext['trials'][number]['parameters'];
+  /** The trial's run file text (the base run file with its parameters set). */
+  readonly text: string;
+  readonly spec: RunSpec;
+}
+
+/** What `runSweep` works with. */
+export interface RunSweepOptions {
+  readonly store: RunStore;
+  readonly builtins: ReadonlyMap<string, unknown>;
+  readonly components?: Readonly<Record<string, unknown>>;
+  /** Trials run at once in this process (default 1). */
+  readonly parallel?: number;
+  /** Aborting hands every running trial back (resumable with `resumeSweepId`) and stops. */
+  readonly signal?: AbortSignal;
+  readonly logger?: Logger;
+  readonly onEvent?: (event: SweepRunEvent) => void;
+}
+
+/** What the runner tells as it goes: for progress and logs. */
+export type SweepRunEvent =
+  | {
+      readonly type: 'sweep.started';
+      readonly sweepId: string;
+      readonly trials: number;
+      readonly resumed: boolean;
+    }
+  | { readonly type: 'trial.held'; readonly index: number; readonly checkpoints: number }
+  | {
+      readonly type: 'trial.ended';
+      readonly index: number;
+      readonly status: 'completed' | 'failed';
+    }
+  | SweepEmitted;
+
+/** A sweep as it stands when `runSweep` resolves. */
+export interface SweepOutcome {
+  readonly sweepId: string;
+  readonly status: SweepStatus;
+  readonly progress: SweepContext;
+}
+
+/** The new sweep to record, or the stored one to go on with. */
+export type SweepStart =
+  | {
+      readonly kind: 'new';
+      readonly spec: SweepSpec;
+      readonly sweepFile: string;
+      readonly sweepFilePath: string;
+      readonly trials: readonly SweepTrialFile[];
+    }
+  | {
+      readonly kind: 'resume';
+      readonly sweepId: string;
+      readonly spec: SweepSpec;
+      readonly trials: readonly SweepTrialFile[];
+    };
+
+/** What the store persists of a sweep: the machine's snapshot. */
+interface StoredSweepState {
+  readonly machine: JsonValue;
+}
+
+/**
+ * Run a sweep: every trial as an ordinary run of the store (created queued,
+ * with the sweep, in one transaction), at most `parallel` at once, each
+ * holding at its rung until the sweep machine decides the rung. The machine's
+ * snapshot, the pruned trials' runs and the released trials' next holds are
+ * written in one transaction at every event, so a sweep killed at any moment
+ * resumes (`{ kind: 'resume' }`) to the same decisions: its trials' records
+ * are the truth, and a trial's run resumes exactly as any run does.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runSweep({ kind: 'new', spec, sweepFile, sweepFilePath, trials }, { store, builtins });
+ * outcome.progress.trials.map((trial) => trial.status); // ['completed', 'pruned', …]
+ * ```
+ */
+export async function runSweep(start: SweepStart, options: RunSweepOptions): Promise<SweepOutcome> {
+  const { store } = options;
+  const logger = options.logger ?? silentLogger();
+  const emit = (event: SweepRunEvent): void => options.onEvent?.(event);
+  const { spec, trials } = start;
+  const begun =
+    start.kind === 'new'
+      ? createSweep(
+          start,
+          store,
+          await Promise.all(trials.map((trial) => newRunOf(trial.spec, trial.text))),
+        )
+      : loadSweep(start.sweepId, store);
+  const { sweepId } = begun;
+  const actor = createActor(sweepMachine, {
+    input: begun.progress,
+    ...(begun.snapshot !== null ? { snapshot: begun.snapshot as never } : {}),
+  });
+  const fault = { error: null as unknown };
+  actor.subscribe({ error: (error) => (fault.error ??= error) });
+
+  // which trials run next: released by a decision, or found runnable at a resume
+  const runnable: number[] = [];
+  const emittedNow: SweepEmitted[] = [];
+  for (const type of ['trial.released', 'trial.pruned', 'rung.decided'] as const) {
+    actor.on(type, (event) => {
+      emittedNow.push(event);
+      emit(event);
+    });
+  }
+  actor.start();
+
+  /** Send an event, then persist its consequences in one transaction. */
+  const step = (event: Parameters<typeof actor.send>[0]): void => {
+    emittedNow.length = 0;
+    actor.send(event);
+    const snapshot = actor.getSnapshot();
+    const status: SweepStatus =
+      snapshot.status === 'done'
+        ? snapshot.value === 'cancelled'
+          ? 'cancelled'
+          : 'succeeded'
+        : 'running';
+    const runIdOf = (index: number): string => snapshot.context.trials[index]?.runId as string;
+    store.transaction(() => {
+      for (const emitted of emittedNow) {
+        if (emitted.type === 'trial.pruned') {
+          const runId = runIdOf(emitted.index);
+          const rung = spec.pruner.rungs[emitted.rungIndex];
+          store.holdTrial(runId, null);
+          store.finishRun(runId, {
+            status: 'cancelled',
+            error: `pruned at rung ${emitted.rungIndex + 1} (${rung} evaluation checkpoints) of sweep ${sweepId}`,
+          });
+        } else if (emitted.type === 'trial.released') {
+          store.holdTrial(runIdOf(emitted.index), emitted.holdAt);
+        }
+      }
+      store.saveSweep(sweepId, { status, state: stateOf(actor) });
+    });
+    for (const emitted of emittedNow) {
+      if (emitted.type === 'trial.released') runnable.push(emitted.index);
+    }
+  };
+
+  emit({ type: 'sweep.started', sweepId, trials: trials.length, resumed: start.kind === 'resume' });
+  // what the records say about every trial the machine still waits for (all of them, when new)
+  for (const trial of actor.getSnapshot().context.trials) {
+    if (trial.status !== 'running' && trial.status !== 'held') continue;
+    const runId = trial.runId as string;
+    const run = store.getRun(runId);
+    if (run.status === 'succeeded' || run.status === 'failed') {
+      step(endedEvent(trial.index, run.status, run.error, evidenceOf(store, runId, spec)));
+    } else if (trial.status === 'running') {
+      const holdAt = store.trialOfRun(runId)?.holdAt ?? null;
+      const evidence = evidenceOf(store, runId, spec);
+      const lease = run.lease === null || Date.parse(run.lease.expiresAt) < Date.now();
+      if (holdAt !== null && evidence.checkpoints >= holdAt && run.status === 'running' && lease) {
+        step({ type: 'trial.held', index: trial.index, evidence });
+      } else {
+        runnable.push(trial.index);
+      }
+    }
+  }
+
+  const parallel = Math.max(1, options.parallel ?? 1);
+  const running = new Set<Promise<void>>();
+  const runTrial = async (index: number): Promise<void> => {
+    const trial = actor.getSnapshot().context.trials[index];
+    const file = trials[index];
+    if (trial === undefined || file === undefined || trial.runId === null) return;
+    let held = false;
+    const onEvent = (event: RunEvent): void => {
+      if (event.type === 'run.held') held = true;
+    };
+    const summary = await runExperiment(file.spec, {
+      store,
+      builtins: options.builtins,
+      ...(options.components !== undefined ? { components: options.components } : {}),
+      resumeRunId: trial.runId,
+      ...(options.signal !== undefined ? { handBack: options.signal } : {}),
+      logger: logger.child({ trial: index }),
+      onEvent,
+    });
+    if (options.signal?.aborted === true && !held) return;
+    const evidence = evidenceOf(store, trial.runId, spec);
+    if (held) {
+      emit({ type: 'trial.held', index, checkpoints: evidence.checkpoints });
+      step({ type: 'trial.held', index, evidence });
+      return;
+    }
+    const status = summary.status === 'succeeded' ? 'completed' : 'failed';
+    emit({ type: 'trial.ended', index, status });
+    step(
+      endedEvent(
+        index,
+        summary.status === 'succeeded' ? 'succeeded' : 'failed',
+        summary.error ?? null,
+        evidence,
+      ),
+    );
+  };
+
+  while (actor.getSnapshot().status === 'active' && options.signal?.aborted !== true) {
+    while (running.size < parallel && runnable.length > 0) {
+      const index = runnable.shift() as number;
+      const work: Promise<void> = runTrial(index)
+        .catch((error: unknown) => {
+          fault.error ??= error;
+        })
+        .finally(() => running.delete(work));
+      running.add(work);
+    }
+    if (fault.error !== null) break;
+    if (running.size === 0) break;
+    await Promise.race(running);
+  }
+  await Promise.allSettled([...running]);
+  actor.stop();
+  if (fault.error !== null) {
+    const reason =
+      fault.error instanceof Error
+        ? `${fault.error.name}: ${fault.error.message}`
+        : String(fault.error);
+    logger.error({ err: fault.error }, 'the sweep failed');
+    store.saveSweep(sweepId, { status: 'failed', state: stateOf(actor), error: reason });
+    throw fault.error;
+  }
+  const snapshot = actor.getSnapshot();
+  const status: SweepStatus =
+    snapshot.status === 'done'
+      ? snapshot.value === 'cancelled'
+        ? 'cancelled'
+        : 'succeeded'
+      : 'running';
+  return { sweepId, status, progress: snapshot.context };
+}
+
+function stateOf(actor: Actor<typeof sweepMachine>): JsonValue {
+  return {
+    machine: actor.getPersistedSnapshot() as unknown as JsonValue,
+  } satisfies StoredSweepState;
+}
+
+function evidenceOf(store: RunStore, runId: string, spec: SweepSpec): TrialEvidence {
+  return trialEvidence(store.checkpoints(runId), spec.pruner, spec.objectives);
+}
+
+function endedEvent(
+  index: number,
+  runStatus: 'succeeded' | 'failed',
+  error: string | null,
+  evidence: TrialEvidence,
+) {
+  return {
+    type: 'trial.ended' as const,
+    index,
+    status: runStatus === 'succeeded' ? ('completed' as const) : ('failed' as const),
+    evidence,
+    error: runStatus === 'succeeded' ? null : error,
+  };
+}
+
+/** Record the sweep and every trial's run (queued, holding at the first rung) in one transaction. */
+function createSweep(
+  start: Extract<SweepStart, { kind: 'new' }>,
+  store: RunStore,
+  runs: readonly NewRun[],
+): { sweepId: string; snapshot: null; progress: SweepContext } {
+  const { spec } = start;
+  const firstHold = spec.pruner.rungs[0] ?? null;
+  return store.transaction(() => {
+    const blank = initialSweepProgress(
+      spec,
+      start.trials.map((trial) => trial.parameters),
+    );
+    const sweep = store.createSweep({
+      uid: spec.uid,
+      sweepFile: start.sweepFile,
+      sweepFilePath: start.sweepFilePath,
+      state: { machine: null },
+    });
+    const trials = blank.trials.map((trial, index) => {
+      const run = store.createRun({ ...(runs[index] as NewRun), status: 'queued' });
+      store.recordTrial({
+        sweepId: sweep.sweepId,
+        trialIndex: index,
+        runId: run.runId,
+        parameters: trial.parameters as unknown as JsonValue,
+        holdAt: firstHold,
+      });
+      return { ...trial, runId: run.runId, status: 'running' as const };
+    });
+    const progress = { ...blank, trials };
+    const actor = createActor(sweepMachine, { input: progress });
+    store.saveSweep(sweep.sweepId, { status: 'running', state: stateOf(actor) });
+    return { sweepId: sweep.sweepId, snapshot: null, progress };
+  });
+}
+
+function loadSweep(
+  sweepId: string,
+  store: RunStore,
+): { sweepId: string; snapshot: unknown; progress: SweepContext } {
+  const record = store.getSweep(sweepId);
+  const state = record.state as unknown as StoredSweepState;
+  const snapshot = state.machine as unknown as { context: SweepContext };
+  return { sweepId, snapshot, progress: snapshot.context };
+}

@@ -1,0 +1,170 @@
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+import {
+  type DecisionApplied,
+  holdOf,
+  nextDecision,
+  type SweepProgress,
+  sweepEnded,
+  type TrialEvidence,
+  type TrialProgress,
+} from '../domain/sweep/progress.js';
+import type { RungDecision } from '../domain/sweep/types.js';
+
+/**
+ * The sweep's lifecycle. Its context is the sweep's progress (trials, rungs,
+ * decisions), plain JSON, persisted in the store at every event; it decides a
+ * rung the moment every trial that can reach it is held there, so its
+ * decisions are a function of the trials' records, whatever order they came
+ * in. It runs no trial itself: it emits which trials to release (with the
+ * checkpoint count they hold at next) and which it pruned; the sweep runner
+ * (`runSweep`) runs them and sends back what their records say.
+ */
+
+/** What the runner tells the machine. */
+export type SweepEvent =
+  /** A trial's run was created (queued) or taken up. */
+  | { readonly type: 'trial.started'; readonly index: number; readonly runId: string }
+  /** A trial's run held at its rung: its evidence as the records say. */
+  | { readonly type: 'trial.held'; readonly index: number; readonly evidence: TrialEvidence }
+  /** A trial's run ended by itself: completed (succeeded, or ended by its termination rules) or failed. */
+  | {
+      readonly type: 'trial.ended';
+      readonly index: number;
+      readonly status: 'completed' | 'failed';
+      readonly evidence: TrialEvidence;
+      readonly error: string | null;
+    }
+  | { readonly type: 'cancel' };
+
+/** What the machine tells the runner (`actor.on(type, …)`). */
+export type SweepEmitted =
+  /** Run (or go on running) this trial, holding at `holdAt` checkpoints (`null`: to its end). */
+  | { readonly type: 'trial.released'; readonly index: number; readonly holdAt: number | null }
+  | { readonly type: 'trial.pruned'; readonly index: number; readonly rungIndex: number }
+  | { readonly type: 'rung.decided'; readonly decision: RungDecision };
+
+export type SweepContext = SweepProgress;
+
+const replaceTrial = (
+  progress: SweepProgress,
+  index: number,
+  change: (trial: TrialProgress) => TrialProgress,
+): SweepProgress => ({
+  ...progress,
+  trials: progress.trials.map((trial) => (trial.index === index ? change(trial) : trial)),
+});
+
+/** Every decision that can be taken now, one rung after another. */
+function decisionsNow(progress: SweepProgress): DecisionApplied[] {
+  const taken: DecisionApplied[] = [];
+  for (let current = progress; ; ) {
+    const applied = nextDecision(current);
+    if (applied === null) return taken;
+    taken.push(applied);
+    current = applied.progress;
+  }
+}
+
+export const sweepMachine = setup({
+  types: {
+    context: {} as SweepContext,
+    input: {} as SweepProgress,
+    events: {} as SweepEvent,
+    emitted: {} as SweepEmitted,
+    output: {} as SweepProgress,
+  },
+  actions: {
+    recordStarted: assign(({ context, event }) => {
+      assertEvent(event, 'trial.started');
+      return replaceTrial(context, event.index, (trial) => ({
+        ...trial,
+        runId: event.runId,
+        status: trial.status === 'pending' ? 'running' : trial.status,
+      }));
+    }),
+    recordHeld: assign(({ context, event }) => {
+      assertEvent(event, 'trial.held');
+      return replaceTrial(context, event.index, (trial) =>
+        trial.status === 'running' ? { ...trial, status: 'held', evidence: event.evidence } : trial,
+      );
+    }),
+    recordEnded: assign(({ context, event }) => {
+      assertEvent(event, 'trial.ended');
+      return replaceTrial(context, event.index, (trial) =>
+        trial.status === 'running' || trial.status === 'held'
+          ? { ...trial, status: event.status, evidence: event.evidence, error: event.error }
+          : trial,
+      );
+    }),
+    decideRungs: enqueueActions(({ context, enqueue }) => {
+      const taken = decisionsNow(context);
+      const last = taken.at(-1);
+      if (last === undefined) return;
+      enqueue.assign(() => last.progress);
+      for (const applied of taken) {
+        enqueue.emit({ type: 'rung.decided', decision: applied.decision });
+        for (const index of applied.pruned) {
+          enqueue.emit({ type: 'trial.pruned', index, rungIndex: applied.decision.rungIndex });
+        }
+        for (const index of applied.released) {
+          enqueue.emit({
+            type: 'trial.released',
+            index,
+            holdAt: holdOf(context.pruner, applied.decision.rungIndex + 1),
+          });
+        }
+      }
+    }),
+  },
+  guards: {
+    everyTrialEnded: ({ context }) => sweepEnded(context),
+  },
+}).createMachine({
+  id: 'sweep',
+  context: ({ input }) => input,
+  initial: 'sweeping',
+  states: {
+    sweeping: {
+      always: { guard: 'everyTrialEnded', target: 'finished' },
+      on: {
+        'trial.started': { actions: 'recordStarted' },
+        'trial.held': { actions: ['recordHeld', 'decideRungs'] },
+        'trial.ended': { actions: ['recordEnded', 'decideRungs'] },
+        cancel: { target: 'cancelled' },
+      },
+    },
+    finished: { type: 'final' },
+    cancelled: { type: 'final' },
+  },
+  output: ({ context }) => context,
+});
+
+/**
+ * A new sweep's progress: every trial pending at rung 0.
+ *
+ * @example
+ * ```ts
+ * const progress = initialSweepProgress(spec, expandTrials(spec));
+ * progress.trials.length; // 8
+ * ```
+ */
+export function initialSweepProgress(
+  spec: Pick<SweepProgress, 'pruner' | 'objectives'>,
+  trials: readonly TrialProgress['parameters'][],
+): SweepProgress {
+  return {
+    pruner: spec.pruner,
+    objectives: spec.objectives,
+    decisions: [],
+    trials: trials.map((parameters, index) => ({
+      index,
+      parameters,
+      runId: null,
+      status: 'pending',
+      rungIndex: 0,
+      prunedAtRung: null,
+      evidence: null,
+      error: null,
+    })),
+  };
+}
