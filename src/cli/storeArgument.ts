@@ -47,6 +47,6 @@ function withoutPassword(uri: string): string {
 }
 
 /** A word a POSIX shell reads back unchanged: quoted only when it needs to be. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -20,6 +20,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   worker: async () => (await import('./worker.js')).registerWorkerCommand,
   requeue: async () => (await import('./requeue.js')).registerRequeueCommand,
   serve: async () => (await import('./serve.js')).registerServeCommand,
+  sweep: async () => (await import('./sweep.js')).registerSweepCommand,
 };
 
 /** Top-level commands registered by another command's module. */

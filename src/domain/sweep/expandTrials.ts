@@ -32,7 +32,7 @@ export function expandTrials(
         );
       }
       trials = trials.flatMap((trial) =>
-        parameter.values.map((value) => [...trial, { pointer: parameter.pointer, value }]),
+        parameter.values.map((value) => [...trial, { ...named(parameter), value }]),
       );
     }
     return trials;
@@ -51,6 +51,13 @@ export function expandTrials(
     return rng.uniform(parameter.low, parameter.high);
   };
   return Array.from({ length: spec.search.trials }, () =>
-    spec.parameters.map((parameter) => ({ pointer: parameter.pointer, value: draw(parameter) })),
+    spec.parameters.map((parameter) => ({ ...named(parameter), value: draw(parameter) })),
   );
+}
+
+/** A parameter's pointer, and its name when the sweep file gives one. */
+function named(parameter: SweepParameter): { pointer: string; name?: string } {
+  return parameter.name === undefined
+    ? { pointer: parameter.pointer }
+    : { pointer: parameter.pointer, name: parameter.name };
 }

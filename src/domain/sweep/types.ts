@@ -27,6 +27,8 @@ export interface ListedParameter {
   readonly kind: 'values';
   /** An RFC 6901 JSON pointer into the base run file's document. */
   readonly pointer: string;
+  /** What the leaderboard calls it; default: the pointer's last key. */
+  readonly name?: string;
   readonly values: readonly JsonValue[];
 }
 
@@ -34,6 +36,7 @@ export interface ListedParameter {
 export interface RangeParameter {
   readonly kind: 'range';
   readonly pointer: string;
+  readonly name?: string;
   readonly low: number;
   readonly high: number;
   /** Whole numbers in [low, high], both ends included. */
@@ -75,6 +78,8 @@ export type SweepPruner =
 /** One value set at one pointer of a trial's run file. */
 export interface ParameterValue {
   readonly pointer: string;
+  /** The parameter's name in the sweep file, when it gives one. */
+  readonly name?: string;
   readonly value: JsonValue;
 }
 

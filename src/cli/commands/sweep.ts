@@ -1,0 +1,180 @@
+import type { Command } from 'commander';
+import { runSweep, type SweepStart } from '../../actors/sweep/runSweep.js';
+import { builtinComponents } from '../../builtins/index.js';
+import { loadSweepFile, parseSweepFile, SweepFileError } from '../../config/sweepFile.js';
+import { prepareSweepTrials } from '../../config/sweepTrials.js';
+import { createLogger, type LogLevel } from '../../ports/logger.js';
+import { SweepNotFoundError } from '../../ports/storeErrors.js';
+import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { CliError, ExitCode } from '../errors.js';
+import { shellWord, storeArgument } from '../storeArgument.js';
+import { sweepTable, sweepTableText } from './sweepTable.js';
+
+interface SweepCommandOptions {
+  store?: string;
+  parallel?: string;
+  resume?: string;
+  json?: boolean;
+  logLevel: LogLevel;
+}
+
+/**
+ * Register `arena sweep <sweep-file>`: run a sweep's trials, pruning the
+ * losing ones at rungs of evaluation checkpoints, and print its leaderboard.
+ *
+ * @example
+ * ```ts
+ * registerSweepCommand(program);
+ * // $ arena sweep examples/sweep.yaml --parallel 2
+ * // sweep plateau-sizes-20261202T120000-3fa2: succeeded, 8 trials: 4 completed, 4 pruned; 271 episodes
+ * ```
+ */
+export function registerSweepCommand(program: Command): void {
+  program
+    .command('sweep')
+    .description(
+      'run the variants (trials) of a run file a sweep file names, stopping the losing ones at rungs of evaluation checkpoints',
+    )
+    .argument('[sweep-file]', 'the sweep file (omit with --resume: the stored one is used)')
+    .option(
+      '--store <uri>',
+      'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
+    )
+    .option('--parallel <n>', 'trials run at once in this process (default 1)')
+    .option(
+      '--resume <sweep-id>',
+      'go on with a stored sweep after a kill or Ctrl-C, to the same decisions',
+    )
+    .option('--json', 'the leaderboard as JSON on stdout')
+    .action(async (sweepFile: string | undefined, _options: unknown, command: Command) => {
+      process.exitCode = await sweepCommand(
+        sweepFile,
+        command.optsWithGlobals<SweepCommandOptions>(),
+      );
+    });
+}
+
+async function sweepCommand(
+  sweepFile: string | undefined,
+  options: SweepCommandOptions,
+): Promise<number> {
+  const parallel = parallelOf(options.parallel);
+  const location = parseStoreUri(options.store);
+  // a new sweep's file and every trial's run file are checked before the store is opened
+  const fresh = options.resume === undefined ? await prepareNew(sweepFile) : null;
+  const store = await openStoreAsync(location);
+  const logger = createLogger({ level: options.logLevel, json: options.json === true });
+  const abort = new AbortController();
+  const onSignal = () => {
+    if (abort.signal.aborted) return;
+    process.stderr.write(
+      '\narena: stopping the sweep: its trials go back to their last barrier (Ctrl-C again to force)\n',
+    );
+    abort.abort();
+    process.once('SIGINT', () => process.exit(ExitCode.cancelled));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const start: SweepStart = fresh ?? (await prepareResume(options.resume as string, store));
+    let announced = false;
+    const outcome = await runSweep(start, {
+      store,
+      builtins: builtinComponents,
+      parallel,
+      signal: abort.signal,
+      logger,
+      onEvent: (event) => {
+        if (event.type === 'sweep.started' && !announced) {
+          announced = true;
+          process.stderr.write(
+            `sweep ${event.sweepId}: ${event.resumed ? 'resuming' : 'starting'} ${event.trials} trials${parallel > 1 ? `, ${parallel} at once` : ''}\n`,
+          );
+        } else if (event.type === 'rung.decided') {
+          const { decision } = event;
+          process.stderr.write(
+            `  rung ${decision.rungIndex + 1} (${decision.rung} checkpoints): kept ${decision.kept.join(', ') || 'none'}; pruned ${decision.pruned.join(', ') || 'none'}\n`,
+          );
+        }
+      },
+    });
+    const table = sweepTable(outcome.sweepId, outcome.status, outcome.progress, store);
+    if (options.json === true) process.stdout.write(`${JSON.stringify(table, null, 2)}\n`);
+    else {
+      const names = start.spec.objectives.map((objective) => objective.metric);
+      process.stdout.write(
+        `${sweepTableText(
+          table,
+          names,
+          start.spec.parameters.map((parameter) => parameter.name),
+        )}\n`,
+      );
+    }
+    if (outcome.status === 'running') {
+      process.stderr.write(
+        `arena: sweep ${outcome.sweepId} stopped; go on with: arena sweep --resume ${shellWord(outcome.sweepId)}${storeArgument(location)}\n`,
+      );
+      return ExitCode.cancelled;
+    }
+    process.stderr.write(
+      `see it with: arena show ${shellWord(outcome.sweepId)}${storeArgument(location)}\n`,
+    );
+    return outcome.status === 'succeeded' ? ExitCode.ok : ExitCode.failed;
+  } catch (error) {
+    if (error instanceof SweepNotFoundError) {
+      throw new CliError(`no sweep '${error.sweepId}' in ${location.path}`);
+    }
+    if (error instanceof SweepFileError)
+      throw new CliError(error.message, ExitCode.badInput, { cause: error });
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    store.close();
+  }
+}
+
+function parallelOf(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new CliError(`--parallel: expected a positive integer, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+async function prepareNew(sweepFile: string | undefined): Promise<SweepStart> {
+  if (sweepFile === undefined)
+    throw new CliError('a sweep file is required (or --resume <sweep-id>)');
+  try {
+    const { spec, text } = loadSweepFile(sweepFile);
+    const trials = await prepareSweepTrials(spec, sweepFile, { builtins: builtinComponents });
+    return { kind: 'new', spec, sweepFile: text, sweepFilePath: sweepFile, trials };
+  } catch (error) {
+    if (error instanceof SweepFileError)
+      throw new CliError(error.message, ExitCode.badInput, { cause: error });
+    throw error;
+  }
+}
+
+async function prepareResume(
+  sweepId: string,
+  store: Awaited<ReturnType<typeof openStoreAsync>>,
+): Promise<SweepStart> {
+  const record = store.getSweep(sweepId);
+  const spec = parseSweepFile(record.sweepFile, { path: record.sweepFilePath });
+  // the trials run the run files stored with their runs: the same trials, whatever changed on disk since
+  const prepared = await prepareSweepTrials(spec, record.sweepFilePath, {
+    builtins: builtinComponents,
+  });
+  const stored = store.sweepTrials(sweepId);
+  for (const trial of stored) {
+    const run = store.getRun(trial.runId);
+    if (prepared[trial.trialIndex]?.text !== run.runFile) {
+      throw new CliError(
+        `trial ${trial.trialIndex} of sweep '${sweepId}': its run file is no longer what the sweep file makes from ${spec.runFile}; resume needs the base run file unchanged`,
+      );
+    }
+  }
+  return { kind: 'resume', sweepId, spec, trials: prepared };
+}

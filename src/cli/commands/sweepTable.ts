@@ -1,0 +1,184 @@
+import type { JsonValue } from '../../domain/shared/json.js';
+import type { SweepProgress, TrialProgress } from '../../domain/sweep/progress.js';
+import { rankTrials } from '../../domain/sweep/ranking.js';
+import type { RunStore, SweepStatus } from '../../ports/store.js';
+
+/** One row of a sweep's leaderboard, as `--json` prints it. */
+export interface SweepTableRow {
+  readonly rank: number;
+  readonly index: number;
+  /** Pointer -> value. */
+  readonly parameters: Readonly<Record<string, JsonValue>>;
+  readonly status: 'completed' | 'pruned' | 'failed' | 'running';
+  /** The rung (1-based) that pruned it, and its checkpoint count; `null` unless pruned. */
+  readonly prunedAt: { readonly rung: number; readonly checkpoints: number } | null;
+  /** Its objective values: at its last checkpoint, or (pruned) at the rung that pruned it. */
+  readonly objective: readonly (number | null)[] | null;
+  readonly bestCheckpoint: {
+    readonly checkpoint: number;
+    readonly values: readonly (number | null)[];
+  } | null;
+  readonly checkpoints: number;
+  readonly episodes: number;
+  readonly runId: string | null;
+  readonly error: string | null;
+}
+
+/** A sweep's table: its trials best first, and what pruning left unrun. */
+export interface SweepTable {
+  readonly sweepId: string;
+  readonly status: SweepStatus;
+  readonly trials: readonly SweepTableRow[];
+  readonly decisions: SweepProgress['decisions'];
+  readonly episodes: number;
+}
+
+const group = (trial: TrialProgress): number =>
+  trial.status === 'completed'
+    ? 0
+    : trial.status === 'pruned'
+      ? 1
+      : trial.status === 'failed'
+        ? 3
+        : 2;
+
+/**
+ * A sweep's leaderboard from its progress and its trials' stored records:
+ * completed trials first (best objective first), then pruned ones (the
+ * latest rung first, best first within it), then the rest; ties by index.
+ *
+ * @example
+ * ```ts
+ * sweepTable(sweepId, 'succeeded', progress, store).trials[0];
+ * // { rank: 1, index: 5, status: 'completed', objective: [14.2], … }
+ * ```
+ */
+export function sweepTable(
+  sweepId: string,
+  status: SweepStatus,
+  progress: SweepProgress,
+  store: RunStore,
+): SweepTable {
+  const objectiveOf = (trial: TrialProgress): readonly (number | null)[] | null =>
+    trial.status === 'pruned' && trial.prunedAtRung !== null
+      ? (trial.evidence?.rungValues[trial.prunedAtRung] ?? null)
+      : (trial.evidence?.lastValues ?? null);
+  const blank = progress.objectives.map(() => null);
+  const ordered = [...progress.trials].sort((a, b) => {
+    const byGroup = group(a) - group(b);
+    if (byGroup !== 0) return byGroup;
+    if (a.status === 'pruned' && b.status === 'pruned' && a.prunedAtRung !== b.prunedAtRung) {
+      return (b.prunedAtRung ?? 0) - (a.prunedAtRung ?? 0);
+    }
+    const [first] = rankTrials(
+      [a, b].map((trial) => ({
+        trial: trial.index,
+        values: objectiveOf(trial) ?? blank,
+        prunable: true,
+      })),
+      progress.objectives,
+    );
+    return first === a.index ? -1 : 1;
+  });
+  let episodes = 0;
+  const trials = ordered.map((trial, position): SweepTableRow => {
+    const count = trial.runId === null ? 0 : store.episodes(trial.runId).length;
+    episodes += count;
+    return {
+      rank: position + 1,
+      index: trial.index,
+      parameters: Object.fromEntries(
+        trial.parameters.map(({ pointer, value }) => [pointer, value]),
+      ),
+      status: trial.status === 'held' || trial.status === 'pending' ? 'running' : trial.status,
+      prunedAt:
+        trial.status === 'pruned' && trial.prunedAtRung !== null
+          ? {
+              rung: trial.prunedAtRung + 1,
+              checkpoints: progress.pruner.rungs[trial.prunedAtRung] ?? 0,
+            }
+          : null,
+      objective: objectiveOf(trial),
+      bestCheckpoint: trial.evidence?.best ?? null,
+      checkpoints: trial.evidence?.checkpoints ?? 0,
+      episodes: count,
+      runId: trial.runId,
+      error: trial.error,
+    };
+  });
+  return { sweepId, status, trials, decisions: progress.decisions, episodes };
+}
+
+const number = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '-' : Number(value.toFixed(3)).toString();
+
+/** The last token of a pointer (what a column is called), the whole pointer when two would clash. */
+function columnNames(pointers: readonly string[]): string[] {
+  const short = pointers.map((pointer) => pointer.split('/').filter(Boolean).at(-1) ?? pointer);
+  return short.map((name, index) =>
+    short.indexOf(name) !== short.lastIndexOf(name) ? (pointers[index] as string) : name,
+  );
+}
+
+/**
+ * The leaderboard as text: one line for the sweep, a table of its trials, and its decisions.
+ *
+ * @example
+ * ```ts
+ * sweepTableText(table);
+ * // sweep plateau-sizes-20261202T…: succeeded, 8 trials: 4 completed, 4 pruned; 271 episodes
+ * //   rank  trial  6  population  status            objective  best checkpoint  episodes
+ * //   1     5      6  8           completed         14.2       #9: 14.2         46
+ * ```
+ */
+export function sweepTableText(
+  table: SweepTable,
+  objectiveNames: readonly string[],
+  names: readonly (string | undefined)[] = [],
+): string {
+  const count = (status: SweepTableRow['status']) =>
+    table.trials.filter((trial) => trial.status === status).length;
+  const tally = (['completed', 'pruned', 'failed', 'running'] as const)
+    .map((status) => [count(status), status] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, status]) => `${n} ${status}`)
+    .join(', ');
+  const pointers = Object.keys(table.trials[0]?.parameters ?? {});
+  const header = [
+    'rank',
+    'trial',
+    ...columnNames(pointers).map((name, column) => names[column] ?? name),
+    'status',
+    objectiveNames.length === 1 ? 'objective' : objectiveNames.join(' / '),
+    'best checkpoint',
+    'episodes',
+  ];
+  const rows = table.trials.map((trial) => [
+    String(trial.rank),
+    String(trial.index),
+    ...pointers.map((pointer) => JSON.stringify(trial.parameters[pointer])),
+    trial.prunedAt !== null
+      ? `pruned at rung ${trial.prunedAt.rung} (${trial.prunedAt.checkpoints})`
+      : trial.status,
+    (trial.objective ?? []).map(number).join(' / ') || '-',
+    trial.bestCheckpoint === null
+      ? '-'
+      : `#${trial.bestCheckpoint.checkpoint}: ${trial.bestCheckpoint.values.map(number).join(' / ')}`,
+    String(trial.episodes),
+  ]);
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
+  const decisions = table.decisions.map(
+    (decision) =>
+      `  rung ${decision.rungIndex + 1} (${decision.rung} checkpoints): ranked ${decision.ranking.join(', ')}; kept ${decision.kept.join(', ') || 'none'}; pruned ${decision.pruned.join(', ') || 'none'}${decision.median === null ? '' : `; median ${decision.median.map(number).join(' / ')}`}`,
+  );
+  return [
+    `sweep ${table.sweepId}: ${table.status}, ${table.trials.length} trials: ${tally}; ${table.episodes} episodes`,
+    line(header),
+    ...rows.map(line),
+    ...(decisions.length > 0 ? ['', 'decisions (trial indices, best first):', ...decisions] : []),
+  ].join('\n');
+}
