@@ -707,7 +707,10 @@ function driveController(
       },
     });
     actor.start();
-    if (run.signal.aborted) actor.send({ type: 'cancel' });
+    const { hold } = run;
+    // restored at a barrier it holds at (killed before it was handed back): it holds there, not one episode on
+    if (saved !== null && hold.at !== null && hold.checkpoints >= hold.at) hold.reached.abort();
+    else if (run.signal.aborted) actor.send({ type: 'cancel' });
     else actor.send({ type: saved !== null ? 'continue' : 'start' });
   });
 }

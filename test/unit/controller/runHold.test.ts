@@ -43,6 +43,17 @@ describe('a run that holds at a checkpoint count (a sweep trial at its rung)', (
     const lastCheckpoint = store.checkpoints(runId)[2]?.afterEpisode ?? -1;
     expect(store.latestSnapshot(runId)?.episode).toBeGreaterThanOrEqual(lastCheckpoint);
 
+    // resumed at its hold (as after a kill at the held barrier): held there again, not one episode on
+    const episodesAtHold = store.episodes(runId).length;
+    await runExperiment(spec, {
+      store,
+      builtins: builtinComponents,
+      resumeRunId: runId,
+      holdAt: 3,
+    });
+    expect(store.episodes(runId)).toHaveLength(episodesAtHold);
+    expect(store.getRun(runId).status).toBe('running');
+
     // held again further on, then to the end
     await runExperiment(spec, {
       store,

@@ -1,0 +1,209 @@
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runArena } from '../support/cli.js';
+import { spawnArena } from '../support/judgeFleet.js';
+import { waitUntil } from '../support/queueFleet.js';
+import { readStore, runRecords } from '../support/records.js';
+import { scratchFolder } from '../support/scratch.js';
+
+interface TableRow {
+  index: number;
+  parameters: Record<string, unknown>;
+  status: string;
+  prunedAt: { rung: number; checkpoints: number } | null;
+  objective: (number | null)[] | null;
+  checkpoints: number;
+  episodes: number;
+  runId: string;
+}
+interface Table {
+  sweepId: string;
+  status: string;
+  trials: TableRow[];
+  decisions: unknown[];
+}
+
+/** The table without what differs between two stores (ids). */
+const decided = (table: Table) => ({
+  status: table.status,
+  decisions: table.decisions,
+  trials: table.trials.map(({ runId: _runId, ...row }) => row),
+});
+
+/** A sweep of eight seeds of the slow line (each step sleeps 2 ms: long enough to be killed in the middle). */
+function slowSweep(): { folder: string; sweepFile: string; store: string } {
+  const folder = scratchFolder('arena-sweep-');
+  cpSync(path.join(repoRoot, 'test/fixtures/runs/slow'), folder, { recursive: true });
+  const runFile = path.join(folder, 'run.yaml');
+  writeFileSync(runFile, readFileSync(runFile, 'utf8').replace('delay_ms: 1', 'delay_ms: 2'));
+  const sweepFile = path.join(folder, 'sweep.yaml');
+  writeFileSync(
+    sweepFile,
+    [
+      'sweep: slow-seeds',
+      'run_file: run.yaml',
+      'parameters:',
+      '  - pointer: /seed',
+      '    values: [1, 2, 3, 4, 5, 6, 7, 8]',
+      'objective: { metric: objective, agent: operator, direction: maximize }',
+      'pruner:',
+      '  successive_halving: { rungs: [2, 4], eta: 2 }',
+      '',
+    ].join('\n'),
+  );
+  return { folder, sweepFile, store: path.join(folder, 'sweep.db') };
+}
+
+const checkpointsStored = (store: string): number =>
+  existsSync(store)
+    ? readStore(store, (opened) =>
+        opened.listRuns().reduce((sum, run) => sum + opened.checkpoints(run.runId).length, 0),
+      )
+    : 0;
+
+describe('arena sweep', () => {
+  it('runs the shipped sweep, prunes at its rungs and prints the leaderboard as JSON', async () => {
+    const folder = scratchFolder('arena-sweep-');
+    const store = `sqlite:${path.join(folder, 'sweep.db')}`;
+    const result = await runArena(['sweep', 'examples/sweep.yaml', '--store', store, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const table = JSON.parse(result.stdout) as Table;
+    expect(table.status).toBe('succeeded');
+    expect(table.trials).toHaveLength(8);
+    expect(table.trials.filter((trial) => trial.status === 'pruned').length).toBeGreaterThan(0);
+    expect(table.trials.filter((trial) => trial.status === 'completed').length).toBeGreaterThan(0);
+    for (const trial of table.trials) {
+      expect(Object.keys(trial.parameters)).toHaveLength(2);
+      expect(typeof trial.runId).toBe('string');
+      // a pruned trial stopped at its rung: no checkpoint past it
+      if (trial.prunedAt !== null) expect(trial.checkpoints).toBe(trial.prunedAt.checkpoints);
+    }
+    // each trial is an ordinary run of the store; a pruned one says why it stopped
+    const runs = readStore(path.join(folder, 'sweep.db'), (opened) => opened.listRuns());
+    expect(runs).toHaveLength(8);
+    for (const trial of table.trials.filter((row) => row.status === 'pruned')) {
+      const run = runs.find((each) => each.runId === trial.runId);
+      expect(run?.status).toBe('cancelled');
+      expect(run?.error).toMatch(/^pruned at rung \d \(\d+ evaluation checkpoints\) of sweep /);
+    }
+    const text = await runArena(['sweep', 'examples/sweep.yaml', '--store', store]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
+      /^sweep plateau-sizes-\S+: succeeded, 8 trials: \d completed, \d pruned; \d+ episodes/,
+    );
+    expect(text.stdout).toContain('pv_peak_mw');
+    expect(text.stdout).toMatch(/pruned at rung 1 \(3\)/);
+    expect(
+      decided(
+        JSON.parse(
+          (await runArena(['sweep', 'examples/sweep.yaml', '--store', store, '--json'])).stdout,
+        ),
+      ),
+    ).toEqual(decided(table));
+  });
+
+  it('gives the uninterrupted table after two SIGKILLs and --resume, and with three trials at once', async () => {
+    const reference = slowSweep();
+    const straight = await runArena(
+      ['sweep', reference.sweepFile, '--store', `sqlite:${reference.store}`, '--json'],
+      { cwd: reference.folder },
+    );
+    expect(straight.code, straight.stderr).toBe(0);
+    const expected = JSON.parse(straight.stdout) as Table;
+    expect(expected.trials.filter((trial) => trial.status === 'pruned').length).toBeGreaterThan(0);
+
+    const killed = slowSweep();
+    const store = `sqlite:${killed.store}`;
+    let sweepId: string | null = null;
+    // killed once after 6 checkpoints, then again (while resuming) after 6 more
+    for (const after of [6, 12]) {
+      const args =
+        sweepId === null
+          ? ['sweep', killed.sweepFile, '--store', store]
+          : ['sweep', '--resume', sweepId, '--store', store];
+      const running = spawnArena(args, { cwd: killed.folder });
+      await waitUntil(
+        `${after} checkpoints stored`,
+        () => checkpointsStored(killed.store) >= after,
+        {
+          everyMs: 5,
+          attempts: 4000,
+        },
+      );
+      running.child.kill('SIGKILL');
+      await running.exited;
+      sweepId ??= /^sweep (\S+): starting/m.exec(running.stderr())?.[1] ?? null;
+      expect(sweepId, running.stderr()).not.toBeNull();
+      // killed in the middle: the sweep is still running in the store
+      expect(readStore(killed.store, (opened) => opened.getSweep(sweepId as string).status)).toBe(
+        'running',
+      );
+    }
+    const resumed = await runArena(
+      ['sweep', '--resume', sweepId as string, '--store', store, '--json'],
+      {
+        cwd: killed.folder,
+      },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = JSON.parse(resumed.stdout) as Table;
+    expect(decided(after)).toEqual(decided(expected));
+    // each trial's records are those of the uninterrupted sweep's trial
+    for (const [position, row] of after.trials.entries()) {
+      const twin = expected.trials[position] as TableRow;
+      expect(readStore(killed.store, (opened) => runRecords(opened, row.runId))).toEqual(
+        readStore(reference.store, (opened) => runRecords(opened, twin.runId)),
+      );
+    }
+
+    const parallel = slowSweep();
+    const three = await runArena(
+      [
+        'sweep',
+        parallel.sweepFile,
+        '--store',
+        `sqlite:${parallel.store}`,
+        '--json',
+        '--parallel',
+        '3',
+      ],
+      { cwd: parallel.folder },
+    );
+    expect(three.code, three.stderr).toBe(0);
+    expect(decided(JSON.parse(three.stdout) as Table)).toEqual(decided(expected));
+  }, 180_000);
+
+  it('refuses a bad sweep file with every problem by its YAML path, exit 2, and writes nothing', async () => {
+    const { folder, sweepFile, store } = slowSweep();
+    writeFileSync(
+      sweepFile,
+      readFileSync(sweepFile, 'utf8')
+        .replace('parameters:', 'parameter:')
+        .replace('eta: 2', 'eta: 1'),
+    );
+    const bad = await runArena(['sweep', sweepFile, '--store', `sqlite:${store}`], { cwd: folder });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('parameter: unknown key; did you mean "parameters"?');
+    expect(bad.stderr).toContain(
+      'pruner.successive_halving.eta: expected an integer of at least 2, got number 1',
+    );
+    expect(existsSync(store)).toBe(false);
+
+    writeFileSync(
+      sweepFile,
+      readFileSync(sweepFile, 'utf8')
+        .replace('parameter:', 'parameters:')
+        .replace('eta: 1', 'eta: 2')
+        .replace('pointer: /seed', 'pointer: /schedule/0/train/agents/0/brian'),
+    );
+    const missing = await runArena(['sweep', sweepFile, '--store', `sqlite:${store}`], {
+      cwd: folder,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'parameters[0].pointer: the run file has no value at /schedule/0/train/agents/0/brian (it has /schedule/0/train/agents/0)',
+    );
+    expect(existsSync(store)).toBe(false);
+  });
+});
