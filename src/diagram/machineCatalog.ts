@@ -4,17 +4,24 @@ import { judgeMachine } from '../machines/judge.js';
 import { judgePanelMachine } from '../machines/judgePanel.js';
 import { metaTurnMachine } from '../machines/metaTurn.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
+import { sweepMachine } from '../machines/sweep.js';
 import { UnknownMachineError } from './errors.js';
 
 /** The names `arena diagram` takes, one per machine. */
-export type MachineName = 'controller' | 'meta-turn' | 'evaluation-termination' | 'judge' | 'panel';
+export type MachineName =
+  | 'controller'
+  | 'meta-turn'
+  | 'evaluation-termination'
+  | 'judge'
+  | 'panel'
+  | 'sweep';
 
 /**
  * Each drawable machine by its name, in the order the docs show them.
  *
  * @example
  * ```ts
- * [...machinesByName.keys()]; // ['controller', 'meta-turn', 'evaluation-termination', 'judge', 'panel']
+ * [...machinesByName.keys()]; // ['controller', 'meta-turn', 'evaluation-termination', 'judge', 'panel', 'sweep']
  * ```
  */
 export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map<
@@ -26,6 +33,7 @@ export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map
   ['evaluation-termination', evaluationTerminationMachine],
   ['judge', judgeMachine],
   ['panel', judgePanelMachine],
+  ['sweep', sweepMachine],
 ]);
 
 /**
@@ -37,7 +45,7 @@ export const machinesByName: ReadonlyMap<MachineName, AnyStateMachine> = new Map
  * machineNamed('judge').id; // 'judge'
  * machineNamed('ctrl');
  * // UnknownMachineError: unknown machine 'ctrl': expected one of controller, meta-turn,
- * //   evaluation-termination, judge, panel
+ * //   evaluation-termination, judge, panel, sweep
  * ```
  */
 export function machineNamed(name: string): AnyStateMachine {

@@ -1,6 +1,5 @@
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import {
-  type DecisionApplied,
   holdOf,
   nextDecision,
   type SweepProgress,
@@ -54,17 +53,6 @@ const replaceTrial = (
   trials: progress.trials.map((trial) => (trial.index === index ? change(trial) : trial)),
 });
 
-/** Every decision that can be taken now, one rung after another. */
-function decisionsNow(progress: SweepProgress): DecisionApplied[] {
-  const taken: DecisionApplied[] = [];
-  for (let current = progress; ; ) {
-    const applied = nextDecision(current);
-    if (applied === null) return taken;
-    taken.push(applied);
-    current = applied.progress;
-  }
-}
-
 export const sweepMachine = setup({
   types: {
     context: {} as SweepContext,
@@ -96,28 +84,26 @@ export const sweepMachine = setup({
           : trial,
       );
     }),
-    decideRungs: enqueueActions(({ context, enqueue }) => {
-      const taken = decisionsNow(context);
-      const last = taken.at(-1);
-      if (last === undefined) return;
-      enqueue.assign(() => last.progress);
-      for (const applied of taken) {
-        enqueue.emit({ type: 'rung.decided', decision: applied.decision });
-        for (const index of applied.pruned) {
-          enqueue.emit({ type: 'trial.pruned', index, rungIndex: applied.decision.rungIndex });
-        }
-        for (const index of applied.released) {
-          enqueue.emit({
-            type: 'trial.released',
-            index,
-            holdAt: holdOf(context.pruner, applied.decision.rungIndex + 1),
-          });
-        }
+    decideRung: enqueueActions(({ context, enqueue }) => {
+      const applied = nextDecision(context);
+      if (applied === null) return;
+      enqueue.assign(() => applied.progress);
+      enqueue.emit({ type: 'rung.decided', decision: applied.decision });
+      for (const index of applied.pruned) {
+        enqueue.emit({ type: 'trial.pruned', index, rungIndex: applied.decision.rungIndex });
+      }
+      for (const index of applied.released) {
+        enqueue.emit({
+          type: 'trial.released',
+          index,
+          holdAt: holdOf(context.pruner, applied.decision.rungIndex + 1),
+        });
       }
     }),
   },
   guards: {
     everyTrialEnded: ({ context }) => sweepEnded(context),
+    rungComplete: ({ context }) => nextDecision(context) !== null,
   },
 }).createMachine({
   id: 'sweep',
@@ -125,12 +111,29 @@ export const sweepMachine = setup({
   initial: 'sweeping',
   states: {
     sweeping: {
-      always: { guard: 'everyTrialEnded', target: 'finished' },
-      on: {
-        'trial.started': { actions: 'recordStarted' },
-        'trial.held': { actions: ['recordHeld', 'decideRungs'] },
-        'trial.ended': { actions: ['recordEnded', 'decideRungs'] },
-        cancel: { target: 'cancelled' },
+      initial: 'checkingRung',
+      on: { cancel: { target: 'cancelled' } },
+      states: {
+        // trials run (or wait at their rung's barrier) until the next one holds or ends
+        awaitingTrials: {
+          on: {
+            'trial.started': { actions: 'recordStarted' },
+            'trial.held': { target: 'checkingRung', actions: 'recordHeld' },
+            'trial.ended': { target: 'checkingRung', actions: 'recordEnded' },
+          },
+        },
+        // a rung is decided once every trial that can reach it is held there
+        checkingRung: {
+          always: [
+            { guard: 'everyTrialEnded', target: '#sweep.finished' },
+            { guard: 'rungComplete', target: 'decidingRung' },
+            { target: 'awaitingTrials' },
+          ],
+        },
+        decidingRung: {
+          entry: 'decideRung',
+          always: { target: 'checkingRung' },
+        },
       },
     },
     finished: { type: 'final' },

@@ -54,7 +54,7 @@ describe('arena diagram', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      "arena: unknown machine 'ctrl': expected one of controller, meta-turn, evaluation-termination, judge, panel\n",
+      "arena: unknown machine 'ctrl': expected one of controller, meta-turn, evaluation-termination, judge, panel, sweep\n",
     );
   });
 

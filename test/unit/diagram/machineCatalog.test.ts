@@ -24,6 +24,7 @@ describe('machineNamed', () => {
         'evaluation-termination',
         'judge',
         'panel',
+        'sweep',
       ]),
     );
     try {
@@ -32,7 +33,7 @@ describe('machineNamed', () => {
       expect(error).toBeInstanceOf(UnknownMachineError);
       expect((error as UnknownMachineError).code).toBe('UNKNOWN_MACHINE');
       expect((error as Error).message).toBe(
-        "unknown machine 'ctrl': expected one of controller, meta-turn, evaluation-termination, judge, panel",
+        "unknown machine 'ctrl': expected one of controller, meta-turn, evaluation-termination, judge, panel, sweep",
       );
     }
   });
