@@ -8,6 +8,7 @@ import type { SweepParameter, SweepPruner, SweepSpec } from '../domain/sweep/typ
 import { type ConfigIssue, formatYamlPath, type PathSegment } from './configIssue.js';
 import { readInputText } from './inputFile.js';
 import { describeIssues } from './runFileError.js';
+import { locateRunFileIssues } from './validateRunFile.js';
 import { readYamlSource } from './yamlSource.js';
 import { expecting, issuesFromZod } from './zodIssues.js';
 
@@ -156,7 +157,8 @@ type SweepDocument = z.infer<typeof sweepSchema>;
 export function parseSweepFile(text: string, options: { readonly path: string }): SweepSpec {
   const source = readYamlSource(text);
   const fail = (issues: ConfigIssue[]): never => {
-    throw new SweepFileError(options.path, issues);
+    // in document order, as a run file's problems are
+    throw new SweepFileError(options.path, locateRunFileIssues(text, issues));
   };
   if (source.syntaxIssues.length > 0) fail([...source.syntaxIssues]);
   const at = (segments: readonly PathSegment[], message: string): ConfigIssue => ({

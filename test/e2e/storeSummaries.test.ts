@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examplesWithMistakes } from '../support/badRunFiles.js';
+import { examplesWithMistakes, sweepExamples } from '../support/badRunFiles.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -23,6 +23,7 @@ afterAll(async () => {
 /** The shipped run files that run on their own (remote-environment.yaml needs `arena serve`). */
 const examples = readdirSync(path.join(repoRoot, 'examples'))
   .filter((name) => name.endsWith('.yaml') && !examplesWithMistakes.includes(name))
+  .filter((name) => !sweepExamples.includes(name))
   .filter((name) => !readFileSync(path.join(repoRoot, 'examples', name), 'utf8').includes('nats:'));
 
 interface ShownPhase {

@@ -87,6 +87,16 @@ describe('arena sweep', () => {
       expect(run?.status).toBe('cancelled');
       expect(run?.error).toMatch(/^pruned at rung \d \(\d+ evaluation checkpoints\) of sweep /);
     }
+    // arena show <sweep-id> prints the stored leaderboard
+    const shown = await runArena(['show', table.sweepId, '--store', store, '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual(table);
+    // what validate accepts, sweep runs
+    const validated = await runArena(['validate', 'examples/sweep.yaml']);
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout).toBe(
+      'ok: sweep plateau-sizes, 8 trials of examples/cap-free-plateau.yaml, pruner successive_halving at 3, 6 checkpoints\n',
+    );
     const text = await runArena(['sweep', 'examples/sweep.yaml', '--store', store]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(
@@ -189,6 +199,13 @@ describe('arena sweep', () => {
       'pruner.successive_halving.eta: expected an integer of at least 2, got number 1',
     );
     expect(existsSync(store)).toBe(false);
+    const validated = await runArena(['validate', sweepFile, '--json'], { cwd: folder });
+    expect(validated.code).toBe(2);
+    expect(
+      (JSON.parse(validated.stdout) as { problems: { path: string }[] }).problems.map(
+        (problem) => problem.path,
+      ),
+    ).toEqual(['parameters', 'parameter', 'pruner.successive_halving.eta']);
 
     writeFileSync(
       sweepFile,

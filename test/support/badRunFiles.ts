@@ -102,3 +102,6 @@ export function writeRunFile(text: string): { cwd: string; file: string } {
 
 /** The shipped run files that carry a mistake on purpose, for the README's `arena validate` transcripts. */
 export const examplesWithMistakes: readonly string[] = ['tank-typo.yaml', 'bad-loop.yaml'];
+
+/** The shipped sweep files: they name a run file, they are not one (`arena sweep`, not `arena run`). */
+export const sweepExamples: readonly string[] = ['sweep.yaml'];

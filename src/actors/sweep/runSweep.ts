@@ -321,7 +321,10 @@ function loadSweep(
   store: RunStore,
 ): { sweepId: string; snapshot: unknown; progress: SweepContext } {
   const record = store.getSweep(sweepId);
-  const state = record.state as unknown as StoredSweepState;
-  const snapshot = state.machine as unknown as { context: SweepContext };
-  return { sweepId, snapshot, progress: snapshot.context };
+  const snapshot = (record.state as unknown as StoredSweepState).machine;
+  return {
+    sweepId,
+    snapshot,
+    progress: (snapshot as unknown as { context: SweepContext }).context,
+  };
 }

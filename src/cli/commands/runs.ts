@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
+import { parseSweepFile } from '../../config/sweepFile.js';
+import type { RunStore } from '../../ports/store.js';
+import { RunNotFoundError, SweepNotFoundError } from '../../ports/storeErrors.js';
 import { runDetails } from '../../report/runDetails.js';
 import { runListings } from '../../report/runListings.js';
 import { CliError, ExitCode } from '../errors.js';
 import { storeArgument } from '../storeArgument.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { formatRunDetails, formatRunTable } from './runsText.js';
+import { storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
 
 interface StoreCommandOptions {
   store?: string;
@@ -45,14 +49,20 @@ export function registerRunsCommands(program: Command): void {
 
   program
     .command('show')
-    .description('summarise one run: phases, episodes, checkpoints, meta decisions, snapshots')
-    .argument('<run-id>', 'the run to show, as `arena runs` lists it')
+    .description(
+      'summarise one run (phases, episodes, checkpoints, meta decisions, snapshots) or one sweep (its leaderboard and decisions)',
+    )
+    .argument('<run-id>', 'the run to show, as `arena runs` lists it, or a sweep id')
     .option('--store <uri>', runStoreHelp)
     .option('--json', 'print JSON instead of text')
     .option('--all', 'print every checkpoint on a terminal too (piped output always has every one)')
     .action(async (runId: string, _options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       await withRunStore(options.store, (store, location) => {
+        if (!runExists(store, runId) && sweepExists(store, runId)) {
+          printLine(showSweep(store, runId, options.json === true));
+          return;
+        }
         const details = runDetails(store, runId);
         // A terminal gets the ends of a long list; a pipe (grep, a file) gets every line.
         const allCheckpoints = options.all === true || process.stdout.isTTY !== true;
@@ -75,4 +85,38 @@ function parseLimit(text: string): number {
 
 function printLine(text: string): void {
   process.stdout.write(`${text}\n`);
+}
+
+function runExists(store: RunStore, runId: string): boolean {
+  try {
+    store.getRun(runId);
+    return true;
+  } catch (error) {
+    if (error instanceof RunNotFoundError) return false;
+    throw error;
+  }
+}
+
+function sweepExists(store: RunStore, sweepId: string): boolean {
+  try {
+    store.getSweep(sweepId);
+    return true;
+  } catch (error) {
+    if (error instanceof SweepNotFoundError) return false;
+    throw error;
+  }
+}
+
+/** A stored sweep's leaderboard (its state as of its last decision), as `arena sweep` prints it. */
+function showSweep(store: RunStore, sweepId: string, json: boolean): string {
+  const record = store.getSweep(sweepId);
+  const progress = storedSweepProgress(record);
+  const table = sweepTable(sweepId, record.status, progress, store);
+  if (json) return JSON.stringify(table, null, 2);
+  const spec = parseSweepFile(record.sweepFile, { path: record.sweepFilePath });
+  return sweepTableText(
+    table,
+    spec.objectives.map((objective) => objective.metric),
+    spec.parameters.map((parameter) => parameter.name),
+  );
 }

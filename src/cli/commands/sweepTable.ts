@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { SweepProgress, TrialProgress } from '../../domain/sweep/progress.js';
 import { rankTrials } from '../../domain/sweep/ranking.js';
-import type { RunStore, SweepStatus } from '../../ports/store.js';
+import type { RunStore, SweepRecord, SweepStatus } from '../../ports/store.js';
 
 /** One row of a sweep's leaderboard, as `--json` prints it. */
 export interface SweepTableRow {
@@ -181,4 +181,20 @@ export function sweepTableText(
     ...rows.map(line),
     ...(decisions.length > 0 ? ['', 'decisions (trial indices, best first):', ...decisions] : []),
   ].join('\n');
+}
+
+/**
+ * A stored sweep's progress (trials, rungs, decisions) as of its last decision:
+ * the context of the sweep machine's persisted snapshot.
+ *
+ * @example
+ * ```ts
+ * storedSweepProgress(store.getSweep(sweepId)).decisions.length; // 2
+ * ```
+ */
+export function storedSweepProgress(record: SweepRecord): SweepProgress {
+  const state = record.state as { machine?: { context?: SweepProgress } } | null;
+  const progress = state?.machine?.context;
+  if (progress === undefined) throw new TypeError(`sweep '${record.sweepId}' has no stored state`);
+  return progress;
 }

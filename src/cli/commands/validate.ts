@@ -1,14 +1,20 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { builtinComponents } from '../../builtins/index.js';
 import type { ConfigIssue } from '../../config/configIssue.js';
 import { RunFileError } from '../../config/runFileError.js';
 import { validateRunFile } from '../../config/runFileValidation.js';
+import { isSweepFileText, loadSweepFile, SweepFileError } from '../../config/sweepFile.js';
+import { prepareSweepTrials } from '../../config/sweepTrials.js';
 import { describeRunSpec } from '../../config/validateRunFile.js';
 import { CliError, ExitCode } from '../errors.js';
 
 /**
  * `arena validate <run-file>`: check a run file without running it, exactly
- * as `arena run` checks it before it creates a run (`validateRunFile`).
+ * as `arena run` checks it before it creates a run (`validateRunFile`); a
+ * sweep file (a top-level `sweep:` key) is checked as `arena sweep` checks
+ * it, every trial's run file included.
  * Prints `ok: <uid>, N phases (names), profile meta|generic`, or every
  * problem (one per line, each with its YAML path, line and column) and exits
  * with 2. `--json` prints `{ ok, problems }` on stdout instead (see
@@ -31,24 +37,43 @@ export function registerValidateCommand(
     .description(
       'check a run file as arena run does (schema, lifecycle script, components and their params, definitions, termination rules) without running it',
     )
-    .argument('<run-file>', 'the YAML run file')
+    .argument('<run-file>', 'the YAML run file (or a sweep file)')
     .option(
       '--json',
       'print { ok, problems: [{ path, message, expected?, suggestion?, line?, column? }] }',
     )
     .action(async (runFile: string, options: { json?: boolean }) => {
       try {
+        if (await isSweepFile(runFile)) {
+          const { spec } = loadSweepFile(runFile);
+          const trials = await prepareSweepTrials(spec, runFile, { builtins });
+          process.stdout.write(
+            options.json
+              ? `${JSON.stringify(validationJson([]))}\n`
+              : `ok: sweep ${spec.uid}, ${trials.length} trials of ${path.relative(process.cwd(), spec.runFile) || spec.runFile}, pruner ${spec.pruner.kind}${spec.pruner.rungs.length > 0 ? ` at ${spec.pruner.rungs.join(', ')} checkpoints` : ''}\n`,
+          );
+          return;
+        }
         const spec = await validateRunFile(runFile, { builtins });
         process.stdout.write(
           options.json ? `${JSON.stringify(validationJson([]))}\n` : `${describeRunSpec(spec)}\n`,
         );
       } catch (error) {
-        if (!(error instanceof RunFileError)) throw error;
+        if (!(error instanceof RunFileError) && !(error instanceof SweepFileError)) throw error;
         if (!options.json) throw new CliError(error.message, ExitCode.badInput, { cause: error });
         process.stdout.write(`${JSON.stringify(validationJson(error.issues))}\n`);
         process.exitCode = ExitCode.badInput;
       }
     });
+}
+
+/** Whether the file is a sweep file (a top-level `sweep:` key); an unreadable one is left to the run file's checks. */
+async function isSweepFile(file: string): Promise<boolean> {
+  try {
+    return isSweepFileText(await readFile(file, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** One problem of `arena validate --json`: optional fields are left out, never `null`. */
