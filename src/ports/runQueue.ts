@@ -34,8 +34,13 @@ export interface RunDelivery extends QueueDelivery {
 
 /** A queue of run ids with at-least-once delivery. */
 export interface RunQueue {
-  /** Queue a run id; a run id queued before and not yet acked is dropped as a duplicate. */
-  submit(runId: string): Promise<SubmitReceipt>;
+  /**
+   * Queue a run id; a run id queued before and not yet acked is dropped as a
+   * duplicate. `messageId` (default the run id) is what duplicates are told
+   * apart by: a run queued again on purpose (a sweep's trial released past
+   * its rung) names a new one.
+   */
+  submit(runId: string, options?: { readonly messageId?: string }): Promise<SubmitReceipt>;
   /** The next delivery, or `null` when none came within `waitMs`. */
   next(options: { readonly waitMs: number }): Promise<RunDelivery | null>;
   /**

@@ -1,59 +1,12 @@
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runArena } from '../support/cli.js';
+import { runArena } from '../support/cli.js';
 import { spawnArena } from '../support/judgeFleet.js';
 import { waitUntil } from '../support/queueFleet.js';
 import { readStore, runRecords } from '../support/records.js';
 import { scratchFolder } from '../support/scratch.js';
-
-interface TableRow {
-  index: number;
-  parameters: Record<string, unknown>;
-  status: string;
-  prunedAt: { rung: number; checkpoints: number } | null;
-  objective: (number | null)[] | null;
-  checkpoints: number;
-  episodes: number;
-  runId: string;
-}
-interface Table {
-  sweepId: string;
-  status: string;
-  trials: TableRow[];
-  decisions: unknown[];
-}
-
-/** The table without what differs between two stores (ids). */
-const decided = (table: Table) => ({
-  status: table.status,
-  decisions: table.decisions,
-  trials: table.trials.map(({ runId: _runId, ...row }) => row),
-});
-
-/** A sweep of eight seeds of the slow line (each step sleeps 2 ms: long enough to be killed in the middle). */
-function slowSweep(): { folder: string; sweepFile: string; store: string } {
-  const folder = scratchFolder('arena-sweep-');
-  cpSync(path.join(repoRoot, 'test/fixtures/runs/slow'), folder, { recursive: true });
-  const runFile = path.join(folder, 'run.yaml');
-  writeFileSync(runFile, readFileSync(runFile, 'utf8').replace('delay_ms: 1', 'delay_ms: 2'));
-  const sweepFile = path.join(folder, 'sweep.yaml');
-  writeFileSync(
-    sweepFile,
-    [
-      'sweep: slow-seeds',
-      'run_file: run.yaml',
-      'parameters:',
-      '  - pointer: /seed',
-      '    values: [1, 2, 3, 4, 5, 6, 7, 8]',
-      'objective: { metric: objective, agent: operator, direction: maximize }',
-      'pruner:',
-      '  successive_halving: { rungs: [2, 4], eta: 2 }',
-      '',
-    ].join('\n'),
-  );
-  return { folder, sweepFile, store: path.join(folder, 'sweep.db') };
-}
+import { decided, slowSweep, type Table, type TableRow } from '../support/sweeps.js';
 
 const checkpointsStored = (store: string): number =>
   existsSync(store)

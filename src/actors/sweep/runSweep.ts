@@ -1,4 +1,4 @@
-import { type Actor, createActor } from 'xstate';
+import { type Actor, createActor, type SnapshotFrom } from 'xstate';
 import type { RunSpec } from '../../config/runSpec.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import { trialEvidence } from '../../domain/sweep/evidence.js';
@@ -8,9 +8,11 @@ import {
   initialSweepProgress,
   type SweepContext,
   type SweepEmitted,
+  type SweepEvent,
   sweepMachine,
 } from '../../machines/sweep.js';
 import { type Logger, silentLogger } from '../../ports/logger.js';
+import type { RunQueue } from '../../ports/runQueue.js';
 import type { NewRun, RunStore, SweepStatus } from '../../ports/store.js';
 import { newRunOf } from '../experiment/newRun.js';
 import type { RunEvent } from '../experiment/runEvents.js';
@@ -35,6 +37,14 @@ export interface RunSweepOptions {
   readonly signal?: AbortSignal;
   readonly logger?: Logger;
   readonly onEvent?: (event: SweepRunEvent) => void;
+  /**
+   * Run the trials on the fleet instead (`arena sweep --nats`): each trial is
+   * queued for `arena worker`s, which hold it at its rung as the store says;
+   * the sweep reads the store every `pollMs` (default 250) for trials held or
+   * ended, and queues the released ones again.
+   */
+  readonly queue?: RunQueue;
+  readonly pollMs?: number;
 }
 
 /** What the runner tells as it goes: for progress and logs. */
@@ -133,12 +143,7 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
     emittedNow.length = 0;
     actor.send(event);
     const snapshot = actor.getSnapshot();
-    const status: SweepStatus =
-      snapshot.status === 'done'
-        ? snapshot.value === 'cancelled'
-          ? 'cancelled'
-          : 'succeeded'
-        : 'running';
+    const status = statusOf(snapshot);
     const runIdOf = (index: number): string => snapshot.context.trials[index]?.runId as string;
     store.transaction(() => {
       for (const emitted of emittedNow) {
@@ -181,6 +186,21 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
     }
   }
 
+  if (options.queue !== undefined) {
+    await sweepOnFleet(options.queue, {
+      actor,
+      runnable,
+      step,
+      store,
+      spec,
+      signal: options.signal,
+      pollMs: options.pollMs ?? 250,
+      emit,
+    });
+    actor.stop();
+    const ended = actor.getSnapshot();
+    return { sweepId, status: statusOf(ended), progress: ended.context };
+  }
   const parallel = Math.max(1, options.parallel ?? 1);
   const running = new Set<Promise<void>>();
   const runTrial = async (index: number): Promise<void> => {
@@ -245,13 +265,79 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
     throw fault.error;
   }
   const snapshot = actor.getSnapshot();
-  const status: SweepStatus =
-    snapshot.status === 'done'
-      ? snapshot.value === 'cancelled'
-        ? 'cancelled'
-        : 'succeeded'
-      : 'running';
-  return { sweepId, status, progress: snapshot.context };
+  return { sweepId, status: statusOf(snapshot), progress: snapshot.context };
+}
+
+function statusOf(snapshot: SnapshotFrom<typeof sweepMachine>): SweepStatus {
+  if (snapshot.status !== 'done') return 'running';
+  return snapshot.value === 'cancelled' ? 'cancelled' : 'succeeded';
+}
+
+/** What the fleet loop works with: the machine, its next trials, how to step it, where the trials live. */
+interface FleetSweep {
+  readonly actor: Actor<typeof sweepMachine>;
+  readonly runnable: number[];
+  readonly step: (event: SweepEvent) => void;
+  readonly store: RunStore;
+  readonly spec: SweepSpec;
+  readonly signal: AbortSignal | undefined;
+  readonly pollMs: number;
+  readonly emit: (event: SweepRunEvent) => void;
+}
+
+/**
+ * Queue each released trial for the workers (a message id per rung, so a
+ * trial queued again past its rung is not a duplicate), then read the store
+ * until every trial held at its rung or ended: a run back without a lease at
+ * its hold is held; one that succeeded or failed ended; one cancelled by
+ * anything but this sweep failed.
+ */
+async function sweepOnFleet(queue: RunQueue, fleet: FleetSweep): Promise<void> {
+  const { actor, runnable, step, store, spec } = fleet;
+  while (actor.getSnapshot().status === 'active' && fleet.signal?.aborted !== true) {
+    for (const index of runnable.splice(0)) {
+      const trial = actor.getSnapshot().context.trials[index];
+      if (trial?.runId == null) continue;
+      await queue.submit(trial.runId, { messageId: `${trial.runId}.rung-${trial.rungIndex}` });
+    }
+    for (const trial of actor.getSnapshot().context.trials) {
+      if (trial.status !== 'running' || trial.runId === null) continue;
+      const run = store.getRun(trial.runId);
+      const evidence = evidenceOf(store, trial.runId, spec);
+      if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') {
+        const status = run.status === 'succeeded' ? 'succeeded' : 'failed';
+        fleet.emit({
+          type: 'trial.ended',
+          index: trial.index,
+          status: status === 'succeeded' ? 'completed' : 'failed',
+        });
+        step(endedEvent(trial.index, status, run.error ?? run.status, evidence));
+        continue;
+      }
+      const holdAt = store.trialOfRun(trial.runId)?.holdAt ?? null;
+      if (
+        run.status === 'running' &&
+        run.lease === null &&
+        holdAt !== null &&
+        evidence.checkpoints >= holdAt
+      ) {
+        fleet.emit({ type: 'trial.held', index: trial.index, checkpoints: evidence.checkpoints });
+        step({ type: 'trial.held', index: trial.index, evidence });
+      }
+    }
+    if (actor.getSnapshot().status !== 'active') break;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, fleet.pollMs);
+      fleet.signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
 }
 
 function stateOf(actor: Actor<typeof sweepMachine>): JsonValue {

@@ -8,9 +8,11 @@ import { SweepNotFoundError } from '../../ports/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
+import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
+import { openRunQueue } from './runQueueOpen.js';
 import { sweepTable, sweepTableText } from './sweepTable.js';
 
-interface SweepCommandOptions {
+interface SweepCommandOptions extends NatsCredentialFlags {
   store?: string;
   parallel?: string;
   resume?: string;
@@ -30,7 +32,7 @@ interface SweepCommandOptions {
  * ```
  */
 export function registerSweepCommand(program: Command): void {
-  program
+  const command = program
     .command('sweep')
     .description(
       'run the variants (trials) of a run file a sweep file names, stopping the losing ones at rungs of evaluation checkpoints',
@@ -40,7 +42,11 @@ export function registerSweepCommand(program: Command): void {
       '--store <uri>',
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
     )
-    .option('--parallel <n>', 'trials run at once in this process (default 1)')
+    .option('--parallel <n>', 'trials run at once in this process (default 1)');
+  withNatsOptions(
+    command,
+    'run the trials on the fleet: queue them for arena worker on this NATS server (the store shared with the workers)',
+  )
     .option(
       '--resume <sweep-id>',
       'go on with a stored sweep after a kill or Ctrl-C, to the same decisions',
@@ -59,10 +65,23 @@ async function sweepCommand(
   options: SweepCommandOptions,
 ): Promise<number> {
   const parallel = parallelOf(options.parallel);
+  const nats = options.nats !== undefined ? natsTargetOf(options) : null;
+  if (nats !== null && options.parallel !== undefined) {
+    throw new CliError(
+      '--parallel runs trials in this process; with --nats the workers run them: drop one',
+    );
+  }
   const location = parseStoreUri(options.store);
   // a new sweep's file and every trial's run file are checked before the store is opened
   const fresh = options.resume === undefined ? await prepareNew(sweepFile) : null;
   const store = await openStoreAsync(location);
+  const queue =
+    nats === null
+      ? null
+      : await openRunQueue(nats).catch((error: unknown) => {
+          store.close();
+          throw error;
+        });
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const abort = new AbortController();
   const onSignal = () => {
@@ -82,13 +101,14 @@ async function sweepCommand(
       store,
       builtins: builtinComponents,
       parallel,
+      ...(queue !== null ? { queue } : {}),
       signal: abort.signal,
       logger,
       onEvent: (event) => {
         if (event.type === 'sweep.started' && !announced) {
           announced = true;
           process.stderr.write(
-            `sweep ${event.sweepId}: ${event.resumed ? 'resuming' : 'starting'} ${event.trials} trials${parallel > 1 ? `, ${parallel} at once` : ''}\n`,
+            `sweep ${event.sweepId}: ${event.resumed ? 'resuming' : 'starting'} ${event.trials} trials${queue !== null ? ', queued for the workers' : parallel > 1 ? `, ${parallel} at once` : ''}\n`,
           );
         } else if (event.type === 'rung.decided') {
           const { decision } = event;
@@ -131,6 +151,7 @@ async function sweepCommand(
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     store.close();
+    await queue?.close();
   }
 }
 

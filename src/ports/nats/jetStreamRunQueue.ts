@@ -103,9 +103,10 @@ function jetStreamQueue(
 ): RunQueue {
   return {
     queuedRunIds,
-    async submit(runId) {
+    async submit(runId, submitOptions) {
       const body = new TextEncoder().encode(JSON.stringify({ runId }));
-      const ack = await js.publish(subject, body, { msgID: runId }).catch((error: unknown) => {
+      const msgID = submitOptions?.messageId ?? runId;
+      const ack = await js.publish(subject, body, { msgID }).catch((error: unknown) => {
         throw permissionRefusal(error, url) ?? error;
       });
       return { duplicate: ack.duplicate };

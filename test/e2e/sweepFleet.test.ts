@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
+import { runArena } from '../support/cli.js';
+import { type NatsServer, startNatsServer } from '../support/natsServer.js';
+import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
+import {
+  fleetEnv,
+  killAll,
+  startWorker,
+  type WorkerProcess,
+  waitForStart,
+} from '../support/queueFleet.js';
+import { decided, slowSweep, type Table } from '../support/sweeps.js';
+
+let nats: NatsServer;
+let postgres: TestPostgres;
+const started: WorkerProcess[] = [];
+beforeAll(async () => {
+  [nats, postgres] = await Promise.all([startNatsServer(), startTestPostgres()]);
+});
+afterAll(async () => {
+  await killAll(started);
+  await nats?.dispose();
+  await postgres?.stop();
+});
+
+describe('arena sweep --nats', () => {
+  it('runs the trials as queued runs on two workers with a PostgreSQL store, to the table of a local sweep', async () => {
+    const local = slowSweep();
+    const reference = await runArena(
+      ['sweep', local.sweepFile, '--store', `sqlite:${local.store}`, '--json'],
+      { cwd: local.folder },
+    );
+    expect(reference.code, reference.stderr).toBe(0);
+
+    const fleet = slowSweep();
+    const store = await postgres.createDatabase('sweep');
+    const crew = ['w1', 'w2'].map((name) =>
+      startWorker({ nats: nats.url, store, name, cwd: fleet.folder }),
+    );
+    started.push(...crew);
+    await waitForStart(crew);
+    const swept = await runArena(
+      ['sweep', fleet.sweepFile, '--nats', nats.url, '--store', store, '--json'],
+      {
+        cwd: fleet.folder,
+        env: { ...fleetEnv },
+      },
+    );
+    expect(
+      swept.code,
+      `${swept.stderr}\n${crew.map((worker) => worker.stderr()).join('\n---\n')}`,
+    ).toBe(0);
+    expect(swept.stderr).toContain('queued for the workers');
+    const table = JSON.parse(swept.stdout) as Table;
+    expect(decided(table)).toEqual(decided(JSON.parse(reference.stdout) as Table));
+    expect(table.trials.some((trial) => trial.status === 'pruned')).toBe(true);
+    // both workers took trials, and both are still up
+    const reader = openPostgresStore(store, { readonly: true });
+    try {
+      const workers = new Set(
+        table.trials.map((trial) => reader.deliveryCount(trial.runId).owner?.worker ?? null),
+      );
+      expect([...workers].sort()).toEqual(['w1', 'w2']);
+    } finally {
+      reader.close();
+    }
+    for (const worker of crew) {
+      expect(worker.child.exitCode, worker.stderr()).toBeNull();
+    }
+    await killAll(crew);
+  }, 180_000);
+});
