@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
+import { parseSweepFile } from '../../config/sweepFile.js';
+import type { RunStore } from '../../ports/store.js';
+import { RunNotFoundError, SweepNotFoundError } from '../../ports/storeErrors.js';
 import { buildRunReportHtml } from '../../report/buildRunReport.js';
+import { buildSweepReportHtml } from '../../report/sweepReport.js';
 import { writeCommandOutput } from './diagram.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
+import { storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
 
 interface ReportCommandOptions {
   store?: string;
@@ -26,7 +31,10 @@ export function registerReportCommand(program: Command): void {
     .description(
       "write a stored run's HTML report: the study's answer across phases, then per phase the termination evidence, metrics, returns and meta decision",
     )
-    .argument('<run-id>', 'the run, as `arena runs` lists it')
+    .argument(
+      '<run-id>',
+      'the run, as `arena runs` lists it, or a sweep id (its leaderboard, chart and decisions)',
+    )
     .option('--store <uri>', runStoreHelp)
     .option(
       '--out <file>',
@@ -34,8 +42,42 @@ export function registerReportCommand(program: Command): void {
     )
     .action(async (runId: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<ReportCommandOptions>();
-      const html = await withRunStore(options.store, (store) => buildRunReportHtml(store, runId));
+      const html = await withRunStore(options.store, (store) =>
+        isSweepOnly(store, runId)
+          ? sweepReportHtml(store, runId)
+          : buildRunReportHtml(store, runId),
+      );
       const out = options.out ?? `${runId}.html`;
       writeCommandOutput(html, out === '-' ? undefined : out);
     });
+}
+
+/** Whether `id` names a sweep and no run. */
+function isSweepOnly(store: RunStore, id: string): boolean {
+  try {
+    store.getRun(id);
+    return false;
+  } catch (error) {
+    if (!(error instanceof RunNotFoundError)) throw error;
+  }
+  try {
+    store.getSweep(id);
+    return true;
+  } catch (error) {
+    if (error instanceof SweepNotFoundError) return false;
+    throw error;
+  }
+}
+
+function sweepReportHtml(store: RunStore, sweepId: string): string {
+  const record = store.getSweep(sweepId);
+  const progress = storedSweepProgress(record);
+  const spec = parseSweepFile(record.sweepFile, { path: record.sweepFilePath });
+  const names = spec.parameters.map((parameter) => parameter.name);
+  const leaderboard = sweepTableText(
+    sweepTable(sweepId, record.status, progress, store),
+    spec.objectives.map((objective) => objective.metric),
+    names,
+  );
+  return buildSweepReportHtml(store, record, progress, { names, leaderboard });
 }
