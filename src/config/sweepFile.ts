@@ -247,7 +247,15 @@ export function parseSweepFile(text: string, options: { readonly path: string })
   };
 }
 
-/** Read and parse a sweep file (`parseSweepFile`). */
+/**
+ * Read and parse a sweep file (`parseSweepFile`), with its text.
+ *
+ * @example
+ * ```ts
+ * const { spec, text } = loadSweepFile('examples/sweep.yaml');
+ * spec.uid; // 'plateau-sizes'
+ * ```
+ */
 export function loadSweepFile(filePath: string): { spec: SweepSpec; text: string } {
   const text = readInputText(filePath);
   return { spec: parseSweepFile(text, { path: filePath }), text };

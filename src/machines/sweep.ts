@@ -42,6 +42,7 @@ export type SweepEmitted =
   | { readonly type: 'trial.pruned'; readonly index: number; readonly rungIndex: number }
   | { readonly type: 'rung.decided'; readonly decision: RungDecision };
 
+/** The machine's context: the sweep's progress, plain JSON (see `SweepProgress`). */
 export type SweepContext = SweepProgress;
 
 const replaceTrial = (
@@ -53,6 +54,20 @@ const replaceTrial = (
   trials: progress.trials.map((trial) => (trial.index === index ? change(trial) : trial)),
 });
 
+/**
+ * The sweep's lifecycle: trials run or wait at their rung's barrier
+ * (`awaitingTrials`); each trial that holds or ends is checked against the
+ * next rung (`checkingRung`), decided (`decidingRung`) once every trial that
+ * can reach it is held there; `finished` once every trial ended.
+ *
+ * @example
+ * ```ts
+ * const actor = createActor(sweepMachine, { input: progress }); // every trial running towards rung 0
+ * actor.on('trial.released', ({ index, holdAt }) => queueTrial(index, holdAt));
+ * actor.start();
+ * actor.send({ type: 'trial.held', index: 0, evidence });
+ * ```
+ */
 export const sweepMachine = setup({
   types: {
     context: {} as SweepContext,

@@ -235,6 +235,11 @@ function report(name: string, event: WorkerEvent, json: boolean): void {
     case 'handedBack':
       say(`${name}: run ${event.runId} handed back at its last barrier`);
       return;
+    case 'held':
+      say(
+        `${name}: run ${event.runId} held at its sweep's rung (${event.checkpoints} evaluation checkpoints)`,
+      );
+      return;
     case 'deferred': {
       const bound = event.maxDeliveries === null ? '' : ` of at most ${event.maxDeliveries}`;
       say(

@@ -45,6 +45,7 @@ export interface RangeParameter {
   readonly log: boolean;
 }
 
+/** One parameter a sweep varies: listed values, or a range to draw from. */
 export type SweepParameter = ListedParameter | RangeParameter;
 
 /** How trials are made: every combination of listed values, or `trials` seeded draws. */

@@ -42,6 +42,7 @@ describe('the public API', () => {
     expect(entries.map((entry) => entry.specifier)).toEqual([
       'arena-runtime',
       'arena-runtime/termination',
+      'arena-runtime/sweep',
       'arena-runtime/definition',
       'arena-runtime/judge',
       'arena-runtime/experiment',

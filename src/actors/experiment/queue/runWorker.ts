@@ -31,6 +31,8 @@ export type WorkerEvent =
   | { readonly type: 'taken'; readonly runId: string; readonly deliveryCount: number }
   | { readonly type: 'ended'; readonly runId: string; readonly summary: RunSummary }
   | { readonly type: 'handedBack'; readonly runId: string }
+  /** A sweep's trial reached its rung: held at that barrier (acked) until the sweep queues it again. */
+  | { readonly type: 'held'; readonly runId: string; readonly checkpoints: number }
   /**
    * Given back for later: leased by a live runner elsewhere, or not runnable
    * here now. `maxDeliveries` is set when the cause is permanent: the run
@@ -244,6 +246,8 @@ async function handleDelivery(
   const deliveryCount = claim.delivery;
   emit({ type: 'taken', runId, deliveryCount });
   const keepInProgress = setInterval(() => delivery.working(), options.ackWaitMs / 3);
+  // a sweep's trial held at its rung: its checkpoints then
+  let held: number | null = null;
   try {
     const spec = storedSpec(record);
     if (options.moduleRoots !== undefined) {
@@ -263,7 +267,10 @@ async function handleDelivery(
           ...(options.remoteComponents !== undefined
             ? { remoteComponents: options.remoteComponents }
             : {}),
-          ...(options.onRunEvent !== undefined ? { onEvent: options.onRunEvent } : {}),
+          onEvent: (event) => {
+            if (event.type === 'run.held') held = event.checkpoints;
+            options.onRunEvent?.(event);
+          },
         }),
       patience,
     );
@@ -273,7 +280,8 @@ async function handleDelivery(
       return 'handedBack';
     }
     await ackOrWarn(delivery, logger);
-    emit({ type: 'ended', runId, summary });
+    if (held !== null) emit({ type: 'held', runId, checkpoints: held });
+    else emit({ type: 'ended', runId, summary });
     return 'ended';
   } catch (error) {
     if (
