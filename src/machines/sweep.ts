@@ -63,7 +63,7 @@ const replaceTrial = (
  * @example
  * ```ts
  * const actor = createActor(sweepMachine, { input: progress }); // every trial running towards rung 0
- * actor.on('trial.released', ({ index, holdAt }) => queueTrial(index, holdAt));
+ * actor.on('trial.released', ({ index, holdAt }) => console.log(`run trial ${index} to ${holdAt}`));
  * actor.start();
  * actor.send({ type: 'trial.held', index: 0, evidence });
  * ```

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runArena } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 
@@ -68,6 +69,47 @@ describe('README fuzz example', () => {
     const result = await runArena(args);
     expect(result.code).toBe(0);
     expect(readme).toContain(`${shownCommand(args)}${result.stdout}`);
+  });
+});
+
+describe('README sweep', () => {
+  it('shows the real leaderboard and decisions of arena sweep examples/sweep.yaml', async () => {
+    const result = await runArena(['sweep', 'examples/sweep.yaml', '--store', 'sqlite::memory:']);
+    expect(result.code, result.stderr).toBe(0);
+    // the sweep id carries the time it started: the README's is the one it was written with
+    const shownId = /\$ npx arena sweep examples\/sweep\.yaml\nsweep (\S+):/.exec(readme)?.[1];
+    expect(shownId).toBeDefined();
+    const printed = result.stdout.replace(/^sweep \S+:/, `sweep ${shownId}:`);
+    expect(readme).toContain(`${shownCommand(['sweep', 'examples/sweep.yaml'])}${printed}\`\`\``);
+  });
+
+  it('shows what pruning saved and cost on the example, as the variants really run', async () => {
+    const folder = scratchFolder('arena-readme-sweep-');
+    const example = readFileSync(path.join(repoRoot, 'examples/sweep.yaml'), 'utf8').replace(
+      'run_file: cap-free-plateau.yaml',
+      `run_file: ${path.join(repoRoot, 'examples/cap-free-plateau.yaml')}`,
+    );
+    const variants = {
+      none: example.replace(/^pruner:[\s\S]*$/m, ''),
+      'successive halving at 3, 9 (the example)': example,
+      'successive halving at 3, 6': example.replace('rungs: [3, 9]', 'rungs: [3, 6]'),
+    };
+    for (const [pruner, text] of Object.entries(variants)) {
+      const file = path.join(folder, `${pruner.length}.yaml`);
+      writeFileSync(file, text);
+      const result = await runArena(['sweep', file, '--store', 'sqlite::memory:', '--json']);
+      expect(result.code, result.stderr).toBe(0);
+      const table = JSON.parse(result.stdout) as {
+        trials: { index: number; objective: number[]; episodes: number }[];
+      };
+      const episodes = table.trials.reduce((sum, trial) => sum + trial.episodes, 0);
+      const [best] = table.trials;
+      const row = readme.split('\n').find((line) => line.startsWith(`| ${pruner} |`));
+      expect(row, pruner).toBeDefined();
+      expect(row).toContain(
+        `| ${episodes} | trial ${best?.index} (${Number(best?.objective[0]?.toFixed(3))})`,
+      );
+    }
   });
 });
 

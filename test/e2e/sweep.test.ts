@@ -48,7 +48,7 @@ describe('arena sweep', () => {
     const validated = await runArena(['validate', 'examples/sweep.yaml']);
     expect(validated.code, validated.stderr).toBe(0);
     expect(validated.stdout).toBe(
-      'ok: sweep plateau-sizes, 8 trials of examples/cap-free-plateau.yaml, pruner successive_halving at 3, 6 checkpoints\n',
+      'ok: sweep plateau-sizes, 8 trials of examples/cap-free-plateau.yaml, pruner successive_halving at 3, 9 checkpoints\n',
     );
     const text = await runArena(['sweep', 'examples/sweep.yaml', '--store', store]);
     expect(text.code, text.stderr).toBe(0);

@@ -33,7 +33,7 @@ export interface RunSweepOptions {
   readonly components?: Readonly<Record<string, unknown>>;
   /** Trials run at once in this process (default 1). */
   readonly parallel?: number;
-  /** Aborting hands every running trial back (resumable with `resumeSweepId`) and stops. */
+  /** Aborting hands every running trial back (resumable as `{ kind: 'resume' }`) and stops. */
   readonly signal?: AbortSignal;
   readonly logger?: Logger;
   readonly onEvent?: (event: SweepRunEvent) => void;
