@@ -37,7 +37,8 @@ export type {
   TrialProgress,
   TrialStatus,
 } from '../domain/sweep/progress.js';
-export { dominates, rankTrials } from '../domain/sweep/ranking.js';
+export { dominates } from '../domain/sweep/dominates.js';
+export { rankTrials } from '../domain/sweep/rankTrials.js';
 export type {
   ListedParameter,
   ObjectiveDirection,

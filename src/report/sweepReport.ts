@@ -1,5 +1,5 @@
 import { toSvg } from '../diagram/svg.js';
-import { objectiveAt } from '../domain/sweep/objective.js';
+import { objectiveAt } from '../domain/sweep/objectiveAt.js';
 import type { SweepProgress } from '../domain/sweep/progress.js';
 import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
 import { escapeHtml } from '../html/htmlText.js';

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { SweepProgress, TrialProgress } from '../../domain/sweep/progress.js';
-import { rankTrials } from '../../domain/sweep/ranking.js';
+import { rankTrials } from '../../domain/sweep/rankTrials.js';
 import type { RunStore, SweepRecord, SweepStatus } from '../../ports/store.js';
 
 /** One row of a sweep's leaderboard, as `--json` prints it. */

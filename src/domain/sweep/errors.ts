@@ -1,23 +1,27 @@
 import { arenaErrorClass } from '../shared/errors.js';
 
 /**
- * A search the sweep cannot expand (a range parameter in a grid search).
+ * A sweep's parameters or search that cannot make trials: a range parameter
+ * in a grid search, an empty values list, a range with low ≥ high. The
+ * message names the parameter (`parameters[1]`) and what was expected.
  *
  * @example
  * ```ts
- * expandTrials({ seed: 0, search: { kind: 'grid' }, parameters: [{ kind: 'range', pointer: '/lr', low: 0, high: 1, integer: false, log: false }] });
- * // SweepSearchError: parameters[0] (/lr) is a range: a grid search needs listed values
+ * expandTrials({ seed: 0, search: { kind: 'grid' }, parameters: [range] });
+ * // throws SweepSearchError (code SWEEP_SEARCH):
+ * // parameters[0] ("/a"): a range parameter cannot be a grid axis; list its values, or use a random search
  * ```
  */
 export class SweepSearchError extends arenaErrorClass('SWEEP_SEARCH') {}
 
 /**
- * A rung's entries the pruner cannot decide on (a trial twice, a value per objective missing).
+ * A rung that cannot be decided: two entries for one trial, an entry with a
+ * value count other than the objectives', a rung index outside the pruner's rungs.
  *
  * @example
  * ```ts
- * decideRung(pruner, 0, [{ trial: 1, values: [2], prunable: true }, { trial: 1, values: [3], prunable: true }], [objective]);
- * // SweepDecisionError: trial 1 is twice at the rung
+ * ArenaError.is(error, 'SWEEP_DECISION'); // true when `error` is a SweepDecisionError
+ * error instanceof SweepDecisionError && error.name; // 'SweepDecisionError'
  * ```
  */
 export class SweepDecisionError extends arenaErrorClass('SWEEP_DECISION') {}

@@ -1,4 +1,4 @@
-import { objectiveAt } from './objective.js';
+import { objectiveAt } from './objectiveAt.js';
 import type { TrialEvidence } from './progress.js';
 import { rungValues } from './rungValues.js';
 import type { SweepObjective, SweepPruner } from './types.js';

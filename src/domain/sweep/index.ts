@@ -1,8 +1,12 @@
+export { compareValues } from './compareValues.js';
 export { decideRung } from './decideRung.js';
+export { dominates } from './dominates.js';
 export { SweepDecisionError, SweepSearchError } from './errors.js';
 export { trialEvidence } from './evidence.js';
 export { expandTrials } from './expandTrials.js';
-export { objectiveAt } from './objective.js';
+export { medianOf } from './medianOf.js';
+export { objectiveAt } from './objectiveAt.js';
+export { paretoRanks } from './paretoRanks.js';
 export type {
   DecisionApplied,
   SweepProgress,
@@ -11,6 +15,19 @@ export type {
   TrialStatus,
 } from './progress.js';
 export { holdOf, nextDecision, sweepEnded } from './progress.js';
-export { dominates, paretoRanks, rankTrials } from './ranking.js';
+export { rankTrials } from './rankTrials.js';
 export { rungValues } from './rungValues.js';
-export type * from './types.js';
+export type {
+  ListedParameter,
+  ObjectiveDirection,
+  ParameterValue,
+  RangeParameter,
+  RungDecision,
+  RungEntry,
+  SweepObjective,
+  SweepParameter,
+  SweepPruner,
+  SweepSearch,
+  SweepSpec,
+  TrialParameters,
+} from './types.js';
