@@ -28,6 +28,37 @@ export class RunFileError extends ArenaError {
 }
 
 /**
+ * The base of an error about another kind of arena file with a list of issues
+ * (a sweep file): the same fields and message shape as `RunFileError`, its
+ * own code, and not caught as a run file's error.
+ *
+ * @example
+ * ```ts
+ * class SweepFileError extends FileIssuesError {
+ *   constructor(sourcePath: string, issues: readonly ConfigIssue[]) {
+ *     super('SWEEP_FILE', 'invalid sweep file', sourcePath, issues);
+ *   }
+ * }
+ * ```
+ */
+export abstract class FileIssuesError extends ArenaError {
+  readonly issues: readonly ConfigIssue[];
+  readonly sourcePath: string;
+
+  protected constructor(
+    code: string,
+    what: string,
+    sourcePath: string,
+    issues: readonly ConfigIssue[],
+    options?: { cause?: unknown },
+  ) {
+    super(code, describeIssues(sourcePath, what, issues), options);
+    this.issues = issues;
+    this.sourcePath = sourcePath;
+  }
+}
+
+/**
  * `<source>: <what>, N problems:` followed by one indented line per issue.
  *
  * @example

@@ -2,12 +2,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { JsonPointerError } from '../domain/definition/errors.js';
 import { parsePointer } from '../domain/definition/pointer.js';
-import { ArenaError } from '../domain/shared/errors.js';
 import type { JsonValue } from '../domain/shared/json.js';
 import type { SweepParameter, SweepPruner, SweepSpec } from '../domain/sweep/types.js';
 import { type ConfigIssue, formatYamlPath, type PathSegment } from './configIssue.js';
 import { readInputText } from './inputFile.js';
-import { describeIssues } from './runFileError.js';
+import { FileIssuesError } from './runFileError.js';
 import { locateRunFileIssues } from './validateRunFile.js';
 import { readYamlSource } from './yamlSource.js';
 import { expecting, issuesFromZod } from './zodIssues.js';
@@ -22,13 +21,9 @@ import { expecting, issuesFromZod } from './zodIssues.js';
  * //   pruner.successive_halving.eta: expected an integer of at least 2, got number 1 (line 14, column 45)
  * ```
  */
-export class SweepFileError extends ArenaError {
-  readonly issues: readonly ConfigIssue[];
-  readonly sourcePath: string;
+export class SweepFileError extends FileIssuesError {
   constructor(sourcePath: string, issues: readonly ConfigIssue[], options?: { cause?: unknown }) {
-    super('SWEEP_FILE', describeIssues(sourcePath, 'invalid sweep file', issues), options);
-    this.issues = issues;
-    this.sourcePath = sourcePath;
+    super('SWEEP_FILE', 'invalid sweep file', sourcePath, issues, options);
   }
 }
 

@@ -104,7 +104,7 @@ export const sweepMachine = setup({
       if (applied === null) return;
       enqueue.assign(() => applied.progress);
       enqueue.emit({ type: 'rung.decided', decision: applied.decision });
-      for (const index of applied.pruned) {
+      for (const index of applied.decision.pruned) {
         enqueue.emit({ type: 'trial.pruned', index, rungIndex: applied.decision.rungIndex });
       }
       for (const index of applied.released) {

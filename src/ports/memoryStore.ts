@@ -29,6 +29,7 @@ import {
   SweepNotFoundError,
 } from './storeErrors.js';
 import { requireFinite, requireInteger } from './storeRecordChecks.js';
+import { newestSweepFirst } from './sweepOrder.js';
 
 /** A record with its JSON fields kept as canonical JSON text, as a store file keeps them. */
 type Stored<T, K extends keyof T> = Omit<T, K> & Record<K, string>;
@@ -464,13 +465,7 @@ export function openMemoryStore(state: MemoryStoreState, options: StoreOptions =
     },
     listSweeps() {
       open();
-      return [...state.sweeps.values()]
-        .map(sweepRecord)
-        .sort((a, b) =>
-          a.createdAt === b.createdAt
-            ? Number(a.sweepId < b.sweepId) - Number(a.sweepId > b.sweepId)
-            : Number(a.createdAt < b.createdAt) - Number(a.createdAt > b.createdAt),
-        );
+      return [...state.sweeps.values()].map(sweepRecord).sort(newestSweepFirst);
     },
     recordTrial(trial) {
       writable('record a trial');

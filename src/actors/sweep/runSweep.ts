@@ -11,12 +11,12 @@ import {
   type SweepEvent,
   sweepMachine,
 } from '../../machines/sweep.js';
-import { type Logger, silentLogger } from '../../ports/logger.js';
+import { silentLogger } from '../../ports/logger.js';
 import type { RunQueue } from '../../ports/runQueue.js';
 import type { NewRun, RunStore, SweepStatus } from '../../ports/store.js';
 import { newRunOf } from '../experiment/newRun.js';
 import type { RunEvent } from '../experiment/runEvents.js';
-import { runExperiment } from '../experiment/runExperiment.js';
+import { type RunExperimentOptions, runExperiment } from '../experiment/runExperiment.js';
 
 /** One trial as the runner needs it: what it varies and its run file, parsed. */
 export interface SweepTrialFile {
@@ -27,15 +27,12 @@ export interface SweepTrialFile {
 }
 
 /** What `runSweep` works with. */
-export interface RunSweepOptions {
-  readonly store: RunStore;
-  readonly builtins: ReadonlyMap<string, unknown>;
-  readonly components?: Readonly<Record<string, unknown>>;
+export interface RunSweepOptions
+  extends Pick<RunExperimentOptions, 'store' | 'builtins' | 'components' | 'logger'> {
   /** Trials run at once in this process (default 1). */
   readonly parallel?: number;
   /** Aborting hands every running trial back (resumable as `{ kind: 'resume' }`) and stops. */
   readonly signal?: AbortSignal;
-  readonly logger?: Logger;
   readonly onEvent?: (event: SweepRunEvent) => void;
   /**
    * Run the trials on the fleet instead (`arena sweep --nats`): each trial is

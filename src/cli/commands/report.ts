@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { parseSweepFile } from '../../config/sweepFile.js';
 import type { RunStore } from '../../ports/store.js';
-import { RunNotFoundError, SweepNotFoundError } from '../../ports/storeErrors.js';
 import { buildRunReportHtml } from '../../report/buildRunReport.js';
 import { buildSweepReportHtml } from '../../report/sweepReport.js';
 import { writeCommandOutput } from './diagram.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
+import { isSweepOnly } from './sweepOnly.js';
 import { storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
 
 interface ReportCommandOptions {
@@ -50,23 +50,6 @@ export function registerReportCommand(program: Command): void {
       const out = options.out ?? `${runId}.html`;
       writeCommandOutput(html, out === '-' ? undefined : out);
     });
-}
-
-/** Whether `id` names a sweep and no run. */
-function isSweepOnly(store: RunStore, id: string): boolean {
-  try {
-    store.getRun(id);
-    return false;
-  } catch (error) {
-    if (!(error instanceof RunNotFoundError)) throw error;
-  }
-  try {
-    store.getSweep(id);
-    return true;
-  } catch (error) {
-    if (error instanceof SweepNotFoundError) return false;
-    throw error;
-  }
 }
 
 function sweepReportHtml(store: RunStore, sweepId: string): string {

@@ -18,6 +18,7 @@ import { LeaseLostError, RunNotFoundError, StoreNotFoundError } from '../../port
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
+import { onInterrupt } from '../interrupts.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { resumeCommand, storeArgument } from '../storeArgument.js';
 import {
@@ -116,14 +117,7 @@ async function runCommand(
   const store = await openStoreAsync(location);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const abort = new AbortController();
-  const onSignal = () => {
-    if (abort.signal.aborted) return;
-    process.stderr.write('\narena: cancelling (Ctrl-C again to force)\n');
-    abort.abort();
-    process.once('SIGINT', () => process.exit(ExitCode.cancelled));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const releaseInterrupt = onInterrupt(abort, 'cancelling (Ctrl-C again to force)');
   const progress = new RunProgress();
   let inspection: RunInspection | null = null;
   let remote: RemoteComponentHost | null = null;
@@ -172,8 +166,7 @@ async function runCommand(
     if (error instanceof LeaseLostError) throw new CliError(error.message, ExitCode.failed);
     throw error;
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    releaseInterrupt();
     store.close();
     await remote?.close();
     await inspection?.finish();

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { parseSweepFile } from '../../config/sweepFile.js';
 import type { RunStore } from '../../ports/store.js';
-import { RunNotFoundError, SweepNotFoundError } from '../../ports/storeErrors.js';
 import { runDetails } from '../../report/runDetails.js';
 import { runListings } from '../../report/runListings.js';
 import { CliError, ExitCode } from '../errors.js';
 import { storeArgument } from '../storeArgument.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { formatRunDetails, formatRunTable } from './runsText.js';
+import { isSweepOnly } from './sweepOnly.js';
 import { storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
 
 interface StoreCommandOptions {
@@ -59,7 +59,7 @@ export function registerRunsCommands(program: Command): void {
     .action(async (runId: string, _options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       await withRunStore(options.store, (store, location) => {
-        if (!runExists(store, runId) && sweepExists(store, runId)) {
+        if (isSweepOnly(store, runId)) {
           printLine(showSweep(store, runId, options.json === true));
           return;
         }
@@ -85,26 +85,6 @@ function parseLimit(text: string): number {
 
 function printLine(text: string): void {
   process.stdout.write(`${text}\n`);
-}
-
-function runExists(store: RunStore, runId: string): boolean {
-  try {
-    store.getRun(runId);
-    return true;
-  } catch (error) {
-    if (error instanceof RunNotFoundError) return false;
-    throw error;
-  }
-}
-
-function sweepExists(store: RunStore, sweepId: string): boolean {
-  try {
-    store.getSweep(sweepId);
-    return true;
-  } catch (error) {
-    if (error instanceof SweepNotFoundError) return false;
-    throw error;
-  }
 }
 
 /** A stored sweep's leaderboard (its state as of its last decision), as `arena sweep` prints it. */

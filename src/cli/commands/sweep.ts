@@ -7,6 +7,7 @@ import { createLogger, type LogLevel } from '../../ports/logger.js';
 import { SweepNotFoundError } from '../../ports/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
+import { onInterrupt } from '../interrupts.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { openRunQueue } from './runQueueOpen.js';
@@ -84,16 +85,10 @@ async function sweepCommand(
         });
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const abort = new AbortController();
-  const onSignal = () => {
-    if (abort.signal.aborted) return;
-    process.stderr.write(
-      '\narena: stopping the sweep: its trials go back to their last barrier (Ctrl-C again to force)\n',
-    );
-    abort.abort();
-    process.once('SIGINT', () => process.exit(ExitCode.cancelled));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const releaseInterrupt = onInterrupt(
+    abort,
+    'stopping the sweep: its trials go back to their last barrier (Ctrl-C again to force)',
+  );
   try {
     const start: SweepStart = fresh ?? (await prepareResume(options.resume as string, store));
     let announced = false;
@@ -148,8 +143,7 @@ async function sweepCommand(
       throw new CliError(error.message, ExitCode.badInput, { cause: error });
     throw error;
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    releaseInterrupt();
     store.close();
     await queue?.close();
   }

@@ -17,17 +17,4 @@ export type {
 export { holdOf, nextDecision, sweepEnded } from './progress.js';
 export { rankTrials } from './rankTrials.js';
 export { rungValues } from './rungValues.js';
-export type {
-  ListedParameter,
-  ObjectiveDirection,
-  ParameterValue,
-  RangeParameter,
-  RungDecision,
-  RungEntry,
-  SweepObjective,
-  SweepParameter,
-  SweepPruner,
-  SweepSearch,
-  SweepSpec,
-  TrialParameters,
-} from './types.js';
+export type * from './types.js';

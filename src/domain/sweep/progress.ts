@@ -1,11 +1,5 @@
 import { decideRung } from './decideRung.js';
-import type {
-  RungDecision,
-  RungEntry,
-  SweepObjective,
-  SweepPruner,
-  TrialParameters,
-} from './types.js';
+import type { RungDecision, RungEntry, SweepPruner, SweepSpec, TrialParameters } from './types.js';
 
 /**
  * Where one trial stands: `pending` (no run yet), `running`, `held` at its
@@ -44,20 +38,17 @@ export interface TrialProgress {
 }
 
 /** A sweep's progress: plain JSON, what the sweep machine keeps and the store persists. */
-export interface SweepProgress {
-  readonly pruner: SweepPruner;
-  readonly objectives: readonly SweepObjective[];
+export interface SweepProgress extends Pick<SweepSpec, 'pruner' | 'objectives'> {
   readonly trials: readonly TrialProgress[];
   /** One per decided rung, in rung order. */
   readonly decisions: readonly RungDecision[];
 }
 
-/** What a rung decision does: the trials it prunes, and the held ones it lets go on. */
+/** What a rung decision does: the progress after it, and the held trials it lets go on (it prunes `decision.pruned`). */
 export interface DecisionApplied {
   readonly progress: SweepProgress;
   readonly decision: RungDecision;
   readonly released: readonly number[];
-  readonly pruned: readonly number[];
 }
 
 const active = (trial: TrialProgress): boolean =>
@@ -92,7 +83,7 @@ export function sweepEnded(progress: SweepProgress): boolean {
  * @example
  * ```ts
  * const applied = nextDecision(progress);
- * applied?.pruned; // [1, 3]
+ * applied?.decision.pruned; // [1, 3]
  * ```
  */
 export function nextDecision(progress: SweepProgress): DecisionApplied | null {
@@ -113,11 +104,9 @@ export function nextDecision(progress: SweepProgress): DecisionApplied | null {
   const decision = decideRung(progress.pruner, rungIndex, entries, progress.objectives);
   const prunedSet = new Set(decision.pruned);
   const released: number[] = [];
-  const pruned: number[] = [];
   const trials = progress.trials.map((trial): TrialProgress => {
     if (trial.status !== 'held' || trial.rungIndex !== rungIndex) return trial;
     if (prunedSet.has(trial.index)) {
-      pruned.push(trial.index);
       return { ...trial, status: 'pruned', prunedAtRung: rungIndex };
     }
     released.push(trial.index);
@@ -127,6 +116,5 @@ export function nextDecision(progress: SweepProgress): DecisionApplied | null {
     progress: { ...progress, trials, decisions: [...progress.decisions, decision] },
     decision,
     released,
-    pruned,
   };
 }

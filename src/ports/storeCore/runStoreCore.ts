@@ -13,6 +13,7 @@ import {
   SweepNotFoundError,
 } from '../storeErrors.js';
 import { requireFinite, requireInteger } from '../storeRecordChecks.js';
+import { newestSweepFirst } from '../sweepOrder.js';
 import {
   checkpointFromRow,
   deliveryCountFromRow,
@@ -403,14 +404,7 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     },
     listSweeps() {
       // sorted here, not by each database's collation: newest first, ties by id in code-unit order
-      return db
-        .all<SweepRow>('SELECT * FROM sweeps', [])
-        .map(sweepFromRow)
-        .sort((a, b) =>
-          a.createdAt === b.createdAt
-            ? Number(a.sweepId < b.sweepId) - Number(a.sweepId > b.sweepId)
-            : Number(a.createdAt < b.createdAt) - Number(a.createdAt > b.createdAt),
-        );
+      return db.all<SweepRow>('SELECT * FROM sweeps', []).map(sweepFromRow).sort(newestSweepFirst);
     },
     recordTrial(trial) {
       writable('record a trial');
