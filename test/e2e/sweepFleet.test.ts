@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
-import { runArena } from '../support/cli.js';
+import { repoRoot, runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import {
@@ -10,7 +11,8 @@ import {
   type WorkerProcess,
   waitForStart,
 } from '../support/queueFleet.js';
-import { decided, slowSweep, type Table } from '../support/sweeps.js';
+import { scratchFolder } from '../support/scratch.js';
+import { decided, type Table } from '../support/sweeps.js';
 
 let nats: NatsServer;
 let postgres: TestPostgres;
@@ -25,27 +27,28 @@ afterAll(async () => {
 });
 
 describe('arena sweep --nats', () => {
-  it('runs the trials as queued runs on two workers with a PostgreSQL store, to the table of a local sweep', async () => {
-    const local = slowSweep();
-    const reference = await runArena(
-      ['sweep', local.sweepFile, '--store', `sqlite:${local.store}`, '--json'],
-      { cwd: local.folder },
-    );
+  it("runs the shipped sweep's trials as queued runs on two workers with a PostgreSQL store, to the table of a local sweep", async () => {
+    // the shipped sweep, as a local sweep decides it
+    const folder = scratchFolder('arena-sweep-fleet-');
+    const sweepFile = path.join(repoRoot, 'examples/sweep.yaml');
+    const reference = await runArena([
+      'sweep',
+      sweepFile,
+      '--store',
+      `sqlite:${path.join(folder, 'local.db')}`,
+      '--json',
+    ]);
     expect(reference.code, reference.stderr).toBe(0);
 
-    const fleet = slowSweep();
     const store = await postgres.createDatabase('sweep');
     const crew = ['w1', 'w2'].map((name) =>
-      startWorker({ nats: nats.url, store, name, cwd: fleet.folder }),
+      startWorker({ nats: nats.url, store, name, cwd: folder }),
     );
     started.push(...crew);
     await waitForStart(crew);
     const swept = await runArena(
-      ['sweep', fleet.sweepFile, '--nats', nats.url, '--store', store, '--json'],
-      {
-        cwd: fleet.folder,
-        env: { ...fleetEnv },
-      },
+      ['sweep', sweepFile, '--nats', nats.url, '--store', store, '--json'],
+      { cwd: folder, env: { ...fleetEnv } },
     );
     expect(
       swept.code,
@@ -55,7 +58,7 @@ describe('arena sweep --nats', () => {
     const table = JSON.parse(swept.stdout) as Table;
     expect(decided(table)).toEqual(decided(JSON.parse(reference.stdout) as Table));
     expect(table.trials.some((trial) => trial.status === 'pruned')).toBe(true);
-    // both workers took trials, and both are still up
+    // both workers took trials, and both are still up; a held trial is told as held
     const reader = openPostgresStore(store, { readonly: true });
     try {
       const workers = new Set(
@@ -65,9 +68,10 @@ describe('arena sweep --nats', () => {
     } finally {
       reader.close();
     }
-    for (const worker of crew) {
-      expect(worker.child.exitCode, worker.stderr()).toBeNull();
-    }
+    for (const worker of crew) expect(worker.child.exitCode, worker.stderr()).toBeNull();
+    expect(crew.map((worker) => worker.stderr()).join('\n')).toMatch(
+      /run \S+ held at its sweep's rung \(3 evaluation checkpoints\)/,
+    );
     await killAll(crew);
   }, 180_000);
 });
