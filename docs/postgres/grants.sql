@@ -10,12 +10,19 @@
 
 -- viewer: reads everything, writes nothing
 GRANT SELECT ON arena_schema, runs, phases, episodes, checkpoints, meta_decisions, snapshots,
-  resumes, evaluation_runs, verdicts, verdict_cache, evaluation_cases TO arena_viewer;
+  resumes, evaluation_runs, verdicts, verdict_cache, evaluation_cases, remote_components,
+  sweeps, sweep_trials TO arena_viewer;
 
 -- submitter: queues runs and evaluation runs, follows them (--wait), cancels its
--- evaluation run (Ctrl-C), fails what the queue refused; reads what requeue puts back
+-- evaluation run (Ctrl-C), fails what the queue refused; reads what requeue puts back;
+-- runs a sweep on the fleet (arena sweep --nats): records it and its trials, moves their
+-- holds, ends the pruned trials' runs
 GRANT SELECT ON arena_schema, runs, phases, episodes, checkpoints, meta_decisions, snapshots,
-  resumes, evaluation_runs, verdicts, evaluation_cases TO arena_submitter;
+  resumes, evaluation_runs, verdicts, evaluation_cases, remote_components, sweeps,
+  sweep_trials TO arena_submitter;
+GRANT INSERT ON sweeps, sweep_trials TO arena_submitter;
+GRANT UPDATE (status, state, error, updated_at) ON sweeps TO arena_submitter;
+GRANT UPDATE (hold_at) ON sweep_trials TO arena_submitter;
 GRANT INSERT ON runs TO arena_submitter;
 GRANT UPDATE (status, error, summary, ended_at) ON runs TO arena_submitter;
 GRANT INSERT ON evaluation_runs, evaluation_cases TO arena_submitter;
@@ -23,9 +30,12 @@ GRANT UPDATE (cases_total, malformed_lines, status, ended_at, error)
   ON evaluation_runs TO arena_submitter;
 
 -- worker: runs a queued run under its lease (records, resume points, a resume's
--- truncation of what came after it) and records verdicts and the verdict cache
+-- truncation of what came after it, which instance served each remote component;
+-- a sweep's trial holds where sweep_trials says) and records verdicts and the verdict cache
 GRANT SELECT ON arena_schema, runs, phases, episodes, checkpoints, meta_decisions, snapshots,
-  resumes, evaluation_runs, verdicts, verdict_cache, evaluation_cases TO arena_worker;
+  resumes, evaluation_runs, verdicts, verdict_cache, evaluation_cases, remote_components,
+  sweep_trials TO arena_worker;
+GRANT INSERT ON remote_components TO arena_worker;
 GRANT UPDATE (status, error, summary, ended_at, lease_owner, lease_token, lease_heartbeat_ms,
   lease_expires_ms, deliveries, deliveries_settled, delivery_owner) ON runs TO arena_worker;
 GRANT INSERT, DELETE ON phases, episodes, checkpoints, meta_decisions, snapshots TO arena_worker;

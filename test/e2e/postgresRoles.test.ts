@@ -108,6 +108,30 @@ describe('the PostgreSQL roles of docs/postgres on a real server', () => {
     expect(check.code, check.stderr).toBe(0);
   });
 
+  it('sweep --nats as the submitter, its trials run and held by the worker as the worker; the viewer shows the sweep', async () => {
+    const swept = await runArena(
+      [
+        ...['sweep', path.join(repoRoot, 'examples/sweep.yaml'), '--nats', nats.url],
+        ...['--store', uriAs('arena_submitter'), '--json'],
+      ],
+      { cwd: experiment.folder, env: fleetEnv },
+    );
+    expect(swept.code, `${swept.stderr}\n${worker?.stderr()}`).toBe(0);
+    const { sweepId, trials } = JSON.parse(swept.stdout) as {
+      sweepId: string;
+      trials: { status: string }[];
+    };
+    expect(trials.some((trial) => trial.status === 'pruned')).toBe(true);
+    const shown = await runArena(['show', sweepId, '--store', uriAs('arena_viewer'), '--json'], {
+      cwd: experiment.folder,
+    });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout).sweepId).toBe(sweepId);
+    // a worker reads where a trial holds, and writes no sweep
+    expect(await attempt('arena_worker', `UPDATE sweeps SET status = 'failed'`)).toBe('42501');
+    expect(await attempt('arena_viewer', `UPDATE sweep_trials SET hold_at = 1`)).toBe('42501');
+  });
+
   it('judge --nats --wait as the submitter, judged by the worker; Ctrl-C on another cancels it in the store', async () => {
     const judgeArgs = (fixture: { cases: string; config: string }) => [
       ...['judge', fixture.cases, '--config', fixture.config, '--nats', nats.url],
