@@ -110,6 +110,8 @@ async function sweepCommand(
           process.stderr.write(
             `  rung ${decision.rungIndex + 1} (${decision.rung} checkpoints): kept ${decision.kept.join(', ') || 'none'}; pruned ${decision.pruned.join(', ') || 'none'}\n`,
           );
+        } else if (event.type === 'trial.ended') {
+          process.stderr.write(`  trial ${event.index} ${event.status}\n`);
         }
       },
     });
