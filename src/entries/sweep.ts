@@ -29,6 +29,7 @@ export type { PreparedTrial } from '../config/sweepTrials.js';
 export { prepareSweepTrials } from '../config/sweepTrials.js';
 export { trialRunFileText } from '../config/trialRunFile.js';
 export { decideRung } from '../domain/sweep/decideRung.js';
+export { dominates } from '../domain/sweep/dominates.js';
 export { SweepDecisionError, SweepSearchError } from '../domain/sweep/errors.js';
 export { expandTrials } from '../domain/sweep/expandTrials.js';
 export type {
@@ -37,7 +38,6 @@ export type {
   TrialProgress,
   TrialStatus,
 } from '../domain/sweep/progress.js';
-export { dominates } from '../domain/sweep/dominates.js';
 export { rankTrials } from '../domain/sweep/rankTrials.js';
 export type {
   ListedParameter,
