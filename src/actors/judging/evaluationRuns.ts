@@ -54,6 +54,7 @@ export async function submitEvaluationRun(
   const pending = new Set<Promise<void>>();
   let queued = 0;
   let duplicates = 0;
+  const submittedKeys = new Set<string>();
   let malformed = 0;
   let failure: unknown = null;
   // each case is kept in the store before it is queued: the queue can be rebuilt from the store
@@ -63,14 +64,17 @@ export async function submitEvaluationRun(
     batch = [];
     await store.recordCases(evaluationRunId, cases);
     for (const { caseKey, context } of cases) {
+      // a line judged once already in this file (the same case twice) is a duplicate; the
+      // queue's own duplicate receipt is not: a publish retried across a server restart gets one
+      if (submittedKeys.has(caseKey)) {
+        duplicates++;
+        continue;
+      }
+      submittedKeys.add(caseKey);
       const publish: Promise<void> = queue
         .submit({ evaluationRunId, context }, caseKey)
         .then(
-          ({ duplicate }) => {
-            if (duplicate) {
-              duplicates++;
-              return;
-            }
+          () => {
             // counted before the callback: an optional call skips its arguments when absent
             queued++;
             options.onQueued?.(queued);

@@ -70,6 +70,26 @@ describe('submitting an evaluation run', () => {
     expect(run).toMatchObject({ status: 'running', casesTotal: 3, malformedLines: 1 });
   });
 
+  it('counts a case whose publish the server already kept (a retry across a restart) as queued, not as a duplicate', async () => {
+    store = openSqliteJudgeStore(':memory:');
+    const { queue, queued } = memoryQueue();
+    // the server stored case b, its ack was lost, and the retried publish is answered "duplicate"
+    const retried = {
+      ...queue,
+      async submit(job: QueuedCase, caseKey: string) {
+        const receipt = await queue.submit(job, caseKey);
+        return job.context.caseId === 'b' ? { duplicate: true } : receipt;
+      },
+    } as unknown as JudgeQueue;
+    const { run, duplicates } = await submitEvaluationRun(
+      lines([caseLine('a'), caseLine('b'), caseLine('c')]),
+      { store, queue: retried, run: newRun },
+    );
+    expect(queued).toHaveLength(3);
+    expect(duplicates).toBe(0);
+    expect(run.casesTotal).toBe(3);
+  });
+
   it('fails the run, naming why, and drops what was queued when the queue refuses a case', async () => {
     store = openSqliteJudgeStore(':memory:');
     const { queue, purged } = memoryQueue({ failAt: 2 });
