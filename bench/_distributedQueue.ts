@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { submitRun } from '../src/actors/experiment/queue/submitRun.js';
 import { loadRunFile } from '../src/config/runFile.js';
 import { openJetStreamRunQueue } from '../src/ports/nats/jetStreamRunQueue.js';
-import { openSqliteStore } from '../src/ports/sqlite/sqliteStore.js';
+import { openSqliteStore } from '../src/ports/store/sqlite/sqliteStore.js';
 import { startNatsServer } from '../test/support/natsServer.js';
 import {
   allSucceeded,

@@ -8,9 +8,9 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Environment } from '../src/ports/environment.js';
-import { silentLogger } from '../src/ports/logger.js';
 import { serveComponents } from '../src/ports/nats/componentService.js';
 import { connectRemoteComponents } from '../src/ports/nats/remoteComponents.js';
+import { silentLogger } from '../src/ports/runtime/logger.js';
 import { repoRoot, runArena } from '../test/support/cli.js';
 import { remoteRunFile, startServe } from '../test/support/componentServer.js';
 import { startNatsServer } from '../test/support/natsServer.js';

@@ -11,7 +11,7 @@ import { runExperiment } from '../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../src/config/runFile.js';
 import type { Brain } from '../src/ports/agent.js';
 import type { Environment, EnvironmentStart, Readings } from '../src/ports/environment.js';
-import { createMemoryStore } from '../src/ports/memoryStore.js';
+import { createMemoryStore } from '../src/ports/store/memory/memoryStore.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

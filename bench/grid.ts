@@ -19,8 +19,8 @@ import { builtinComponents } from '../src/builtins/index.js';
 import { parseRunFile } from '../src/config/runFile.js';
 import type { JsonObject } from '../src/domain/shared/json.js';
 import type { Readings } from '../src/ports/environment.js';
-import { silentLogger } from '../src/ports/logger.js';
-import { createMemoryStore } from '../src/ports/memoryStore.js';
+import { silentLogger } from '../src/ports/runtime/logger.js';
+import { createMemoryStore } from '../src/ports/store/memory/memoryStore.js';
 
 const MEASURE_MS = 1000;
 

@@ -40,7 +40,7 @@ import { createModelJudge } from '../src/actors/judging/judges.js';
 import type { JudgeContext } from '../src/domain/judge/context.js';
 import { judgePayloadJsonSchema } from '../src/domain/judge/payload.js';
 import { judgeMessages } from '../src/domain/judge/prompt.js';
-import { createOpenAIProvider } from '../src/ports/openaiProvider.js';
+import { createOpenAIProvider } from '../src/ports/model/openaiProvider.js';
 import { startChatServer } from '../test/support/chatServer.js';
 
 const LATENCY_MS = 50;

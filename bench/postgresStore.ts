@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openPostgresStore } from '../src/ports/postgres/postgresStore.js';
-import { openSyncConnection } from '../src/ports/postgres/syncConnection.js';
-import { openSqliteStore } from '../src/ports/sqlite/sqliteStore.js';
-import type { EpisodeRecord, RunStore } from '../src/ports/store.js';
-import { createStoreWriter } from '../src/ports/storeWriter.js';
+import { openPostgresStore } from '../src/ports/store/postgres/postgresStore.js';
+import { openSyncConnection } from '../src/ports/store/postgres/syncConnection.js';
+import { openSqliteStore } from '../src/ports/store/sqlite/sqliteStore.js';
+import type { EpisodeRecord, RunStore } from '../src/ports/store/store.js';
+import { createStoreWriter } from '../src/ports/store/storeWriter.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 
 const calls = 5_000;

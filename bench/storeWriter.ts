@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openSqliteStore } from '../src/ports/sqlite/sqliteStore.js';
-import type { EpisodeRecord, RunStore } from '../src/ports/store.js';
-import { createStoreWriter } from '../src/ports/storeWriter.js';
+import { openSqliteStore } from '../src/ports/store/sqlite/sqliteStore.js';
+import type { EpisodeRecord, RunStore } from '../src/ports/store/store.js';
+import { createStoreWriter } from '../src/ports/store/storeWriter.js';
 
 const episodes = 20_000;
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-bench-store-'));

@@ -106,5 +106,5 @@ export type { Logger, LoggerOptions, LogLevel } from './ports/index.js';
 export { LOG_LEVELS, createLogger, silentLogger } from './ports/index.js';
 export type { JsonObject, JsonValue } from './domain/shared/index.js';
 export { ArenaError } from './domain/shared/index.js';
-export type { OptionalPeer } from './ports/optionalPeers.js';
-export { MissingPeerDependencyError } from './ports/optionalPeers.js';
+export type { OptionalPeer } from './ports/runtime/optionalPeers.js';
+export { MissingPeerDependencyError } from './ports/runtime/optionalPeers.js';

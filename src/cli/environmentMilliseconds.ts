@@ -1,4 +1,4 @@
-import { defaultServerPatienceMs } from '../ports/serverFailure.js';
+import { defaultServerPatienceMs } from '../ports/runtime/serverFailure.js';
 import { CliError } from './errors.js';
 
 /**

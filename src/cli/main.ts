@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { ArenaError } from '../domain/shared/errors.js';
-import { isServerFailure } from '../ports/serverFailure.js';
+import { isServerFailure } from '../ports/runtime/serverFailure.js';
 import { CliError, ExitCode } from './errors.js';
 import { createProgram } from './program.js';
 

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_MAX_INPUT_BYTES, setMaxInputBytes } from '../config/inputFile.js';
-import { LOG_LEVELS } from '../ports/logger.js';
+import { LOG_LEVELS } from '../ports/runtime/logger.js';
 import { registerCommands } from './commands/index.js';
 import { CliError } from './errors.js';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defaultStorePath, type StoreLocation } from '../ports/storeUri.js';
+import { defaultStorePath, type StoreLocation } from '../ports/store/storeUri.js';
 import { shownStorePath } from './paths.js';
 
 /**

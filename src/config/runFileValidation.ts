@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { deriveSeed } from '../domain/shared/random.js';
 import type { Environment } from '../ports/environment.js';
-import { silentLogger } from '../ports/logger.js';
+import { silentLogger } from '../ports/runtime/logger.js';
 import { COMPONENT_METHODS, instantiate, requireMethods } from './componentContract.js';
 import { componentParamsIssues } from './componentParams.js';
 import {

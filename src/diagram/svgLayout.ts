@@ -1,6 +1,6 @@
 import type Dagre from '@dagrejs/dagre';
 import type { Graph } from '@dagrejs/dagre';
-import { optionalPeers, requirePeer } from '../ports/optionalPeers.js';
+import { optionalPeers, requirePeer } from '../ports/runtime/optionalPeers.js';
 import type { DiagramState, DiagramTransition } from './machineGraph.js';
 import { clipAtEntry, type Point, type Rect } from './svgGeometry.js';
 import { type TextStyle, textWidth } from './svgText.js';

@@ -150,13 +150,39 @@ export type {
 export { judgePanelMachine } from '../machines/judgePanel.js';
 export type { AgentGenerateOptions, AgentTool, JudgeAgent } from '../ports/judgeAgent.js';
 export type {
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ResponseSchema,
+} from '../ports/model/modelProvider.js';
+export {
+  ModelProviderError,
+  ProviderAbortedError,
+  ProviderConnectionError,
+  ProviderHttpError,
+  ProviderProtocolError,
+  ProviderRateLimitError,
+  ProviderResponseTooLargeError,
+} from '../ports/model/modelProvider.js';
+export type { OpenAIProviderOptions } from '../ports/model/openaiProvider.js';
+export { createOpenAIProvider, DEFAULT_MAX_RESPONSE_BYTES } from '../ports/model/openaiProvider.js';
+export type { ReplayProviderOptions, ReplayRecord } from '../ports/model/replayProvider.js';
+export {
+  createReplayProvider,
+  loadReplayFile,
+  parseReplayRecords,
+  ReplayFileError,
+  ReplayMissError,
+  replayRecordSchema,
+} from '../ports/model/replayProvider.js';
+export type {
   JudgeQueue,
   JudgeSubmitReceipt,
   ModelPause,
   QueuedCase,
   QueuedCaseDelivery,
-} from '../ports/judgeQueue.js';
-export { defaultJudgeAckWaitMs, defaultJudgeMaxInFlight } from '../ports/judgeQueue.js';
+} from '../ports/queue/judgeQueue.js';
+export { defaultJudgeAckWaitMs, defaultJudgeMaxInFlight } from '../ports/queue/judgeQueue.js';
 export type {
   EvaluationRunRecord,
   EvaluationRunStatus,
@@ -166,32 +192,6 @@ export type {
   StoredVerdict,
   VerdictCacheEntry,
   VerdictRecording,
-} from '../ports/judgeStore.js';
-export { caseKeyOf, EvaluationRunNotFoundError } from '../ports/judgeStore.js';
-export { openJudgeStore } from '../ports/judgeStoreUri.js';
-export type {
-  ModelProvider,
-  ModelRequest,
-  ModelResponse,
-  ResponseSchema,
-} from '../ports/modelProvider.js';
-export {
-  ModelProviderError,
-  ProviderAbortedError,
-  ProviderConnectionError,
-  ProviderHttpError,
-  ProviderProtocolError,
-  ProviderRateLimitError,
-  ProviderResponseTooLargeError,
-} from '../ports/modelProvider.js';
-export type { OpenAIProviderOptions } from '../ports/openaiProvider.js';
-export { createOpenAIProvider, DEFAULT_MAX_RESPONSE_BYTES } from '../ports/openaiProvider.js';
-export type { ReplayProviderOptions, ReplayRecord } from '../ports/replayProvider.js';
-export {
-  createReplayProvider,
-  loadReplayFile,
-  parseReplayRecords,
-  ReplayFileError,
-  ReplayMissError,
-  replayRecordSchema,
-} from '../ports/replayProvider.js';
+} from '../ports/store/judgeStore.js';
+export { caseKeyOf, EvaluationRunNotFoundError } from '../ports/store/judgeStore.js';
+export { openJudgeStore } from '../ports/store/judgeStoreUri.js';

@@ -53,14 +53,14 @@ export type {
   ModelPause,
   QueuedCase,
   QueuedCaseDelivery,
-} from '../ports/judgeQueue.js';
-export { defaultJudgeAckWaitMs, defaultJudgeMaxInFlight } from '../ports/judgeQueue.js';
+} from '../ports/queue/judgeQueue.js';
+export { defaultJudgeAckWaitMs, defaultJudgeMaxInFlight } from '../ports/queue/judgeQueue.js';
 export {
   type NatsConnectOptions,
   type NatsCredentials,
   NatsCredentialsError,
-} from '../ports/natsCredentials.js';
-export type { QueueLocation } from '../ports/queueUri.js';
+} from '../ports/queue/natsCredentials.js';
+export type { QueueLocation } from '../ports/queue/queueUri.js';
 export {
   ackWaitFor,
   openJudgeQueue,
@@ -69,27 +69,14 @@ export {
   parseQueueUri,
   QueueUriError,
   serveComponents,
-} from '../ports/queueUri.js';
-export type {
-  ComponentService,
-  RemoteComponentHost,
-  RemoteComponentOptions,
-  RemoteKind,
-  RemoteTiming,
-  ServeComponentsOptions,
-} from '../ports/remoteComponent.js';
-export {
-  REMOTE_KINDS,
-  RemoteComponentFailedError,
-  RemoteComponentUnavailableError,
-} from '../ports/remoteComponent.js';
+} from '../ports/queue/queueUri.js';
 export type {
   ConsumerSettingDifference,
   RunDelivery,
   RunQueue,
   RunQueueOptions,
   SubmitReceipt,
-} from '../ports/runQueue.js';
+} from '../ports/queue/runQueue.js';
 export {
   ConsumerSettingsError,
   createInProcessRunQueue,
@@ -97,4 +84,17 @@ export {
   NatsUrlError,
   parseNatsUrl,
   RunQueueError,
-} from '../ports/runQueue.js';
+} from '../ports/queue/runQueue.js';
+export type {
+  ComponentService,
+  RemoteComponentHost,
+  RemoteComponentOptions,
+  RemoteKind,
+  RemoteTiming,
+  ServeComponentsOptions,
+} from '../ports/remote/remoteComponent.js';
+export {
+  REMOTE_KINDS,
+  RemoteComponentFailedError,
+  RemoteComponentUnavailableError,
+} from '../ports/remote/remoteComponent.js';

@@ -11,8 +11,11 @@
  * ```
  */
 
-export { checkPostgresStore } from '../ports/postgres/postgresCheck.js';
-export { StoreConnectionError } from '../ports/postgres/postgresErrors.js';
-export type { PostgresOpenOptions } from '../ports/postgres/postgresOpen.js';
-export { openPostgresStore, type PostgresStoreOptions } from '../ports/postgres/postgresStore.js';
-export { type PostgresTarget, parsePostgresUri } from '../ports/postgres/postgresUri.js';
+export { checkPostgresStore } from '../ports/store/postgres/postgresCheck.js';
+export { StoreConnectionError } from '../ports/store/postgres/postgresErrors.js';
+export type { PostgresOpenOptions } from '../ports/store/postgres/postgresOpen.js';
+export {
+  openPostgresStore,
+  type PostgresStoreOptions,
+} from '../ports/store/postgres/postgresStore.js';
+export { type PostgresTarget, parsePostgresUri } from '../ports/store/postgres/postgresUri.js';

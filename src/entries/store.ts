@@ -10,13 +10,17 @@
  * ```
  */
 
-export { defaultLeaseTtlMs, holderProcessIsGone, processLeaseOwner } from '../ports/leaseOwner.js';
-export { createMemoryStore } from '../ports/memoryStore.js';
-export { rewindToLatestSnapshot } from '../ports/rewindRun.js';
-export { createRunIdGenerator, type RunIdGenerator } from '../ports/runId.js';
-export { checkSqliteStore, type StoreCheck } from '../ports/sqlite/sqliteCheck.js';
-export { type MigratableDatabase, migrateStore } from '../ports/sqlite/sqliteSchema.js';
-export { openSqliteStore, type StoreOptions } from '../ports/sqlite/sqliteStore.js';
+export { createRunIdGenerator, type RunIdGenerator } from '../ports/runtime/runId.js';
+export {
+  defaultLeaseTtlMs,
+  holderProcessIsGone,
+  processLeaseOwner,
+} from '../ports/store/leaseOwner.js';
+export { createMemoryStore } from '../ports/store/memory/memoryStore.js';
+export { rewindToLatestSnapshot } from '../ports/store/rewindRun.js';
+export { checkSqliteStore, type StoreCheck } from '../ports/store/sqlite/sqliteCheck.js';
+export { type MigratableDatabase, migrateStore } from '../ports/store/sqlite/sqliteSchema.js';
+export { openSqliteStore, type StoreOptions } from '../ports/store/sqlite/sqliteStore.js';
 export type {
   CheckpointRecord,
   CheckpointStatus,
@@ -42,7 +46,7 @@ export type {
   RunStatus,
   RunStore,
   SnapshotRecord,
-} from '../ports/store.js';
+} from '../ports/store/store.js';
 export {
   DuplicateRecordError,
   InvalidRecordError,
@@ -59,17 +63,17 @@ export {
   StoreUriParameterError,
   StoreWriteError,
   StoreWriterClosedError,
-} from '../ports/storeErrors.js';
+} from '../ports/store/storeErrors.js';
 export {
   defaultStorePath,
   openStore,
   openStoreAsync,
   parseStoreUri,
   type StoreLocation,
-} from '../ports/storeUri.js';
+} from '../ports/store/storeUri.js';
 export {
   createStoreWriter,
   type StoreWriteCommand,
   type StoreWriter,
   type StoreWriterOptions,
-} from '../ports/storeWriter.js';
+} from '../ports/store/storeWriter.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { assertPeersInstalled, optionalPeers } from '../ports/optionalPeers.js';
+import { assertPeersInstalled, optionalPeers } from '../ports/runtime/optionalPeers.js';
 
 const requireFromHere = createRequire(import.meta.url);
 

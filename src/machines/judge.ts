@@ -26,7 +26,7 @@ import {
   ModelProviderError,
   type ModelResponse,
   type ResponseSchema,
-} from '../ports/modelProvider.js';
+} from '../ports/model/modelProvider.js';
 
 /**
  * The judge's clocks: `now()` stamps `createdAt` (a `Date`, or an ISO string

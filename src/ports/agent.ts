@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import type { ActuatorInformation, Readings, SensorInformation } from './environment.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './runtime/logger.js';
 
 /** How an episode runs: `train` learns, `test` and evaluation episodes do not. */
 export type Mode = 'train' | 'test';

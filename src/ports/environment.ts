@@ -1,7 +1,7 @@
 import type { KeyOrder, ProposedDefinition } from '../domain/definition/types.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
 import type { Space } from '../domain/shared/spaces.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './runtime/logger.js';
 
 /** A sensor or actuator an environment declares: a UID and its scalar space. */
 export interface ChannelInformation {

@@ -13,7 +13,6 @@ export type {
   TerminalUpdate,
   TurnContext,
 } from './agent.js';
-export { type Clock, fixedClock, type ManualClock, systemClock } from './clock.js';
 export type {
   ActuatorInformation,
   ChannelInformation,
@@ -25,6 +24,7 @@ export type {
   Readings,
   SensorInformation,
 } from './environment.js';
+export { type Clock, fixedClock, type ManualClock, systemClock } from './runtime/clock.js';
 export {
   createLogger,
   LOG_LEVELS,
@@ -32,4 +32,4 @@ export {
   type LoggerOptions,
   type LogLevel,
   silentLogger,
-} from './logger.js';
+} from './runtime/logger.js';

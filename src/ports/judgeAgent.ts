@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse, ResponseSchema } from './modelProvider.js';
+import type { ModelRequest, ModelResponse, ResponseSchema } from './model/modelProvider.js';
 
 /** A tool an agent offers, described by its metadata (e.g. `read_only: true`). */
 export interface AgentTool {

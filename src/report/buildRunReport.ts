@@ -1,6 +1,6 @@
 import { toSvg } from '../diagram/svg.js';
 import { simulationControllerMachine } from '../machines/simulationController.js';
-import type { RunStore } from '../ports/store.js';
+import type { RunStore } from '../ports/store/store.js';
 import { collectRunReport } from './collectRunReport.js';
 import { runReportHtml } from './reportHtml.js';
 

@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
-import type { MetaDecisionRecord, RunStore } from '../ports/store.js';
+import type { MetaDecisionRecord, RunStore } from '../ports/store/store.js';
 import { metricSeries } from './metricSeries.js';
 import { phaseOverview, selectorChanges } from './recordViews.js';
 import type { MetaDecisionRows, PhaseReport, RunReport } from './reportTypes.js';

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../domain/shared/json.js';
 import type { TerminationConfig } from '../domain/termination/config.js';
-import type { CheckpointRecord } from '../ports/store.js';
+import type { CheckpointRecord } from '../ports/store/store.js';
 import { plateauSeries } from './plateauSeries.js';
 import type { MetricPoint, MetricSeries } from './reportTypes.js';
 

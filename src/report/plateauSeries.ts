@@ -1,7 +1,7 @@
 import { applyCheckpoint } from '../domain/termination/checkpoint.js';
 import type { TerminationConfig } from '../domain/termination/config.js';
 import { createTerminationState } from '../domain/termination/state.js';
-import type { CheckpointRecord } from '../ports/store.js';
+import type { CheckpointRecord } from '../ports/store/store.js';
 import type { MetricPoint, SmoothedSeries } from './reportTypes.js';
 
 /**

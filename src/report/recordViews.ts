@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
-import type { PhaseRecord } from '../ports/store.js';
+import type { PhaseRecord } from '../ports/store/store.js';
 import type { PhaseOverview, SelectorChange } from './reportTypes.js';
 
 /**

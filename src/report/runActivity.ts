@@ -1,5 +1,5 @@
-import { holderProcessIsGone } from '../ports/leaseOwner.js';
-import type { RunRecord, RunStatus } from '../ports/store.js';
+import { holderProcessIsGone } from '../ports/store/leaseOwner.js';
+import type { RunRecord, RunStatus } from '../ports/store/store.js';
 
 /** A run's status as a reader should see it: `running` only while someone runs it. */
 export type ShownRunStatus = RunStatus | 'interrupted';

@@ -1,6 +1,11 @@
 import { trainingEpisodesThrough } from '../domain/shared/episodeCounts.js';
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
-import type { RemoteComponentRecord, ResumeRecord, RunRecord, RunStore } from '../ports/store.js';
+import type {
+  RemoteComponentRecord,
+  ResumeRecord,
+  RunRecord,
+  RunStore,
+} from '../ports/store/store.js';
 import { phaseOverview, selectorChanges } from './recordViews.js';
 import type { PhaseOverview, SelectorChange } from './reportTypes.js';
 import { type RunActivity, runActivity } from './runActivity.js';

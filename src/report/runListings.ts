@@ -1,4 +1,4 @@
-import type { RunStore } from '../ports/store.js';
+import type { RunStore } from '../ports/store/store.js';
 import { runActivity, type ShownRunStatus } from './runActivity.js';
 
 /** One line of `arena runs`. */

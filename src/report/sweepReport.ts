@@ -4,7 +4,7 @@ import type { SweepProgress } from '../domain/sweep/progress.js';
 import { htmlPage, jsonScriptElement } from '../html/htmlPage.js';
 import { escapeHtml } from '../html/htmlText.js';
 import { sweepMachine } from '../machines/sweep.js';
-import type { RunStore, SweepRecord } from '../ports/store.js';
+import type { RunStore, SweepRecord } from '../ports/store/store.js';
 import { type ChartConfig, type ChartDataset, lineChart } from './chartConfigs.js';
 import { chartClientScript, chartJsScript } from './chartScript.js';
 import { formatNumber } from './formatNumber.js';

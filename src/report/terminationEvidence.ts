@@ -1,7 +1,7 @@
 import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
 import type { AgentCheckpointReport } from '../domain/termination/checkpoint.js';
 import type { PlateauRule, SuccessRule, TerminationConfig } from '../domain/termination/config.js';
-import type { CheckpointRecord, EpisodeRecord, PhaseRecord } from '../ports/store.js';
+import type { CheckpointRecord, EpisodeRecord, PhaseRecord } from '../ports/store/store.js';
 import { formatNumber } from './formatNumber.js';
 import type { TerminationEvidence } from './reportTypes.js';
 

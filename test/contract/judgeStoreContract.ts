@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixedClock, type ManualClock } from '../../src/ports/clock.js';
+import { fixedClock, type ManualClock } from '../../src/ports/runtime/clock.js';
+import { createRunIdGenerator } from '../../src/ports/runtime/runId.js';
 import {
   EvaluationRunNotFoundError,
   type JudgeStore,
   type VerdictCacheEntry,
-} from '../../src/ports/judgeStore.js';
-import { createRunIdGenerator } from '../../src/ports/runId.js';
+} from '../../src/ports/store/judgeStore.js';
 import {
   DuplicateRecordError,
   InvalidRecordError,
   StoreReadOnlyError,
-} from '../../src/ports/storeErrors.js';
+} from '../../src/ports/store/storeErrors.js';
 import {
   type JudgeHandleOptions,
   type OpenJudgeHandle,

@@ -1,4 +1,7 @@
-import { createMemoryStoreState, openMemoryStore } from '../../src/ports/memoryStore.js';
+import {
+  createMemoryStoreState,
+  openMemoryStore,
+} from '../../src/ports/store/memory/memoryStore.js';
 import { describeRunStoreContract } from './runStoreContract.js';
 
 // Handles on one state are what processes sharing one store file are.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { openPostgresJudgeStore } from '../../src/ports/postgres/postgresJudgeStore.js';
+import { openPostgresJudgeStore } from '../../src/ports/store/postgres/postgresJudgeStore.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import { describeJudgeStoreContract } from './judgeStoreContract.js';
 

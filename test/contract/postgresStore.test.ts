@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
+import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import { describeRunStoreContract } from './runStoreContract.js';
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixedClock, type ManualClock } from '../../src/ports/clock.js';
-import { rewindToLatestSnapshot } from '../../src/ports/rewindRun.js';
-import { createRunIdGenerator } from '../../src/ports/runId.js';
-import type { StoreOptions } from '../../src/ports/sqlite/sqliteStore.js';
-import type { LeaseOwner, RunStore } from '../../src/ports/store.js';
-import { encodeStoredJson } from '../../src/ports/storedJson.js';
+import { fixedClock, type ManualClock } from '../../src/ports/runtime/clock.js';
+import { createRunIdGenerator } from '../../src/ports/runtime/runId.js';
+import { rewindToLatestSnapshot } from '../../src/ports/store/rewindRun.js';
+import type { StoreOptions } from '../../src/ports/store/sqlite/sqliteStore.js';
+import type { LeaseOwner, RunStore } from '../../src/ports/store/store.js';
+import { encodeStoredJson } from '../../src/ports/store/storedJson.js';
 import {
   DuplicateRecordError,
   InvalidRecordError,
@@ -14,7 +14,7 @@ import {
   RunNotFoundError,
   StoreReadOnlyError,
   SweepNotFoundError,
-} from '../../src/ports/storeErrors.js';
+} from '../../src/ports/store/storeErrors.js';
 import {
   fillSampleRun,
   sampleCheckpoint,

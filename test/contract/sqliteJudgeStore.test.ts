@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { openSqliteJudgeStore } from '../../src/ports/sqlite/sqliteJudgeStore.js';
+import { openSqliteJudgeStore } from '../../src/ports/store/sqlite/sqliteJudgeStore.js';
 import { describeJudgeStoreContract } from './judgeStoreContract.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-judge-contract-'));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
 import { describeRunStoreContract } from './runStoreContract.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-contract-'));

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
 import { repoRoot, runArena, runProcess } from '../support/cli.js';
 import { fillSampleRun, sampleClock } from '../unit/store/sampleRun.js';
 

@@ -2,9 +2,9 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pauseKeyOf } from '../../src/actors/judging/modelPauses.js';
-import type { JudgeStore } from '../../src/ports/judgeStore.js';
-import { openJudgeStore } from '../../src/ports/judgeStoreUri.js';
-import { parseStoreUri } from '../../src/ports/storeUri.js';
+import type { JudgeStore } from '../../src/ports/store/judgeStore.js';
+import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
+import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, type ReceivedRequest, startChatServer } from '../support/chatServer.js';
 import type { RunningProcess } from '../support/cli.js';
 import {

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJudgeStore } from '../../src/ports/judgeStoreUri.js';
-import { parseStoreUri } from '../../src/ports/storeUri.js';
+import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
+import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { resultLines, startJudgeWorker, stopWorkers } from '../support/judgeFleet.js';

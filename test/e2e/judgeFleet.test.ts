@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JudgeStore } from '../../src/ports/judgeStore.js';
-import { openJudgeStore } from '../../src/ports/judgeStoreUri.js';
-import { parseStoreUri } from '../../src/ports/storeUri.js';
+import type { JudgeStore } from '../../src/ports/store/judgeStore.js';
+import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
+import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, type ReceivedRequest, startChatServer } from '../support/chatServer.js';
 import { runArena } from '../support/cli.js';
 import {

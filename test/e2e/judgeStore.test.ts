@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openJudgeStore } from '../../src/ports/judgeStoreUri.js';
-import { parseStoreUri } from '../../src/ports/storeUri.js';
+import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
+import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
 import { runArena } from '../support/cli.js';
 import { judgeFixture, resultLines, verdictFacts, verdictFor } from '../support/judgeFleet.js';

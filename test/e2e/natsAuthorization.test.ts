@@ -1,10 +1,10 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JudgeQueue } from '../../src/ports/judgeQueue.js';
 import { openJetStreamJudgeQueue } from '../../src/ports/nats/jetStreamJudgeQueue.js';
 import { openJetStreamRunQueue } from '../../src/ports/nats/jetStreamRunQueue.js';
-import type { RunQueue } from '../../src/ports/runQueue.js';
+import type { JudgeQueue } from '../../src/ports/queue/judgeQueue.js';
+import type { RunQueue } from '../../src/ports/queue/runQueue.js';
 import {
   type AuthorizedNats,
   permissionErrors,

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresJudgeStore } from '../../src/ports/postgres/postgresJudgeStore.js';
-import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
-import { StoreOpenError } from '../../src/ports/storeErrors.js';
+import { openPostgresJudgeStore } from '../../src/ports/store/postgres/postgresJudgeStore.js';
+import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
+import { StoreOpenError } from '../../src/ports/store/storeErrors.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import {
   passwordUser,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
 import { runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {

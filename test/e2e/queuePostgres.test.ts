@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
-import type { RunStore } from '../../src/ports/store.js';
+import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
+import type { RunStore } from '../../src/ports/store/store.js';
 import { runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';

@@ -3,8 +3,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
-import type { RunStore } from '../../src/ports/store.js';
+import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
+import type { RunStore } from '../../src/ports/store/store.js';
 import {
   hostingCapacityText,
   runFileMistakes,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
 import { runArena } from '../support/cli.js';
 import {
   fillSampleRun,

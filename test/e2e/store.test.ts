@@ -12,8 +12,8 @@ import {
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { postgresMigrations } from '../../src/ports/postgres/postgresSchema.js';
-import { storeMigrations } from '../../src/ports/sqlite/sqliteSchema.js';
+import { postgresMigrations } from '../../src/ports/store/postgres/postgresSchema.js';
+import { storeMigrations } from '../../src/ports/store/sqlite/sqliteSchema.js';
 import { arenaForOtherUser } from '../support/arenaForOtherUser.js';
 import { type CliRun, repoRoot, runArena } from '../support/cli.js';
 import { scratchFolder } from '../support/scratch.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
+import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';

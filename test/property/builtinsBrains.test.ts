@@ -5,7 +5,7 @@ import { MetaBanditBrain } from '../../src/builtins/brains/metaBanditBrain.js';
 import { RandomBrain } from '../../src/builtins/brains/randomBrain.js';
 import { contains, type Space } from '../../src/domain/shared/spaces.js';
 import type { AgentInterface, Brain, BrainInit, TurnContext } from '../../src/ports/agent.js';
-import { silentLogger } from '../../src/ports/logger.js';
+import { silentLogger } from '../../src/ports/runtime/logger.js';
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true });
 const box = fc

@@ -4,7 +4,7 @@ import { GridEnvironment } from '../../src/builtins/grid/gridEnvironment.js';
 import type { JsonObject } from '../../src/domain/shared/json.js';
 import { contains, type Space } from '../../src/domain/shared/spaces.js';
 import type { Readings } from '../../src/ports/environment.js';
-import { silentLogger } from '../../src/ports/logger.js';
+import { silentLogger } from '../../src/ports/runtime/logger.js';
 
 const busCount = 12;
 const bus = fc.integer({ min: 1, max: busCount - 1 }).map(String);

@@ -7,8 +7,8 @@ import { createModelJudge } from '../../src/actors/judging/judges.js';
 import { JudgeCancelledError } from '../../src/domain/judge/errors.js';
 import type { JudgeResult } from '../../src/domain/judge/result.js';
 import { addUsage, normaliseUsage, type TokenUsage } from '../../src/domain/judge/usage.js';
-import type { ModelProvider, ModelRequest } from '../../src/ports/modelProvider.js';
-import { ProviderHttpError, ProviderRateLimitError } from '../../src/ports/modelProvider.js';
+import type { ModelProvider, ModelRequest } from '../../src/ports/model/modelProvider.js';
+import { ProviderHttpError, ProviderRateLimitError } from '../../src/ports/model/modelProvider.js';
 import { runToQuiet, settle } from '../support/scheduler.js';
 import { PASSED, subject } from '../unit/judge/fixtures.js';
 

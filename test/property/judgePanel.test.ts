@@ -10,8 +10,8 @@ import {
   panelVerdict,
 } from '../../src/domain/judge/panel.js';
 import type { JudgeResult, JudgeStatus } from '../../src/domain/judge/result.js';
-import type { ModelProvider, ModelRequest } from '../../src/ports/modelProvider.js';
-import { ProviderHttpError } from '../../src/ports/modelProvider.js';
+import type { ModelProvider, ModelRequest } from '../../src/ports/model/modelProvider.js';
+import { ProviderHttpError } from '../../src/ports/model/modelProvider.js';
 import { runToQuiet } from '../support/scheduler.js';
 import { subject } from '../unit/judge/fixtures.js';
 

@@ -7,9 +7,9 @@ import type {
   EvaluationRunStatus,
   JudgeStore,
   VerdictRecording,
-} from '../../src/ports/judgeStore.js';
-import { openPostgresJudgeStore } from '../../src/ports/postgres/postgresJudgeStore.js';
-import { openSqliteJudgeStore } from '../../src/ports/sqlite/sqliteJudgeStore.js';
+} from '../../src/ports/store/judgeStore.js';
+import { openPostgresJudgeStore } from '../../src/ports/store/postgres/postgresJudgeStore.js';
+import { openSqliteJudgeStore } from '../../src/ports/store/sqlite/sqliteJudgeStore.js';
 import { sampleEvaluationRun, sampleVerdict } from '../support/judgeVerdicts.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 

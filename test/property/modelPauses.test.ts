@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createModelPauses } from '../../src/actors/judging/modelPauses.js';
-import type { JudgeQueue, ModelPause } from '../../src/ports/judgeQueue.js';
+import type { JudgeQueue, ModelPause } from '../../src/ports/queue/judgeQueue.js';
 
 /** A queue whose pause feed the test drives: what another worker, or a forger, publishes. */
 function pauseFeed() {

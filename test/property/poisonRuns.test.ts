@@ -7,14 +7,14 @@ import { runRunWorker, type WorkerEvent } from '../../src/actors/experiment/queu
 import { submitRun } from '../../src/actors/experiment/queue/submitRun.js';
 import { builtinComponents } from '../../src/builtins/index.js';
 import { parseRunFile } from '../../src/config/runFile.js';
-import type { Clock } from '../../src/ports/clock.js';
-import { createMemoryStore } from '../../src/ports/memoryStore.js';
 import {
   createInProcessRunQueue,
   type RunDelivery,
   type RunQueue,
-} from '../../src/ports/runQueue.js';
-import type { RunStore } from '../../src/ports/store.js';
+} from '../../src/ports/queue/runQueue.js';
+import type { Clock } from '../../src/ports/runtime/clock.js';
+import { createMemoryStore } from '../../src/ports/store/memory/memoryStore.js';
+import type { RunStore } from '../../src/ports/store/store.js';
 import { repoRoot } from '../support/cli.js';
 
 const runFilePath = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');

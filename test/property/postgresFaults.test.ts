@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JudgeStore } from '../../src/ports/judgeStore.js';
-import { openJudgeStore } from '../../src/ports/judgeStoreUri.js';
-import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
-import type { RunStore } from '../../src/ports/store.js';
-import { parseStoreUri } from '../../src/ports/storeUri.js';
+import type { JudgeStore } from '../../src/ports/store/judgeStore.js';
+import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
+import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
+import type { RunStore } from '../../src/ports/store/store.js';
+import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
 import { runArena } from '../support/cli.js';
 import {

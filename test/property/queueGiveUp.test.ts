@@ -5,10 +5,10 @@ import { runRunWorker, type WorkerEvent } from '../../src/actors/experiment/queu
 import { submitRun } from '../../src/actors/experiment/queue/submitRun.js';
 import { builtinComponents } from '../../src/builtins/index.js';
 import { loadRunFile } from '../../src/config/runFile.js';
-import { createMemoryStore } from '../../src/ports/memoryStore.js';
-import { createInProcessRunQueue, type RunQueue } from '../../src/ports/runQueue.js';
-import type { RunStore } from '../../src/ports/store.js';
-import { RunLeasedError } from '../../src/ports/storeErrors.js';
+import { createInProcessRunQueue, type RunQueue } from '../../src/ports/queue/runQueue.js';
+import { createMemoryStore } from '../../src/ports/store/memory/memoryStore.js';
+import type { RunStore } from '../../src/ports/store/store.js';
+import { RunLeasedError } from '../../src/ports/store/storeErrors.js';
 import { repoRoot } from '../support/cli.js';
 
 const runFile = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');

@@ -3,11 +3,14 @@ import { fc, test } from '@fast-check/vitest';
 import { connect, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Environment } from '../../src/ports/environment.js';
-import { silentLogger } from '../../src/ports/logger.js';
 import { type ComponentService, serveComponents } from '../../src/ports/nats/componentService.js';
 import { createInstanceKey, SIGNATURE_HEADER } from '../../src/ports/nats/instanceKey.js';
 import { connectRemoteComponents } from '../../src/ports/nats/remoteComponents.js';
-import { instanceSubject, type RemoteComponentHost } from '../../src/ports/remoteComponent.js';
+import {
+  instanceSubject,
+  type RemoteComponentHost,
+} from '../../src/ports/remote/remoteComponent.js';
+import { silentLogger } from '../../src/ports/runtime/logger.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 
 /** A walk whose steps answer a little late, so a rogue's immediate reply comes first. */

@@ -8,7 +8,7 @@ import {
   type RemoteReply,
   type RequestIdentity,
   serviceSubject,
-} from '../../src/ports/remoteComponent.js';
+} from '../../src/ports/remote/remoteComponent.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 
 /** A walk whose every real step is counted: the count is what a duplicate must not change. */

@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { formatRunDetails as formatRunReport } from '../../src/cli/commands/runsText.js';
 import { parseTerminationConfig } from '../../src/domain/termination/config.js';
-import type { CheckpointRecord } from '../../src/ports/store.js';
+import type { CheckpointRecord } from '../../src/ports/store/store.js';
 import { plateauSeries } from '../../src/report/plateauSeries.js';
 import type { PhaseReport } from '../../src/report/reportTypes.js';
 import type { RunDetails as RunReport } from '../../src/report/runDetails.js';

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { responseHeaders } from '../../src/ports/responseHeaders.js';
+import { responseHeaders } from '../../src/ports/model/responseHeaders.js';
 
 /** Header names as servers send them: a few shared ones in any case, and repeats. */
 const nameArbitrary = fc

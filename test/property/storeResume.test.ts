@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { createMemoryStore } from '../../src/ports/memoryStore.js';
-import type { RunStore } from '../../src/ports/store.js';
-import { createStoreWriter, type StoreWriteCommand } from '../../src/ports/storeWriter.js';
+import { createMemoryStore } from '../../src/ports/store/memory/memoryStore.js';
+import type { RunStore } from '../../src/ports/store/store.js';
+import { createStoreWriter, type StoreWriteCommand } from '../../src/ports/store/storeWriter.js';
 import {
   sampleCheckpoint,
   sampleClock,

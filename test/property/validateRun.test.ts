@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
+import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
 import { hostingCapacityText } from '../support/badRunFiles.js';
 import { runArena } from '../support/cli.js';
 import { scratchFolder } from '../support/scratch.js';

@@ -1,4 +1,4 @@
-import type { RunStore } from '../../src/ports/store.js';
+import type { RunStore } from '../../src/ports/store/store.js';
 
 /** What a store handle throws once its process is "killed". */
 export class SimulatedKill extends Error {

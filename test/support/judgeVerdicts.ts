@@ -1,7 +1,7 @@
 import type { JudgeResult, JudgeStatus } from '../../src/domain/judge/result.js';
-import type { Clock } from '../../src/ports/clock.js';
-import type { JudgeStore, NewEvaluationRun, NewVerdict } from '../../src/ports/judgeStore.js';
-import type { RunIdGenerator } from '../../src/ports/runId.js';
+import type { Clock } from '../../src/ports/runtime/clock.js';
+import type { RunIdGenerator } from '../../src/ports/runtime/runId.js';
+import type { JudgeStore, NewEvaluationRun, NewVerdict } from '../../src/ports/store/judgeStore.js';
 
 /** What both judge store adapters are opened with in tests. */
 export interface JudgeHandleOptions {

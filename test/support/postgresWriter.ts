@@ -5,7 +5,7 @@
  * shared run `shared` over and records a resume of it; it prints what it was given as JSON.
  */
 import { readFileSync } from 'node:fs';
-import { openPostgresStore } from '../../src/ports/postgres/postgresStore.js';
+import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
 
 const [uri, name, runs, episodes, grabs] = process.argv.slice(2) as [
   string,

@@ -1,5 +1,5 @@
-import { openSqliteStore } from '../../src/ports/sqlite/sqliteStore.js';
-import type { RunStore } from '../../src/ports/store.js';
+import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
+import type { RunStore } from '../../src/ports/store/store.js';
 
 /**
  * A run's records without its id and wall-clock times: what two runs of the

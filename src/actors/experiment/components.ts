@@ -9,12 +9,12 @@ import type { ComponentRef, PhaseSpec, RunSpec } from '../../config/runSpec.js';
 import { deriveSeed } from '../../domain/shared/random.js';
 import type { Brain, Muscle, Objective } from '../../ports/agent.js';
 import type { Environment } from '../../ports/environment.js';
-import type { Logger } from '../../ports/logger.js';
 import {
   type RemoteComponentHost,
   remoteKindOf,
   type ServedComponent,
-} from '../../ports/remoteComponent.js';
+} from '../../ports/remote/remoteComponent.js';
+import type { Logger } from '../../ports/runtime/logger.js';
 import { AgentRuntime } from './agentRuntime.js';
 import { PhaseWorld, type WorldAgent } from './world.js';
 

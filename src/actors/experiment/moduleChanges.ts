@@ -1,6 +1,6 @@
 import { hashFiles } from '../../config/moduleFingerprints.js';
 import { ArenaError } from '../../domain/shared/errors.js';
-import type { ModuleFingerprint } from '../../ports/store.js';
+import type { ModuleFingerprint } from '../../ports/store/store.js';
 
 /**
  * A resume would load user modules that are not the ones the run started

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { hashFiles, userModuleFiles } from '../../config/moduleFingerprints.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { sha256Hex } from '../../domain/shared/canonicalJson.js';
-import type { NewRun } from '../../ports/store.js';
+import type { NewRun } from '../../ports/store/store.js';
 
 /**
  * What the store records of a new run of `spec`: its run file (the text, the

@@ -3,7 +3,7 @@ import type {
   CheckpointVerdict,
   CompletedEpisode,
 } from '../../machines/simulationControllerTypes.js';
-import type { Logger } from '../../ports/logger.js';
+import type { Logger } from '../../ports/runtime/logger.js';
 import type { PhaseOutcomeStatus, RunSummary } from './runSummary.js';
 
 /** What happened, as it happens: for progress bars and logs. */

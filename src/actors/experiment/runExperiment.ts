@@ -7,25 +7,25 @@ import type {
   ControllerEmitted,
   ControllerOutput,
 } from '../../machines/simulationControllerTypes.js';
+import type { RemoteComponentHost, ServedComponent } from '../../ports/remote/remoteComponent.js';
+import { RemoteComponentUnavailableError } from '../../ports/remote/remoteComponent.js';
+import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
+import { isServerFailure } from '../../ports/runtime/serverFailure.js';
 import {
   defaultLeaseTtlMs,
   holderProcessIsGone,
   processLeaseOwner,
-} from '../../ports/leaseOwner.js';
-import { type Logger, silentLogger } from '../../ports/logger.js';
-import type { RemoteComponentHost, ServedComponent } from '../../ports/remoteComponent.js';
-import { RemoteComponentUnavailableError } from '../../ports/remoteComponent.js';
-import { rewindToLatestSnapshot } from '../../ports/rewindRun.js';
-import { isServerFailure } from '../../ports/serverFailure.js';
+} from '../../ports/store/leaseOwner.js';
+import { rewindToLatestSnapshot } from '../../ports/store/rewindRun.js';
 import type {
   Lease,
   LeaseHolder,
   LeaseOwner,
   RunStore,
   SnapshotRecord,
-} from '../../ports/store.js';
-import { LeaseLostError, NothingToResumeError } from '../../ports/storeErrors.js';
-import { createStoreWriter, type StoreWriter } from '../../ports/storeWriter.js';
+} from '../../ports/store/store.js';
+import { LeaseLostError, NothingToResumeError } from '../../ports/store/storeErrors.js';
+import { createStoreWriter, type StoreWriter } from '../../ports/store/storeWriter.js';
 import { buildPhaseWorld } from './components.js';
 import { controllerInputFor, wireSimulationController } from './controllerActors.js';
 import { changedModules, ModulesChangedError } from './moduleChanges.js';

@@ -8,7 +8,7 @@ import type {
   PhaseRecord,
   RunStatus,
   RunStore,
-} from '../../ports/store.js';
+} from '../../ports/store/store.js';
 
 /** How a phase ended. */
 export type PhaseOutcomeStatus = 'done' | 'failed' | 'cancelled';

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import type { WebSocket } from 'ws';
 import type { InspectionEvent, Observer } from 'xstate';
-import { importWithPeers, optionalPeers } from '../../ports/optionalPeers.js';
+import { importWithPeers, optionalPeers } from '../../ports/runtime/optionalPeers.js';
 import { InspectorOptionError, InspectorRelayError } from './inspectorErrors.js';
 import { createInspectorReplay, type InspectorReplayOptions } from './inspectorReplay.js';
 import { isAllowedOrigin, isControlMessage, STATELY_INSPECTOR_ORIGIN } from './inspectorViewers.js';

@@ -1,5 +1,5 @@
 import type { CaseLineOutcome, MalformedCaseLine } from '../../domain/judge/cases.js';
-import type { JudgeQueue } from '../../ports/judgeQueue.js';
+import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
 import {
   caseKeyOf,
   type EvaluationRunRecord,
@@ -7,7 +7,7 @@ import {
   type NewEvaluationRun,
   type StoredCase,
   type StoredVerdict,
-} from '../../ports/judgeStore.js';
+} from '../../ports/store/judgeStore.js';
 import { EvaluationRunCancelledError, EvaluationRunFailedError } from './evaluationRunErrors.js';
 
 /** What `submitEvaluationRun` needs. */

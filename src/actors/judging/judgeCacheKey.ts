@@ -1,6 +1,6 @@
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { sha256Hex } from '../../domain/shared/canonicalJson.js';
-import type { VerdictCacheEntry } from '../../ports/judgeStore.js';
+import type { VerdictCacheEntry } from '../../ports/store/judgeStore.js';
 import type { Judge } from './judges.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
-import { caseKeyOf, type JudgeStore, type VerdictRecording } from '../../ports/judgeStore.js';
+import { caseKeyOf, type JudgeStore, type VerdictRecording } from '../../ports/store/judgeStore.js';
 import { verdictCacheEntryOf } from './judgeCacheKey.js';
 import type { Judge } from './judges.js';
 

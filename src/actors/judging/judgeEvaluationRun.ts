@@ -1,7 +1,11 @@
 import { defer, fromEvent, lastValueFrom, NEVER, of, takeUntil, tap } from 'rxjs';
 import type { JudgeContext } from '../../domain/judge/context.js';
-import type { EvaluationRunRecord, JudgeStore, NewEvaluationRun } from '../../ports/judgeStore.js';
-import { isServerFailure } from '../../ports/serverFailure.js';
+import { isServerFailure } from '../../ports/runtime/serverFailure.js';
+import type {
+  EvaluationRunRecord,
+  JudgeStore,
+  NewEvaluationRun,
+} from '../../ports/store/judgeStore.js';
 import { EvaluationRunCancelledError } from './evaluationRunErrors.js';
 import { cancelEvaluationRun } from './evaluationRuns.js';
 import type { CaseOutcome } from './judgeCase.js';

@@ -1,5 +1,5 @@
 import type { CaseLineOutcome } from '../../domain/judge/cases.js';
-import type { EvaluationRunRecord } from '../../ports/judgeStore.js';
+import type { EvaluationRunRecord } from '../../ports/store/judgeStore.js';
 import { EvaluationRunCancelledError } from './evaluationRunErrors.js';
 import {
   cancelEvaluationRun,

@@ -12,8 +12,8 @@ import type { JudgeResult } from '../../domain/judge/result.js';
 import { judgeSettings } from '../../domain/judge/settings.js';
 import type { JudgeClock } from '../../machines/judge.js';
 import { judgePanelMachine, type PanelMemberInput } from '../../machines/judgePanel.js';
-import { systemClock } from '../../ports/clock.js';
-import { type Logger, silentLogger } from '../../ports/logger.js';
+import { systemClock } from '../../ports/runtime/clock.js';
+import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
 import { settleJudgement } from './judgementActor.js';
 import type { Judge } from './judges.js';
 

@@ -1,19 +1,19 @@
 import { JudgeCancelledError } from '../../domain/judge/errors.js';
-import type { JudgeQueue, QueuedCaseDelivery } from '../../ports/judgeQueue.js';
-import {
-  EvaluationRunNotFoundError,
-  type EvaluationRunRecord,
-  type JudgeStore,
-  type VerdictRecording,
-} from '../../ports/judgeStore.js';
-import { type Logger, silentLogger } from '../../ports/logger.js';
-import { patientJudgeStore } from '../../ports/patientJudgeStore.js';
+import type { JudgeQueue, QueuedCaseDelivery } from '../../ports/queue/judgeQueue.js';
+import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
 import {
   defaultServerPatienceMs,
   isServerFailure,
   ServerUnavailableError,
   withPatience,
-} from '../../ports/serverFailure.js';
+} from '../../ports/runtime/serverFailure.js';
+import {
+  EvaluationRunNotFoundError,
+  type EvaluationRunRecord,
+  type JudgeStore,
+  type VerdictRecording,
+} from '../../ports/store/judgeStore.js';
+import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';

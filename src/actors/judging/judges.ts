@@ -17,12 +17,12 @@ import {
 import { checkAgentJudgePolicy, type ToolPolicy } from '../../domain/judge/toolPolicy.js';
 import { createRng, deriveSeed } from '../../domain/shared/random.js';
 import { type JudgeClock, judgeMachine, type ProviderCallInput } from '../../machines/judge.js';
-import { systemClock } from '../../ports/clock.js';
 import type { JudgeAgent } from '../../ports/judgeAgent.js';
-import { type Logger, silentLogger } from '../../ports/logger.js';
-import type { ModelProvider, ModelResponse } from '../../ports/modelProvider.js';
-import { createOpenAIProvider } from '../../ports/openaiProvider.js';
-import { createReplayProvider, loadReplayFile } from '../../ports/replayProvider.js';
+import type { ModelProvider, ModelResponse } from '../../ports/model/modelProvider.js';
+import { createOpenAIProvider } from '../../ports/model/openaiProvider.js';
+import { createReplayProvider, loadReplayFile } from '../../ports/model/replayProvider.js';
+import { systemClock } from '../../ports/runtime/clock.js';
+import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
 import { settleJudgement } from './judgementActor.js';
 
 /** A judge: evaluates one subject at a time, each in its own `judgeMachine` actor. */

@@ -1,11 +1,11 @@
 import { type HeldPause, pauseEndMs } from '../../domain/judge/modelPauseRule.js';
 import { timerDelayMs } from '../../domain/judge/settings.js';
-import { type JudgeQueue, modelPauseMaxAgeMs } from '../../ports/judgeQueue.js';
 import {
   type ModelProvider,
   ProviderAbortedError,
   ProviderRateLimitError,
-} from '../../ports/modelProvider.js';
+} from '../../ports/model/modelProvider.js';
+import { type JudgeQueue, modelPauseMaxAgeMs } from '../../ports/queue/judgeQueue.js';
 
 /**
  * Pauses of models whose provider answered 429 with `retry-after`, shared by

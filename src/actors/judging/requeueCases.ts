@@ -1,5 +1,5 @@
-import type { JudgeQueue } from '../../ports/judgeQueue.js';
-import type { JudgeStore } from '../../ports/judgeStore.js';
+import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
+import type { JudgeStore } from '../../ports/store/judgeStore.js';
 
 /** What `requeueCases` did for one running evaluation run. */
 export interface RequeuedCases {

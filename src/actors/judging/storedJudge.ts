@@ -1,7 +1,7 @@
 import { parseJudgeConfig } from '../../config/judgeConfig.js';
 import { pauseCapMs } from '../../domain/judge/modelPauseRule.js';
-import type { EvaluationRunRecord } from '../../ports/judgeStore.js';
-import type { Logger } from '../../ports/logger.js';
+import type { Logger } from '../../ports/runtime/logger.js';
+import type { EvaluationRunRecord } from '../../ports/store/judgeStore.js';
 import { judgeFromConfig } from './judgeFromConfig.js';
 import type { Judge } from './judges.js';
 import { type ModelPauses, pauseKeyOf, pausingProvider } from './modelPauses.js';

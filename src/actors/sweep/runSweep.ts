@@ -11,9 +11,9 @@ import {
   type SweepEvent,
   sweepMachine,
 } from '../../machines/sweep.js';
-import { silentLogger } from '../../ports/logger.js';
-import type { RunQueue } from '../../ports/runQueue.js';
-import type { NewRun, RunStore, SweepStatus } from '../../ports/store.js';
+import type { RunQueue } from '../../ports/queue/runQueue.js';
+import { silentLogger } from '../../ports/runtime/logger.js';
+import type { NewRun, RunStore, SweepStatus } from '../../ports/store/store.js';
 import { newRunOf } from '../experiment/newRun.js';
 import type { RunEvent } from '../experiment/runEvents.js';
 import { type RunExperimentOptions, runExperiment } from '../experiment/runExperiment.js';

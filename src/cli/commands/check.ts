@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { checkSqliteStore, type StoreCheck } from '../../ports/sqlite/sqliteCheck.js';
-import { StoreNotFoundError } from '../../ports/storeErrors.js';
-import { parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import { checkSqliteStore, type StoreCheck } from '../../ports/store/sqlite/sqliteCheck.js';
+import { StoreNotFoundError } from '../../ports/store/storeErrors.js';
+import { parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 
@@ -71,6 +71,6 @@ function count(n: number, noun: string): string {
 /** SQLite's checks for a file; a PostgreSQL store's adapter is loaded only when one is named. */
 async function checkStore(location: StoreLocation): Promise<StoreCheck> {
   if (location.kind === 'sqlite') return checkSqliteStore(location.path);
-  const { checkPostgresStore } = await import('../../ports/postgres/postgresCheck.js');
+  const { checkPostgresStore } = await import('../../ports/store/postgres/postgresCheck.js');
   return checkPostgresStore(location.uri);
 }

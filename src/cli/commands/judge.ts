@@ -8,7 +8,7 @@ import { loadJudgeConfig } from '../../config/judgeConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
-import { createLogger } from '../../ports/logger.js';
+import { createLogger } from '../../ports/runtime/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';

@@ -8,8 +8,8 @@ import {
 } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
-import { caseKeyOf } from '../../ports/judgeStore.js';
-import type { LogLevel } from '../../ports/logger.js';
+import type { LogLevel } from '../../ports/runtime/logger.js';
+import { caseKeyOf } from '../../ports/store/judgeStore.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, isFileSystemError } from '../fileLines.js';
 import type { AgreementReport } from './judgePanelReport.js';

@@ -13,18 +13,18 @@ import { type JudgeConfig, loadJudgeConfig, selectJudgeName } from '../../config
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
-import type { JudgeQueue } from '../../ports/judgeQueue.js';
+import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
+import { createLogger } from '../../ports/runtime/logger.js';
+import { createRunIdGenerator } from '../../ports/runtime/runId.js';
 import {
   caseKeyOf,
   type EvaluationRunRecord,
   type JudgeStore,
   type StoredVerdict,
-} from '../../ports/judgeStore.js';
-import { openJudgeStore } from '../../ports/judgeStoreUri.js';
-import { createLogger } from '../../ports/logger.js';
-import { patientJudgeStore } from '../../ports/patientJudgeStore.js';
-import { createRunIdGenerator } from '../../ports/runId.js';
-import { parseStoreUri } from '../../ports/storeUri.js';
+} from '../../ports/store/judgeStore.js';
+import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
+import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
+import { parseStoreUri } from '../../ports/store/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';

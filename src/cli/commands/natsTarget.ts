@@ -4,7 +4,7 @@ import {
   type NatsCredentials,
   NatsCredentialsError,
   readNatsCredentials,
-} from '../../ports/natsCredentials.js';
+} from '../../ports/queue/natsCredentials.js';
 import { CliError } from '../errors.js';
 import { natsUrlOf } from './runQueueOpen.js';
 

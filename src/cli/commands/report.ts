@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parseSweepFile } from '../../config/sweepFile.js';
-import type { RunStore } from '../../ports/store.js';
+import type { RunStore } from '../../ports/store/store.js';
 import { buildRunReportHtml } from '../../report/buildRunReport.js';
 import { buildSweepReportHtml } from '../../report/sweepReport.js';
 import { writeCommandOutput } from './diagram.js';

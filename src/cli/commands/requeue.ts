@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { requeueRuns } from '../../actors/experiment/queue/requeueRuns.js';
 import { requeueCases } from '../../actors/judging/requeueCases.js';
-import { openJudgeStore } from '../../ports/judgeStoreUri.js';
-import { openStoreAsync, parseStoreUri } from '../../ports/storeUri.js';
+import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
+import { openStoreAsync, parseStoreUri } from '../../ports/store/storeUri.js';
 import { ExitCode } from '../errors.js';
 import {
   type NatsCredentialFlags,

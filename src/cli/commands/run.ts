@@ -11,11 +11,15 @@ import { RunFileError } from '../../config/runFileError.js';
 import { validateRunFileText } from '../../config/runFileValidation.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { sha256Hex } from '../../domain/shared/canonicalJson.js';
-import { createLogger, type LogLevel } from '../../ports/logger.js';
-import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
-import type { RunStore } from '../../ports/store.js';
-import { LeaseLostError, RunNotFoundError, StoreNotFoundError } from '../../ports/storeErrors.js';
-import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import type { RemoteComponentHost } from '../../ports/remote/remoteComponent.js';
+import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
+import type { RunStore } from '../../ports/store/store.js';
+import {
+  LeaseLostError,
+  RunNotFoundError,
+  StoreNotFoundError,
+} from '../../ports/store/storeErrors.js';
+import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupts.js';

@@ -1,16 +1,16 @@
 import { ArenaError } from '../../domain/shared/errors.js';
-import { defaultJudgeAckWaitMs, type JudgeQueue } from '../../ports/judgeQueue.js';
-import type { Logger } from '../../ports/logger.js';
-import { natsConnectFailure } from '../../ports/natsConnectFailure.js';
+import { defaultJudgeAckWaitMs, type JudgeQueue } from '../../ports/queue/judgeQueue.js';
+import { natsConnectFailure } from '../../ports/queue/natsConnectFailure.js';
 import {
   openJudgeQueue as openJudgeQueueAt,
   openRemoteComponents as openRemoteComponentsAt,
   openRunQueue as openRunQueueAt,
   parseQueueUri,
   QueueUriError,
-} from '../../ports/queueUri.js';
-import type { RemoteComponentHost } from '../../ports/remoteComponent.js';
-import { NatsUrlError, type RunQueue, RunQueueError } from '../../ports/runQueue.js';
+} from '../../ports/queue/queueUri.js';
+import { NatsUrlError, type RunQueue, RunQueueError } from '../../ports/queue/runQueue.js';
+import type { RemoteComponentHost } from '../../ports/remote/remoteComponent.js';
+import type { Logger } from '../../ports/runtime/logger.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { NatsTarget } from './natsTarget.js';
@@ -39,7 +39,7 @@ export function natsUrlOf(option: string | undefined): string {
 }
 
 /**
- * Open the JetStream run queue (see `openRunQueue` in ports/queueUri.ts): a
+ * Open the JetStream run queue (see `openRunQueue` in ports/queue/queueUri.ts): a
  * command that never names `--nats` loads nothing of it. An unreachable
  * server is a `CliError` with exit code 1.
  *
@@ -75,7 +75,7 @@ function queueOpenError(error: unknown): unknown {
 }
 
 /**
- * Open the JetStream judge queue (see `openJudgeQueue` in ports/queueUri.ts).
+ * Open the JetStream judge queue (see `openJudgeQueue` in ports/queue/queueUri.ts).
  * An unreachable server is a `CliError` with exit code 1, a worker ack wait
  * at odds with the fleet's consumer one with exit code 2.
  *

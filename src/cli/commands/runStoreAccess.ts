@@ -1,6 +1,6 @@
-import type { RunStore } from '../../ports/store.js';
-import { RunNotFoundError } from '../../ports/storeErrors.js';
-import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import type { RunStore } from '../../ports/store/store.js';
+import { RunNotFoundError } from '../../ports/store/storeErrors.js';
+import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { storeArgument } from '../storeArgument.js';
 

@@ -1,6 +1,6 @@
 import type { PhaseSummary, RunSummary } from '../../actors/experiment/runSummary.js';
 import { episodesNoun } from '../../domain/shared/episodeCounts.js';
-import type { StoreLocation } from '../../ports/storeUri.js';
+import type { StoreLocation } from '../../ports/store/storeUri.js';
 import { shownStorePath } from '../paths.js';
 import { resumeCommand, storeArgument } from '../storeArgument.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parseSweepFile } from '../../config/sweepFile.js';
-import type { RunStore } from '../../ports/store.js';
+import type { RunStore } from '../../ports/store/store.js';
 import { runDetails } from '../../report/runDetails.js';
 import { runListings } from '../../report/runListings.js';
 import { CliError, ExitCode } from '../errors.js';

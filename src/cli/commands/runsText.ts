@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
 import { episodesNoun } from '../../domain/shared/episodeCounts.js';
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
-import type { RemoteComponentRecord } from '../../ports/store.js';
+import type { RemoteComponentRecord } from '../../ports/store/store.js';
 import { formatNumber } from '../../report/formatNumber.js';
 import type { RunActivity } from '../../report/runActivity.js';
 import type {

@@ -6,7 +6,7 @@ const SCHEMAS: Readonly<Record<string, () => Promise<unknown>>> = {
   'run-file': async () => (await import('../../config/runFileJsonSchema.js')).runFileJsonSchema(),
   'judge-verdict': async () => {
     const [{ responseFormatOf }, { judgeResponseSchema }] = await Promise.all([
-      import('../../ports/openaiProvider.js'),
+      import('../../ports/model/openaiProvider.js'),
       import('../../machines/judge.js'),
     ]);
     return responseFormatOf(judgeResponseSchema);

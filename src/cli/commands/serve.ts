@@ -12,10 +12,10 @@ import {
   resolveComponent,
 } from '../../config/components.js';
 import type { ComponentRef } from '../../config/runSpec.js';
-import { createLogger, type LogLevel } from '../../ports/logger.js';
-import { serveComponents } from '../../ports/queueUri.js';
-import { redactUrl } from '../../ports/redactUrl.js';
-import type { ComponentService, RemoteKind } from '../../ports/remoteComponent.js';
+import { serveComponents } from '../../ports/queue/queueUri.js';
+import type { ComponentService, RemoteKind } from '../../ports/remote/remoteComponent.js';
+import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
+import { redactUrl } from '../../ports/runtime/redactUrl.js';
 import { CliError, ExitCode } from '../errors.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { natsOutOfReach } from './runQueueOpen.js';

@@ -3,8 +3,8 @@ import { followRun, type RunProgressView } from '../../actors/experiment/queue/f
 import { submitRun } from '../../actors/experiment/queue/submitRun.js';
 import type { RunSummary } from '../../actors/experiment/runSummary.js';
 import type { RunSpec } from '../../config/runSpec.js';
-import type { RunStore } from '../../ports/store.js';
-import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/storeUri.js';
+import type { RunStore } from '../../ports/store/store.js';
+import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';

@@ -1,5 +1,5 @@
-import type { RunStore } from '../../ports/store.js';
-import { RunNotFoundError, SweepNotFoundError } from '../../ports/storeErrors.js';
+import type { RunStore } from '../../ports/store/store.js';
+import { RunNotFoundError, SweepNotFoundError } from '../../ports/store/storeErrors.js';
 
 /**
  * Whether `id` names a sweep of the store and no run (what `arena show` and

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { SweepProgress, TrialProgress } from '../../domain/sweep/progress.js';
 import { rankTrials } from '../../domain/sweep/rankTrials.js';
-import type { RunStore, SweepRecord, SweepStatus } from '../../ports/store.js';
+import type { RunStore, SweepRecord, SweepStatus } from '../../ports/store/store.js';
 
 /** One row of a sweep's leaderboard, as `--json` prints it. */
 export interface SweepTableRow {

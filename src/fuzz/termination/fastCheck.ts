@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { optionalPeers, requirePeer } from '../../ports/optionalPeers.js';
+import { optionalPeers, requirePeer } from '../../ports/runtime/optionalPeers.js';
 
 /** fast-check's default export, the `fc` of its docs. @internal */
 export type FastCheck = typeof fc;

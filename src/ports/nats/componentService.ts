@@ -12,7 +12,7 @@ import {
   SERVICE_QUEUE_GROUP,
   type ServeComponentsOptions,
   serviceSubject,
-} from '../remoteComponent.js';
+} from '../remote/remoteComponent.js';
 import {
   createInstanceKey,
   type InstanceKey,
@@ -30,7 +30,7 @@ const CALLABLE: Readonly<Record<RemoteKind, readonly string[]>> = {
   objective: ['evaluate'],
 };
 
-export type { ComponentService } from '../remoteComponent.js';
+export type { ComponentService } from '../remote/remoteComponent.js';
 
 /** What a service hosts, and the server. */
 export interface ComponentServiceOptions extends ServeComponentsOptions {

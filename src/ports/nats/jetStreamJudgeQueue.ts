@@ -11,7 +11,7 @@ import {
   checkControlMessage,
   modelPauseMessage,
   runCancelMessage,
-} from '../judgeControlMessages.js';
+} from '../queue/judgeControlMessages.js';
 import {
   defaultJudgeAckWaitMs,
   defaultJudgeMaxInFlight,
@@ -21,8 +21,8 @@ import {
   modelPauseMaxAgeMs,
   type QueuedCase,
   type QueuedCaseDelivery,
-} from '../judgeQueue.js';
-import { RunQueueError } from '../runQueue.js';
+} from '../queue/judgeQueue.js';
+import { RunQueueError } from '../queue/runQueue.js';
 import { consumerCheckMs, minPullMs, pullHeartbeatMs } from './jetStreamRunQueue.js';
 import {
   connectForQueue,

@@ -13,7 +13,7 @@ import {
   type RunQueue,
   RunQueueError,
   type RunQueueOptions,
-} from '../runQueue.js';
+} from '../queue/runQueue.js';
 import { connectForQueue, ensureWorkQueueStream, queueSetupError } from './jetStreamSetup.js';
 import { permissionRefusal } from './natsPermission.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';

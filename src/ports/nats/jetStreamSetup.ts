@@ -7,10 +7,10 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { natsConnectFailure } from '../natsConnectFailure.js';
-import type { NatsCredentials } from '../natsCredentials.js';
-import { redactUrl } from '../redactUrl.js';
-import { ConsumerSettingsError, RunQueueError } from '../runQueue.js';
+import { natsConnectFailure } from '../queue/natsConnectFailure.js';
+import type { NatsCredentials } from '../queue/natsCredentials.js';
+import { ConsumerSettingsError, RunQueueError } from '../queue/runQueue.js';
+import { redactUrl } from '../runtime/redactUrl.js';
 import { type NatsPermissionError, permissionRefusal } from './natsPermission.js';
 import { natsServerOptions } from './natsServer.js';
 

@@ -1,5 +1,5 @@
 import { ArenaError } from '../../domain/shared/errors.js';
-import { redactUrl } from '../redactUrl.js';
+import { redactUrl } from '../runtime/redactUrl.js';
 import { natsServerOptions } from './natsServer.js';
 
 /**

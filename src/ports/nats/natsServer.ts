@@ -9,7 +9,7 @@ import {
   type NatsCredentialLabels,
   type NatsCredentials,
   readNatsCredentials,
-} from '../natsCredentials.js';
+} from '../queue/natsCredentials.js';
 
 /**
  * The nats.js connection options a `--nats` URL and credential settings stand

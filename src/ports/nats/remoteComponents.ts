@@ -27,7 +27,7 @@ import {
   type RequestIdentity,
   type ServedComponent,
   serviceSubject,
-} from '../remoteComponent.js';
+} from '../remote/remoteComponent.js';
 import { instanceIdOf, publicKeyOf, SIGNATURE_HEADER, verifyReply } from './instanceKey.js';
 import { natsServerOptions } from './natsServer.js';
 import { ReplyInbox, type ReplyVerdict } from './replyInbox.js';

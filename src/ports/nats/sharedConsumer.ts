@@ -5,7 +5,7 @@ import {
   JetStreamApiError,
   type JetStreamManager,
 } from '@nats-io/jetstream';
-import { type ConsumerSettingDifference, ConsumerSettingsError } from '../runQueue.js';
+import { type ConsumerSettingDifference, ConsumerSettingsError } from '../queue/runQueue.js';
 import { isApiError, nanos } from './jetStreamSetup.js';
 
 /** One setting a process brings to a queue's shared consumer, and where its value came from. */

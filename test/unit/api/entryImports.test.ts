@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { optionalPeers } from '../../../src/ports/optionalPeers.js';
+import { optionalPeers } from '../../../src/ports/runtime/optionalPeers.js';
 import { repoRoot } from '../../support/cli.js';
 
 /** The package's entry points, from package.json's `exports`, as source files. */

@@ -9,7 +9,7 @@ import {
   optionalPeers,
   requirePeer,
   resolvePeer,
-} from '../../../src/ports/optionalPeers.js';
+} from '../../../src/ports/runtime/optionalPeers.js';
 import { repoRoot } from '../../support/cli.js';
 
 interface Manifest {

@@ -14,7 +14,7 @@ import { builtinComponents } from '../../../src/builtins/index.js';
 import type { JsonObject } from '../../../src/domain/shared/json.js';
 import { contains } from '../../../src/domain/shared/spaces.js';
 import type { AgentInterface, BrainInit, TurnContext } from '../../../src/ports/agent.js';
-import { silentLogger } from '../../../src/ports/logger.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 
 const logger = silentLogger();
 const init = (params: JsonObject = {}, seed = 5): BrainInit => ({

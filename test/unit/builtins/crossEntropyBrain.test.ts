@@ -4,7 +4,7 @@ import { BrainParamsError, BrainStateError } from '../../../src/builtins/brains/
 import { LinearPolicy } from '../../../src/builtins/brains/linearPolicy.js';
 import type { JsonObject } from '../../../src/domain/shared/json.js';
 import type { AgentInterface, TurnContext } from '../../../src/ports/agent.js';
-import { silentLogger } from '../../../src/ports/logger.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 
 const logger = silentLogger();
 const make = (params: JsonObject = {}) =>

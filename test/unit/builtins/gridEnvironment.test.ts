@@ -8,7 +8,7 @@ import {
 import { GridEnvironment } from '../../../src/builtins/grid/gridEnvironment.js';
 import { deepFreeze, type JsonObject } from '../../../src/domain/shared/json.js';
 import type { Readings } from '../../../src/ports/environment.js';
-import { silentLogger } from '../../../src/ports/logger.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 import { workedExampleParams } from './gridScenarios.js';
 
 function makeEnvironment(params: JsonObject, seed = 7): GridEnvironment {

@@ -9,7 +9,7 @@ import { deepFreeze, type JsonObject } from '../../../src/domain/shared/json.js'
 import { metaTurnMachine } from '../../../src/machines/metaTurn.js';
 import type { MetaTurnOutput } from '../../../src/machines/metaTurnTypes.js';
 import type { AgentInterface, Brain, TurnContext } from '../../../src/ports/agent.js';
-import { silentLogger } from '../../../src/ports/logger.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 import { workedExampleParams } from './gridScenarios.js';
 
 const logger = silentLogger();

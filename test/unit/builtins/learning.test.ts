@@ -6,7 +6,7 @@ import { RandomBrain } from '../../../src/builtins/brains/randomBrain.js';
 import { runDirectEpisode } from '../../../src/builtins/directLoop.js';
 import { GridEnvironment } from '../../../src/builtins/grid/gridEnvironment.js';
 import type { Brain, BrainInit } from '../../../src/ports/agent.js';
-import { silentLogger } from '../../../src/ports/logger.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 import { workedExampleParams } from './gridScenarios.js';
 
 const TRAINING_EPISODES = 40;

@@ -15,7 +15,7 @@ import {
 import { componentParamsIssues, paramsSchemaOf } from '../../../src/config/componentParams.js';
 import type { ComponentRef } from '../../../src/config/runSpec.js';
 import type { JsonObject } from '../../../src/domain/shared/json.js';
-import { silentLogger } from '../../../src/ports/logger.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 
 const ref = (name: string, params: JsonObject): ComponentRef => ({
   name,

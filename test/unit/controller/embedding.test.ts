@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { runExperiment$ } from '../../../src/actors/experiment/observeRun.js';
 import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
 import { fakeBuiltins, LineEnvironment, resetFakes } from '../../support/fakeComponents.js';
 import { runRecords } from '../../support/records.js';
 import { lineRunFile } from './runs.js';

@@ -6,10 +6,10 @@ import { createActor, fromPromise, toPromise } from 'xstate';
 import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
 import { simulationControllerMachine } from '../../../src/machines/simulationController.js';
-import { fixedClock } from '../../../src/ports/clock.js';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
-import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
-import type { RunStore } from '../../../src/ports/store.js';
+import { fixedClock } from '../../../src/ports/runtime/clock.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
+import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
+import type { RunStore } from '../../../src/ports/store/store.js';
 import { dyingStore } from '../../support/dyingStore.js';
 import {
   fakeBuiltins,

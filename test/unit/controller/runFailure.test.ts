@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
 import { repoRoot } from '../../support/cli.js';
 import { fakeBuiltins, LineEnvironment, resetFakes } from '../../support/fakeComponents.js';
 import { runFileOf } from '../../support/randomRuns.js';

@@ -5,7 +5,7 @@ import type { RunEvent } from '../../../src/actors/experiment/runEvents.js';
 import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
 import { runRecords } from '../../support/records.js';
 
 const runFile = path.resolve('examples/cap-free-plateau.yaml');

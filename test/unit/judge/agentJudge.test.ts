@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgentJudge } from '../../../src/actors/judging/judges.js';
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
 import type { AgentGenerateOptions, JudgeAgent } from '../../../src/ports/judgeAgent.js';
-import type { ModelResponse } from '../../../src/ports/modelProvider.js';
+import type { ModelResponse } from '../../../src/ports/model/modelProvider.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
 
 function agent(

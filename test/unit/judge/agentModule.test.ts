@@ -6,7 +6,7 @@ import { loadJudgeAgent } from '../../../src/actors/judging/judgeAgentModule.js'
 import { judgeFromConfig } from '../../../src/actors/judging/judgeFromConfig.js';
 import { loadJudgeConfig, parseJudgeConfig } from '../../../src/config/judgeConfig.js';
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
-import { fixedClock } from '../../../src/ports/clock.js';
+import { fixedClock } from '../../../src/ports/runtime/clock.js';
 import { scratchFolder } from '../../support/scratch.js';
 import { subject } from './fixtures.js';
 

@@ -4,7 +4,7 @@ import { createProgressBar, formatProgressLine } from '../../../src/cli/progress
 import { parseCaseLine } from '../../../src/domain/judge/cases.js';
 import type { JudgeResult } from '../../../src/domain/judge/result.js';
 import { failedGates, summarizeJudgeResults } from '../../../src/domain/judge/summary.js';
-import { parseReplayRecords, ReplayFileError } from '../../../src/ports/replayProvider.js';
+import { parseReplayRecords, ReplayFileError } from '../../../src/ports/model/replayProvider.js';
 
 function result(status: JudgeResult['status'], score: number | null): JudgeResult {
   return {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeConnectionFailure, displayBaseUrl } from '../../../src/ports/connectionFailure.js';
+import {
+  describeConnectionFailure,
+  displayBaseUrl,
+} from '../../../src/ports/runtime/connectionFailure.js';
 
 /** The shape undici gives a failed fetch: `TypeError('fetch failed')` with the system error as cause. */
 function fetchFailed(cause: unknown): Error {

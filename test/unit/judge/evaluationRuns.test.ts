@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { submitEvaluationRun } from '../../../src/actors/judging/evaluationRuns.js';
 import type { CaseLineOutcome } from '../../../src/domain/judge/cases.js';
 import { parseCaseLine } from '../../../src/domain/judge/cases.js';
-import type { JudgeQueue, QueuedCase } from '../../../src/ports/judgeQueue.js';
-import type { JudgeStore } from '../../../src/ports/judgeStore.js';
-import { openSqliteJudgeStore } from '../../../src/ports/sqlite/sqliteJudgeStore.js';
+import type { JudgeQueue, QueuedCase } from '../../../src/ports/queue/judgeQueue.js';
+import type { JudgeStore } from '../../../src/ports/store/judgeStore.js';
+import { openSqliteJudgeStore } from '../../../src/ports/store/sqlite/sqliteJudgeStore.js';
 
 /** The submitting half of a judge queue, in memory: JetStream's duplicate window as a set of message ids. */
 function memoryQueue(options: { failAt?: number } = {}) {

@@ -1,10 +1,10 @@
 import type { JudgeContext } from '../../../src/domain/judge/context.js';
-import { fixedClock } from '../../../src/ports/clock.js';
 import type {
   ModelProvider,
   ModelRequest,
   ModelResponse,
-} from '../../../src/ports/modelProvider.js';
+} from '../../../src/ports/model/modelProvider.js';
+import { fixedClock } from '../../../src/ports/runtime/clock.js';
 
 /** A subject produced by model `target-model` on provider `openai`. */
 export function subject(overrides: Partial<JudgeContext> = {}): JudgeContext {

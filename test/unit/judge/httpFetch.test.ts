@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpFetch } from '../../../src/ports/httpFetch.js';
+import { httpFetch } from '../../../src/ports/model/httpFetch.js';
 import { type ChatServer, startChatServer } from '../../support/chatServer.js';
 import { PASSED } from './fixtures.js';
 

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EvaluationRunCancelledError } from '../../../src/actors/judging/evaluationRunErrors.js';
 import { judgeEvaluationRun } from '../../../src/actors/judging/judgeEvaluationRun.js';
 import { createModelJudge } from '../../../src/actors/judging/judges.js';
-import type { JudgeStore } from '../../../src/ports/judgeStore.js';
-import type { ModelProvider } from '../../../src/ports/modelProvider.js';
-import { openSqliteJudgeStore } from '../../../src/ports/sqlite/sqliteJudgeStore.js';
+import type { ModelProvider } from '../../../src/ports/model/modelProvider.js';
+import type { JudgeStore } from '../../../src/ports/store/judgeStore.js';
+import { openSqliteJudgeStore } from '../../../src/ports/store/sqlite/sqliteJudgeStore.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
 
 const newRun = {

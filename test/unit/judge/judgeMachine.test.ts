@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import type { JudgeSettings } from '../../../src/domain/judge/settings.js';
 import { MAX_TIMER_MS } from '../../../src/domain/judge/settings.js';
 import { judgeMachine, type ProviderCallInput } from '../../../src/machines/judge.js';
-import type { ModelResponse } from '../../../src/ports/modelProvider.js';
+import type { ModelResponse } from '../../../src/ports/model/modelProvider.js';
 import { PASSED, subject } from './fixtures.js';
 
 describe('judge machine timers', () => {

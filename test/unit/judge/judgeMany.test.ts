@@ -4,7 +4,7 @@ import { judgeMany } from '../../../src/actors/judging/judgeMany.js';
 import { createModelJudge } from '../../../src/actors/judging/judges.js';
 import { JudgeConfigurationError } from '../../../src/domain/judge/errors.js';
 import type { JudgeResult } from '../../../src/domain/judge/result.js';
-import type { ModelProvider, ModelRequest } from '../../../src/ports/modelProvider.js';
+import type { ModelProvider, ModelRequest } from '../../../src/ports/model/modelProvider.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
 
 /** A provider that answers after `delayMs`, counting calls in flight and aborts. */

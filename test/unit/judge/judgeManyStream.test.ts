@@ -4,7 +4,7 @@ import { judgeMany } from '../../../src/actors/judging/judgeMany.js';
 import { createModelJudge } from '../../../src/actors/judging/judges.js';
 import type { JudgeContext } from '../../../src/domain/judge/context.js';
 import type { JudgeResult } from '../../../src/domain/judge/result.js';
-import type { ModelProvider, ModelRequest } from '../../../src/ports/modelProvider.js';
+import type { ModelProvider, ModelRequest } from '../../../src/ports/model/modelProvider.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
 
 /** A provider that never answers on its own; it counts calls and aborts. */

@@ -7,7 +7,10 @@ import {
   JudgeConfigurationError,
   JudgeResponseError,
 } from '../../../src/domain/judge/errors.js';
-import { ProviderHttpError, ProviderRateLimitError } from '../../../src/ports/modelProvider.js';
+import {
+  ProviderHttpError,
+  ProviderRateLimitError,
+} from '../../../src/ports/model/modelProvider.js';
 import { baseSettings, PASSED, scriptedProvider, subject } from './fixtures.js';
 
 const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };

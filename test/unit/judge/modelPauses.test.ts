@@ -5,13 +5,13 @@ import {
   pauseKeyOf,
   pausingProvider,
 } from '../../../src/actors/judging/modelPauses.js';
-import type { JudgeQueue, ModelPause } from '../../../src/ports/judgeQueue.js';
 import {
   type ModelProvider,
   type ModelRequest,
   ProviderAbortedError,
   ProviderRateLimitError,
-} from '../../../src/ports/modelProvider.js';
+} from '../../../src/ports/model/modelProvider.js';
+import type { JudgeQueue, ModelPause } from '../../../src/ports/queue/judgeQueue.js';
 
 /** The pause half of a judge queue, shared by the boards given it: what NATS carries between workers. */
 function pauseBus(): Pick<JudgeQueue, 'announcePause' | 'onPause'> {

@@ -3,8 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelJudge, type JudgeOptions } from '../../../src/actors/judging/judges.js';
-import type { ModelRequest } from '../../../src/ports/modelProvider.js';
-import { createOpenAIProvider, retryAfterFrom } from '../../../src/ports/openaiProvider.js';
+import type { ModelRequest } from '../../../src/ports/model/modelProvider.js';
+import { createOpenAIProvider, retryAfterFrom } from '../../../src/ports/model/openaiProvider.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from '../../support/chatServer.js';
 import { baseSettings, PASSED, subject } from './fixtures.js';
 

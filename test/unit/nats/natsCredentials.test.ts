@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createUser } from '@nats-io/nkeys';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type NatsCredentials, readNatsCredentials } from '../../../src/ports/natsCredentials.js';
+import {
+  type NatsCredentials,
+  readNatsCredentials,
+} from '../../../src/ports/queue/natsCredentials.js';
 import {
   openRemoteComponents,
   openRunQueue,
   serveComponents,
-} from '../../../src/ports/queueUri.js';
+} from '../../../src/ports/queue/queueUri.js';
 import { repoRoot } from '../../support/cli.js';
 import { operatorSetup } from '../../support/natsJwt.js';
 import { type NatsServer, startNatsServer } from '../../support/natsServer.js';

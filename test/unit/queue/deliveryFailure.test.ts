@@ -16,7 +16,7 @@ import {
   RunLeasedError,
   RunNotFoundError,
   StoreWriteError,
-} from '../../../src/ports/storeErrors.js';
+} from '../../../src/ports/store/storeErrors.js';
 
 const runId = 'slow-line-20261201T090000-3fa2';
 const holder = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createInProcessRunQueue, parseNatsUrl } from '../../../src/ports/runQueue.js';
+import { createInProcessRunQueue, parseNatsUrl } from '../../../src/ports/queue/runQueue.js';
 
 /** A clock the test moves by hand. */
 function manualClock() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJetStreamRunQueue } from '../../../src/ports/nats/jetStreamRunQueue.js';
-import type { RunQueue } from '../../../src/ports/runQueue.js';
+import type { RunQueue } from '../../../src/ports/queue/runQueue.js';
 import { type NatsServer, startNatsServer } from '../../support/natsServer.js';
 
 let server: NatsServer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultLeaseTtlMs } from '../../../src/ports/leaseOwner.js';
-import { ackWaitFor, parseQueueUri, QueueUriError } from '../../../src/ports/queueUri.js';
-import { NatsUrlError } from '../../../src/ports/runQueue.js';
+import { ackWaitFor, parseQueueUri, QueueUriError } from '../../../src/ports/queue/queueUri.js';
+import { NatsUrlError } from '../../../src/ports/queue/runQueue.js';
+import { defaultLeaseTtlMs } from '../../../src/ports/store/leaseOwner.js';
 
 describe('queue URIs, chosen as stores are', () => {
   it('reads a NATS URL, giving a bare host:port the nats:// scheme', () => {

@@ -8,9 +8,9 @@ import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { builtinComponents } from '../../../src/builtins/index.js';
 import { loadRunFile } from '../../../src/config/runFile.js';
 import { sha256Hex } from '../../../src/domain/shared/canonicalJson.js';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
-import { createInProcessRunQueue, type RunQueue } from '../../../src/ports/runQueue.js';
-import type { RunStore } from '../../../src/ports/store.js';
+import { createInProcessRunQueue, type RunQueue } from '../../../src/ports/queue/runQueue.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
+import type { RunStore } from '../../../src/ports/store/store.js';
 import { repoRoot } from '../../support/cli.js';
 import { runRecords } from '../../support/records.js';
 

@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../src/domain/shared/json.js';
 import type { Brain, Muscle, Objective, TurnContext } from '../../../src/ports/agent.js';
 import type { Environment } from '../../../src/ports/environment.js';
-import { silentLogger } from '../../../src/ports/logger.js';
 import {
   type ComponentService,
   serveComponents,
@@ -20,7 +19,8 @@ import {
   type RemoteReply,
   type RequestIdentity,
   serviceSubject,
-} from '../../../src/ports/remoteComponent.js';
+} from '../../../src/ports/remote/remoteComponent.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 import { type NatsServer, startNatsServer } from '../../support/natsServer.js';
 
 /** A counter world: every step it really runs is counted, across all instances. */

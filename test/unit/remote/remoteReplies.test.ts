@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../src/domain/shared/json.js';
 import type { Brain } from '../../../src/ports/agent.js';
 import type { Environment } from '../../../src/ports/environment.js';
-import { silentLogger } from '../../../src/ports/logger.js';
 import {
   type ComponentService,
   serveComponents,
@@ -17,7 +16,8 @@ import {
   RemoteComponentUnavailableError,
   type ServedComponent,
   serviceSubject,
-} from '../../../src/ports/remoteComponent.js';
+} from '../../../src/ports/remote/remoteComponent.js';
+import { silentLogger } from '../../../src/ports/runtime/logger.js';
 import { type NatsServer, startNatsServer } from '../../support/natsServer.js';
 
 /** A line world whose steps answer after `delayMs`: a rogue that answers at once is first. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunStore } from '../../../src/ports/store.js';
-import { RunNotFoundError } from '../../../src/ports/storeErrors.js';
+import type { RunStore } from '../../../src/ports/store/store.js';
+import { RunNotFoundError } from '../../../src/ports/store/storeErrors.js';
 import { collectRunReport } from '../../../src/report/collectRunReport.js';
 import { storedLineRun } from './lineRuns.js';
 

@@ -1,7 +1,7 @@
 import { runExperiment } from '../../../src/actors/experiment/runExperiment.js';
 import { parseRunFile } from '../../../src/config/runFile.js';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
-import type { RunStore } from '../../../src/ports/store.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
+import type { RunStore } from '../../../src/ports/store/store.js';
 import { fakeBuiltins, resetFakes } from '../../support/fakeComponents.js';
 import { type LineRunOptions, lineRunFile } from '../controller/runs.js';
 

@@ -1,5 +1,9 @@
 import type { JsonValue } from '../../../src/domain/shared/json.js';
-import type { CheckpointRecord, CheckpointStatus, PhaseRecord } from '../../../src/ports/store.js';
+import type {
+  CheckpointRecord,
+  CheckpointStatus,
+  PhaseRecord,
+} from '../../../src/ports/store/store.js';
 
 /** One agent's line of a stored checkpoint report; unset fields take quiet defaults. */
 export function agentReport(fields: Record<string, JsonValue>): JsonValue {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTerminationConfig } from '../../../src/domain/termination/config.js';
-import type { EpisodeRecord } from '../../../src/ports/store.js';
+import type { EpisodeRecord } from '../../../src/ports/store/store.js';
 import { terminationEvidence } from '../../../src/report/terminationEvidence.js';
 import { agentReport, checkpoint, phaseRecord } from './records.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../../../src/ports/redactUrl.js';
-import { NatsUrlError } from '../../../src/ports/runQueue.js';
+import { NatsUrlError } from '../../../src/ports/queue/runQueue.js';
+import { redactUrl } from '../../../src/ports/runtime/redactUrl.js';
 
 describe('redactUrl', () => {
   it('writes a password or a token as *** and keeps the rest of the URL', () => {

@@ -4,7 +4,7 @@ import {
   isServerFailure,
   ServerUnavailableError,
   withPatience,
-} from '../../../src/ports/serverFailure.js';
+} from '../../../src/ports/runtime/serverFailure.js';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 const named = (name: string) => Object.assign(new Error(name), { name });

@@ -2,8 +2,8 @@
  * Child process of the durability test: writes through a store writer, flushes,
  * queues one more write it never flushes, says `flushed` and waits to be killed.
  */
-import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
-import { createStoreWriter } from '../../../src/ports/storeWriter.js';
+import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
+import { createStoreWriter } from '../../../src/ports/store/storeWriter.js';
 import { sampleEpisode } from './sampleRun.js';
 
 const file = process.argv[2];

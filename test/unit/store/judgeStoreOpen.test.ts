@@ -4,12 +4,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJudgeStore } from '../../../src/ports/judgeStoreUri.js';
-import { checkPostgresStore } from '../../../src/ports/postgres/postgresCheck.js';
-import { StoreConnectionError } from '../../../src/ports/postgres/postgresErrors.js';
-import { storeMigrations } from '../../../src/ports/sqlite/sqliteSchema.js';
-import { StoreNotFoundError, StoreOpenError } from '../../../src/ports/storeErrors.js';
-import { parseStoreUri } from '../../../src/ports/storeUri.js';
+import { openJudgeStore } from '../../../src/ports/store/judgeStoreUri.js';
+import { checkPostgresStore } from '../../../src/ports/store/postgres/postgresCheck.js';
+import { StoreConnectionError } from '../../../src/ports/store/postgres/postgresErrors.js';
+import { storeMigrations } from '../../../src/ports/store/sqlite/sqliteSchema.js';
+import { StoreNotFoundError, StoreOpenError } from '../../../src/ports/store/storeErrors.js';
+import { parseStoreUri } from '../../../src/ports/store/storeUri.js';
 import { sampleEvaluationRun, sampleVerdict } from '../../support/judgeVerdicts.js';
 import {
   freePort,

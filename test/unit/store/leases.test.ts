@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixedClock, type ManualClock } from '../../../src/ports/clock.js';
-import { holderProcessIsGone, processLeaseOwner } from '../../../src/ports/leaseOwner.js';
-import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
-import type { LeaseOwner, RunStore } from '../../../src/ports/store.js';
-import { RunLeasedError } from '../../../src/ports/storeErrors.js';
-import { createStoreWriter } from '../../../src/ports/storeWriter.js';
+import { fixedClock, type ManualClock } from '../../../src/ports/runtime/clock.js';
+import { holderProcessIsGone, processLeaseOwner } from '../../../src/ports/store/leaseOwner.js';
+import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
+import type { LeaseOwner, RunStore } from '../../../src/ports/store/store.js';
+import { RunLeasedError } from '../../../src/ports/store/storeErrors.js';
+import { createStoreWriter } from '../../../src/ports/store/storeWriter.js';
 import { sampleEpisode, sampleRunFile, sampleStart } from './sampleRun.js';
 
 const alice: LeaseOwner = { id: 'pid 1 on lab-1 (a)', host: 'lab-1', pid: 1 };

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../../src/ports/postgres/postgresStore.js';
+import { openPostgresStore } from '../../../src/ports/store/postgres/postgresStore.js';
 import { repoRoot } from '../../support/cli.js';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.js';
 

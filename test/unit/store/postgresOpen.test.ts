@@ -1,16 +1,16 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreConnectionError } from '../../../src/ports/postgres/postgresErrors.js';
-import { postgresMigrations } from '../../../src/ports/postgres/postgresSchema.js';
-import { openPostgresStore } from '../../../src/ports/postgres/postgresStore.js';
-import { parsePostgresUri } from '../../../src/ports/postgres/postgresUri.js';
+import { StoreConnectionError } from '../../../src/ports/store/postgres/postgresErrors.js';
+import { postgresMigrations } from '../../../src/ports/store/postgres/postgresSchema.js';
+import { openPostgresStore } from '../../../src/ports/store/postgres/postgresStore.js';
+import { parsePostgresUri } from '../../../src/ports/store/postgres/postgresUri.js';
 import {
   StoreNotFoundError,
   StoreOpenError,
   StoreSchemaError,
   StoreUriError,
-} from '../../../src/ports/storeErrors.js';
-import { parseStoreUri } from '../../../src/ports/storeUri.js';
+} from '../../../src/ports/store/storeErrors.js';
+import { parseStoreUri } from '../../../src/ports/store/storeUri.js';
 import {
   freePort,
   passwordUser,

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type TlsSettings, tlsPlan } from '../../../src/ports/postgres/postgresTls.js';
-import { readTlsSettings } from '../../../src/ports/postgres/postgresTlsFiles.js';
-import { parsePostgresUri } from '../../../src/ports/postgres/postgresUri.js';
-import { redactUrl } from '../../../src/ports/redactUrl.js';
-import { StoreUriError, StoreUriParameterError } from '../../../src/ports/storeErrors.js';
-import { parseStoreUri } from '../../../src/ports/storeUri.js';
+import { redactUrl } from '../../../src/ports/runtime/redactUrl.js';
+import { type TlsSettings, tlsPlan } from '../../../src/ports/store/postgres/postgresTls.js';
+import { readTlsSettings } from '../../../src/ports/store/postgres/postgresTlsFiles.js';
+import { parsePostgresUri } from '../../../src/ports/store/postgres/postgresUri.js';
+import { StoreUriError, StoreUriParameterError } from '../../../src/ports/store/storeErrors.js';
+import { parseStoreUri } from '../../../src/ports/store/storeUri.js';
 
 const display = 'postgres://arena@db:5432/runs';
 const pem = '-----BEGIN CERTIFICATE-----\nroots\n-----END CERTIFICATE-----\n';

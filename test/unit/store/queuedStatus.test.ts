@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { storeMigrations } from '../../../src/ports/sqlite/sqliteSchema.js';
-import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
+import { storeMigrations } from '../../../src/ports/store/sqlite/sqliteSchema.js';
+import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
 
 let folder: string;
 beforeEach(() => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
-import { rewindToLatestSnapshot } from '../../../src/ports/rewindRun.js';
-import type { RunStore } from '../../../src/ports/store.js';
-import { NothingToResumeError, RunNotFoundError } from '../../../src/ports/storeErrors.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
+import { rewindToLatestSnapshot } from '../../../src/ports/store/rewindRun.js';
+import type { RunStore } from '../../../src/ports/store/store.js';
+import { NothingToResumeError, RunNotFoundError } from '../../../src/ports/store/storeErrors.js';
 import { fillSampleRun, sampleClock, sampleEpisode, sampleRunFile } from './sampleRun.js';
 
 const runId = 'r1';

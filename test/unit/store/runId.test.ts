@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRunIdGenerator } from '../../../src/ports/runId.js';
+import { createRunIdGenerator } from '../../../src/ports/runtime/runId.js';
 
 describe('run ids', () => {
   it('reads as uid, UTC start time and the random suffix', () => {

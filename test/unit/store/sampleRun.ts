@@ -1,10 +1,10 @@
-import { fixedClock } from '../../../src/ports/clock.js';
+import { fixedClock } from '../../../src/ports/runtime/clock.js';
 import type {
   CheckpointRecord,
   EpisodeRecord,
   MetaDecisionRecord,
   RunStore,
-} from '../../../src/ports/store.js';
+} from '../../../src/ports/store/store.js';
 
 /** The fixed start of every sample run. */
 export const sampleStart = new Date('2026-11-29T20:07:02.000Z');

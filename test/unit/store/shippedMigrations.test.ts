@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { postgresMigrations } from '../../../src/ports/postgres/postgresSchema.js';
-import { storeMigrations } from '../../../src/ports/sqlite/sqliteSchema.js';
+import { postgresMigrations } from '../../../src/ports/store/postgres/postgresSchema.js';
+import { storeMigrations } from '../../../src/ports/store/sqlite/sqliteSchema.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

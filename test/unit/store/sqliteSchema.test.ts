@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateStore, storeMigrations } from '../../../src/ports/sqlite/sqliteSchema.js';
-import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
-import { StoreSchemaError } from '../../../src/ports/storeErrors.js';
+import { migrateStore, storeMigrations } from '../../../src/ports/store/sqlite/sqliteSchema.js';
+import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
+import { StoreSchemaError } from '../../../src/ports/store/storeErrors.js';
 
 let folder: string;
 beforeEach(() => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
-import type { RunStore } from '../../../src/ports/store.js';
+import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
+import type { RunStore } from '../../../src/ports/store/store.js';
 import { sampleClock, sampleEpisode, sampleRunFile } from './sampleRun.js';
 
 /**

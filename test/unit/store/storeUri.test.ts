@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreUriError } from '../../../src/ports/storeErrors.js';
-import { openStore, parseStoreUri } from '../../../src/ports/storeUri.js';
+import { StoreUriError } from '../../../src/ports/store/storeErrors.js';
+import { openStore, parseStoreUri } from '../../../src/ports/store/storeUri.js';
 
 describe('--store values', () => {
   it('defaults to .arena/arena.db in the current directory', () => {

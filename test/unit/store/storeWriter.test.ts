@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryStore } from '../../../src/ports/memoryStore.js';
-import type { RunStore } from '../../../src/ports/store.js';
-import { StoreWriteError, StoreWriterClosedError } from '../../../src/ports/storeErrors.js';
-import { createStoreWriter, type StoreWriteCommand } from '../../../src/ports/storeWriter.js';
+import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
+import type { RunStore } from '../../../src/ports/store/store.js';
+import { StoreWriteError, StoreWriterClosedError } from '../../../src/ports/store/storeErrors.js';
+import { createStoreWriter, type StoreWriteCommand } from '../../../src/ports/store/storeWriter.js';
 import {
   createSampleRun,
   sampleCheckpoint,

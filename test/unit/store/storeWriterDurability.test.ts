@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../../src/ports/sqlite/sqliteStore.js';
+import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
 
 let folder: string;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeStoredJson, encodeStoredJson } from '../../../src/ports/storedJson.js';
+import { decodeStoredJson, encodeStoredJson } from '../../../src/ports/store/storedJson.js';
 
 describe('stored JSON', () => {
   it('writes canonical JSON, so equal values give equal text', () => {

@@ -1,4 +1,4 @@
-import type { LeaseOwner, RunStore } from '../../../ports/store.js';
+import type { LeaseOwner, RunStore } from '../../../ports/store/store.js';
 
 /** Why a run whose workers died while running it is failed, as its error ends. */
 export const workerDiedReason = 'the worker died while running it';

@@ -1,7 +1,11 @@
 import { hashFiles } from '../../../config/moduleFingerprints.js';
 import { ModuleNotAllowedError } from '../../../config/moduleRoots.js';
 import { ArenaError } from '../../../domain/shared/errors.js';
-import { LeaseLostError, RunLeasedError, RunNotFoundError } from '../../../ports/storeErrors.js';
+import {
+  LeaseLostError,
+  RunLeasedError,
+  RunNotFoundError,
+} from '../../../ports/store/storeErrors.js';
 import { ModulesChangedError } from '../moduleChanges.js';
 import { RunInterruptedError } from '../runInterrupted.js';
 

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../../domain/shared/json.js';
-import { holderProcessIsGone } from '../../../ports/leaseOwner.js';
-import type { LeaseOwner, RunStatus, RunStore } from '../../../ports/store.js';
+import { holderProcessIsGone } from '../../../ports/store/leaseOwner.js';
+import type { LeaseOwner, RunStatus, RunStore } from '../../../ports/store/store.js';
 import { summarizeStoredRun } from '../runSummary.js';
 
 /** What `failUndeliverableRun` needs: who fails the run, and why. */

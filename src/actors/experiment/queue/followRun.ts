@@ -1,5 +1,10 @@
-import { defaultServerPatienceMs, withPatience } from '../../../ports/serverFailure.js';
-import type { EpisodeSummary, PhaseRecord, RunRecord, RunStore } from '../../../ports/store.js';
+import { defaultServerPatienceMs, withPatience } from '../../../ports/runtime/serverFailure.js';
+import type {
+  EpisodeSummary,
+  PhaseRecord,
+  RunRecord,
+  RunStore,
+} from '../../../ports/store/store.js';
 
 /** What a follower sees of a run at one look into the store. */
 export interface RunProgressView {

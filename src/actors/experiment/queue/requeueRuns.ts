@@ -1,5 +1,5 @@
-import type { RunQueue } from '../../../ports/runQueue.js';
-import type { RunStore } from '../../../ports/store.js';
+import type { RunQueue } from '../../../ports/queue/runQueue.js';
+import type { RunStore } from '../../../ports/store/store.js';
 
 /** What `requeueRuns` found and did. */
 export interface RequeuedRuns {

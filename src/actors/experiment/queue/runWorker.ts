@@ -3,17 +3,17 @@ import { requireAllowedModules } from '../../../config/moduleRoots.js';
 import { parseRunFile } from '../../../config/runFile.js';
 import { sha256Hex } from '../../../domain/shared/canonicalJson.js';
 import { ArenaError } from '../../../domain/shared/errors.js';
-import { defaultLeaseTtlMs, processLeaseOwner } from '../../../ports/leaseOwner.js';
-import { type Logger, silentLogger } from '../../../ports/logger.js';
-import type { RemoteComponentHost } from '../../../ports/remoteComponent.js';
-import type { RunDelivery, RunQueue } from '../../../ports/runQueue.js';
+import type { RunDelivery, RunQueue } from '../../../ports/queue/runQueue.js';
+import type { RemoteComponentHost } from '../../../ports/remote/remoteComponent.js';
+import { type Logger, silentLogger } from '../../../ports/runtime/logger.js';
 import {
   defaultServerPatienceMs,
   ServerUnavailableError,
   withPatience,
-} from '../../../ports/serverFailure.js';
-import type { LeaseOwner, RunRecord, RunStatus, RunStore } from '../../../ports/store.js';
-import { NothingToResumeError, RunNotFoundError } from '../../../ports/storeErrors.js';
+} from '../../../ports/runtime/serverFailure.js';
+import { defaultLeaseTtlMs, processLeaseOwner } from '../../../ports/store/leaseOwner.js';
+import type { LeaseOwner, RunRecord, RunStatus, RunStore } from '../../../ports/store/store.js';
+import { NothingToResumeError, RunNotFoundError } from '../../../ports/store/storeErrors.js';
 import type { RunEvent } from '../runEvents.js';
 import { runExperiment } from '../runExperiment.js';
 import type { RunSummary } from '../runSummary.js';

@@ -1,6 +1,6 @@
 import type { RunSpec } from '../../../config/runSpec.js';
-import type { RunQueue } from '../../../ports/runQueue.js';
-import type { RunStore } from '../../../ports/store.js';
+import type { RunQueue } from '../../../ports/queue/runQueue.js';
+import type { RunStore } from '../../../ports/store/store.js';
 import { newRunOf } from '../newRun.js';
 
 /** What `submitRun` needs: where the run is recorded and where it is queued. */

@@ -1,0 +1,300 @@
+import type { JudgeResult } from '../../../domain/judge/result.js';
+import type { Clock } from '../../runtime/clock.js';
+import type { RunIdGenerator } from '../../runtime/runId.js';
+import {
+  EvaluationRunNotFoundError,
+  type EvaluationRunRecord,
+  type JudgeStore,
+} from '../judgeStore.js';
+import { decodeStoredJson, encodeStoredJson } from '../storedJson.js';
+import { DuplicateRecordError, StoreOpenError, StoreReadOnlyError } from '../storeErrors.js';
+import { requireInteger } from '../storeRecordChecks.js';
+import {
+  type EvaluationRunRow,
+  evaluationRunFromRow,
+  type VerdictRow,
+  verdictFromRow,
+} from './judgeRows.js';
+
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * A verdict to record, as `$1` … `$14` of its statements. `cacheable`: it
+ * goes into the verdict cache (a cache entry came with it, and it is no error).
+ */
+export type VerdictParams = readonly [
+  evaluationRunId: string,
+  caseKey: string,
+  judgeName: string,
+  result: string,
+  status: string,
+  fromCache: boolean,
+  worker: string | null,
+  recordedAt: string,
+  cacheKey: string | null,
+  promptSha256: string | null,
+  model: string | null,
+  judgeVersion: string | null,
+  rubricVersion: string | null,
+  cacheable: boolean,
+];
+
+/** What recording a verdict found: the run's status before it (`null`: no such run), and whether it was recorded. */
+export interface VerdictWritten {
+  readonly status: string | null;
+  readonly recorded: boolean;
+}
+
+/**
+ * What a database gives the judge store core (`judgeStoreOver`): a way to run
+ * SQL (`$1`-numbered parameters, flags as booleans), possibly asynchronous,
+ * and its one atomic write of a verdict.
+ */
+export interface JudgeStoreDialect {
+  /** Where the store is, as messages name it: a file, or a URI without its password. */
+  readonly where: string;
+  all<Row>(sql: string, params: readonly unknown[]): Awaitable<Row[]>;
+  get<Row>(sql: string, params: readonly unknown[]): Awaitable<Row | undefined>;
+  /**
+   * In one transaction that holds the run's row: only while the run is
+   * `running`, insert the verdict (at most one per run, case and judge), and
+   * if it was new, count it (`countingVerdict`) and, when `cacheable`, put its
+   * result in the cache unless the key is there already.
+   */
+  recordVerdict(params: VerdictParams): Awaitable<VerdictWritten>;
+  close(): Awaitable<void>;
+}
+
+/** What a judge store is, beside its database: who may write, its clock, its run ids. */
+export interface JudgeStoreCoreOptions {
+  readonly readonly: boolean;
+  readonly clock: Clock;
+  readonly newRunId: RunIdGenerator;
+}
+
+/** How many fresh ids `createEvaluationRun` tries before a collision is an error. */
+const idAttempts = 8;
+
+/** A running run whose verdicts are all in (`count` of `total`) succeeds at `at`: SET clauses of its row. */
+function succeedingWhenComplete(count: string, total: string, at: string): string {
+  const complete = `status = 'running' AND ${count} >= ${total}`;
+  return `status = CASE WHEN ${complete} THEN 'succeeded' ELSE status END,
+       ended_at = CASE WHEN ${complete} THEN ${at} ELSE ended_at END`;
+}
+
+/**
+ * The SET clauses of a new verdict's count (`$8`: when it was recorded): the
+ * last verdict of the total finishes its run, in the same transaction.
+ */
+export const countingVerdict = `verdicts_recorded = verdicts_recorded + 1,
+       ${succeedingWhenComplete('verdicts_recorded + 1', 'cases_total', '$8')}`;
+
+const sql = {
+  runRow: 'SELECT * FROM evaluation_runs WHERE evaluation_run_id = $1',
+  insertRun: `INSERT INTO evaluation_runs (evaluation_run_id, status, judge_name, judge_config, config_dir,
+       cases_file, cases_sha256, cache, cases_total, malformed_lines, created_at)
+     VALUES ($1, 'running', $2, $3, $4, $5, $6, $7, NULL, 0, $8)
+     ON CONFLICT (evaluation_run_id) DO NOTHING RETURNING *`,
+  setCasesTotal: `UPDATE evaluation_runs SET cases_total = $2, malformed_lines = $3,
+       ${succeedingWhenComplete('verdicts_recorded', '$2', '$4')}
+     WHERE evaluation_run_id = $1 RETURNING *`,
+  // a finished run stays as it is: one statement, so nothing comes between the check and the write
+  finishRun: `UPDATE evaluation_runs SET
+       status = CASE WHEN status = 'running' THEN $2 ELSE status END,
+       ended_at = CASE WHEN status = 'running' THEN $3 ELSE ended_at END,
+       error = CASE WHEN status = 'running' THEN $4 ELSE error END
+     WHERE evaluation_run_id = $1 RETURNING *`,
+  hasVerdict:
+    'SELECT 1 AS found FROM verdicts WHERE evaluation_run_id = $1 AND case_key = $2 AND judge_name = $3',
+  verdicts:
+    'SELECT * FROM verdicts WHERE evaluation_run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  cachedVerdict: 'SELECT result FROM verdict_cache WHERE cache_key = $1',
+  unjudgedCases: `SELECT c.case_key, c.context FROM evaluation_cases c
+     WHERE c.evaluation_run_id = $1 AND c.case_key > $2
+       AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.evaluation_run_id = c.evaluation_run_id
+         AND v.case_key = c.case_key AND v.judge_name = $3)
+     ORDER BY c.case_key LIMIT $4`,
+  runningRuns: `SELECT * FROM evaluation_runs WHERE status = 'running' ORDER BY created_at, evaluation_run_id`,
+} as const;
+
+/** One multi-row insert of cases: `count` rows of ($1 run, key, context); a key already kept stays as it is. */
+const insertCases = (count: number): string =>
+  `INSERT INTO evaluation_cases (evaluation_run_id, case_key, context) VALUES ${Array.from(
+    { length: count },
+    (_, index) => `($1, $${2 * index + 2}, $${2 * index + 3})`,
+  ).join(', ')} ON CONFLICT (evaluation_run_id, case_key) DO NOTHING RETURNING case_key`;
+
+/** Cases per insert: far below SQLite's 32,766 parameters. */
+const casesPerInsert = 500;
+
+/**
+ * The judge store over one database: the port's rules (read-only refusals,
+ * fresh ids, one verdict per case and judge, nothing recorded into a closed
+ * run, the last verdict finishing its run, no error result in the cache)
+ * written once. Both adapters are this function over their own dialect.
+ *
+ * @internal the judge store adapters' own core.
+ * @example
+ * ```ts
+ * const store = judgeStoreOver(sqliteJudgeDialect(path, sqliteConnection(db)), { readonly: false, clock: systemClock, newRunId });
+ * await store.recordVerdict({ evaluationRunId, caseKey, judgeName: 'quality', result, fromCache: false, worker: null });
+ * // 'recorded' (or 'duplicate' for a redelivered case)
+ * ```
+ */
+export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOptions): JudgeStore {
+  const { readonly, clock, newRunId } = options;
+  const now = (): string => clock.now().toISOString();
+  const writable = (what: string): void => {
+    if (readonly) throw new StoreReadOnlyError(what);
+  };
+  const found = (evaluationRunId: string, row: EvaluationRunRow | undefined): EvaluationRunRow => {
+    if (row === undefined) throw new EvaluationRunNotFoundError(evaluationRunId, db.where);
+    return row;
+  };
+  const runRow = async (evaluationRunId: string): Promise<EvaluationRunRow> =>
+    found(evaluationRunId, await db.get<EvaluationRunRow>(sql.runRow, [evaluationRunId]));
+  const hasVerdict = async (evaluationRunId: string, caseKey: string, judgeName: string) =>
+    (await db.get(sql.hasVerdict, [evaluationRunId, caseKey, judgeName])) !== undefined;
+  const finishRun = async (
+    evaluationRunId: string,
+    status: 'cancelled' | 'failed',
+    error: string | null,
+  ): Promise<EvaluationRunRecord> => {
+    writable(`mark an evaluation run ${status}`);
+    const row = await db.get<EvaluationRunRow>(sql.finishRun, [
+      evaluationRunId,
+      status,
+      now(),
+      error,
+    ]);
+    return evaluationRunFromRow(found(evaluationRunId, row));
+  };
+
+  return {
+    async createEvaluationRun(run) {
+      writable('create an evaluation run');
+      const createdAt = now();
+      // the id's last 4 hex digits are random: two runs created in one second may collide
+      for (let attempt = 1; attempt <= idAttempts; attempt++) {
+        const id = newRunId(run.judgeName, new Date(createdAt));
+        const row = await db.get<EvaluationRunRow>(sql.insertRun, [
+          id,
+          run.judgeName,
+          encodeStoredJson(run.judgeConfig),
+          run.configDir,
+          run.casesFile,
+          run.casesSha256,
+          run.cache,
+          createdAt,
+        ]);
+        if (row !== undefined) return evaluationRunFromRow(row);
+      }
+      throw new DuplicateRecordError(`every one of ${idAttempts} fresh evaluation run ids`);
+    },
+    async getEvaluationRun(evaluationRunId) {
+      return evaluationRunFromRow(await runRow(evaluationRunId));
+    },
+    async setCasesTotal(evaluationRunId, casesTotal, malformedLines) {
+      requireInteger('casesTotal', { casesTotal }, 0);
+      requireInteger('malformedLines', { malformedLines }, 0);
+      writable('record the cases total');
+      const row = await db.get<EvaluationRunRow>(sql.setCasesTotal, [
+        evaluationRunId,
+        casesTotal,
+        malformedLines,
+        now(),
+      ]);
+      return evaluationRunFromRow(found(evaluationRunId, row));
+    },
+    cancelEvaluationRun: (evaluationRunId) => finishRun(evaluationRunId, 'cancelled', null),
+    failEvaluationRun: (evaluationRunId, error) => finishRun(evaluationRunId, 'failed', error),
+    hasVerdict,
+    async recordVerdict(verdict) {
+      writable('record a verdict');
+      const entry = verdict.cacheEntry;
+      const result = encodeStoredJson(verdict.result);
+      const { status, recorded } = await db.recordVerdict([
+        verdict.evaluationRunId,
+        verdict.caseKey,
+        verdict.judgeName,
+        result,
+        verdict.result.status,
+        verdict.fromCache,
+        verdict.worker,
+        now(),
+        entry?.key ?? null,
+        entry?.promptSha256 ?? null,
+        entry?.model ?? null,
+        entry?.judgeVersion ?? null,
+        entry?.rubricVersion ?? null,
+        entry !== undefined && verdict.result.status !== 'error',
+      ]);
+      if (status === null) throw new EvaluationRunNotFoundError(verdict.evaluationRunId, db.where);
+      if (recorded) return 'recorded';
+      if (status === 'running') return 'duplicate';
+      if (status === 'cancelled' || status === 'failed') return 'closed';
+      // a succeeded run has all its verdicts (read afresh: the last may have just committed);
+      // a case beyond its total is not one of its cases
+      const known = await hasVerdict(verdict.evaluationRunId, verdict.caseKey, verdict.judgeName);
+      return known ? 'duplicate' : 'closed';
+    },
+    async verdictCount(evaluationRunId) {
+      return (await runRow(evaluationRunId)).verdicts_recorded;
+    },
+    async verdicts(evaluationRunId, { afterSeq = 0, limit }) {
+      requireInteger('limit', { limit }, 0);
+      requireInteger('afterSeq', { afterSeq }, 0);
+      await runRow(evaluationRunId);
+      const page = await db.all<VerdictRow>(sql.verdicts, [evaluationRunId, afterSeq, limit]);
+      return page.map(verdictFromRow);
+    },
+    async recordCases(evaluationRunId, cases) {
+      writable('record the cases of an evaluation run');
+      for (let start = 0; start < cases.length; start += casesPerInsert) {
+        const slice = cases.slice(start, start + casesPerInsert);
+        const params: unknown[] = [evaluationRunId];
+        for (const each of slice) params.push(each.caseKey, JSON.stringify(each.context));
+        await db.all(insertCases(slice.length), params);
+      }
+    },
+    async unjudgedCases(evaluationRunId, { afterKey = '', limit }) {
+      requireInteger('limit', { limit }, 0);
+      const run = await runRow(evaluationRunId);
+      const rows = await db.all<{ case_key: string; context: string }>(sql.unjudgedCases, [
+        evaluationRunId,
+        afterKey,
+        run.judge_name,
+        limit,
+      ]);
+      return rows.map((row) => ({ caseKey: row.case_key, context: JSON.parse(row.context) }));
+    },
+    async runningEvaluationRuns() {
+      return (await db.all<EvaluationRunRow>(sql.runningRuns, [])).map(evaluationRunFromRow);
+    },
+    async cachedVerdict(key) {
+      const row = await db.get<{ result: string }>(sql.cachedVerdict, [key]);
+      return row === undefined ? null : (decodeStoredJson(row.result) as unknown as JudgeResult);
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}
+
+/**
+ * The refusal of a store whose schema predates the judge tables, opened
+ * read-only (a write open migrates it).
+ *
+ * @internal the judge store adapters' own helper.
+ * @example
+ * ```ts
+ * throw judgeTablesMissing('/w/.arena/arena.db', 3);
+ * // StoreOpenError: /w/.arena/arena.db: schema version 3 has no evaluation runs yet; open it once for writing (arena judge) to migrate it
+ * ```
+ */
+export function judgeTablesMissing(where: string, version: number): StoreOpenError {
+  return new StoreOpenError(
+    where,
+    `schema version ${version} has no evaluation runs yet; open it once for writing (arena judge) to migrate it`,
+  );
+}

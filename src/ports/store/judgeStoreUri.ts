@@ -1,0 +1,40 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { importWithPeers, optionalPeers } from '../runtime/optionalPeers.js';
+import type { JudgeStore } from './judgeStore.js';
+import { openSqliteJudgeStore } from './sqlite/sqliteJudgeStore.js';
+import { StoreNotFoundError } from './storeErrors.js';
+import type { StoreLocation } from './storeUri.js';
+
+/**
+ * Open the judge store at a `--store` location: SQLite as `openStore` opens
+ * the run store (for writing its folder and file are created if needed;
+ * read-only never creates anything), PostgreSQL by loading its adapter (and
+ * `pg`) only now, so a SQLite user never loads it.
+ *
+ * @example
+ * ```ts
+ * const store = await openJudgeStore(parseStoreUri(options.store));
+ * const run = await store.getEvaluationRun('quality-20261201T110200-3fa2');
+ * run.status; // 'running'
+ * ```
+ */
+export async function openJudgeStore(
+  location: StoreLocation,
+  options: { readonly readonly?: boolean } = {},
+): Promise<JudgeStore> {
+  if (location.kind === 'postgres') {
+    const { openPostgresJudgeStore } = await importWithPeers(
+      [optionalPeers.pg],
+      'arena-runtime/postgres (PostgreSQL stores)',
+      () => import('./postgres/postgresJudgeStore.js'),
+    );
+    return openPostgresJudgeStore(location.uri, options);
+  }
+  if (location.path !== ':memory:') {
+    if (options.readonly === true) {
+      if (!existsSync(location.path)) throw new StoreNotFoundError(location.path);
+    } else mkdirSync(path.dirname(location.path), { recursive: true });
+  }
+  return openSqliteJudgeStore(location.path, options);
+}

@@ -1,0 +1,52 @@
+import { type PatienceOptions, withPatience } from '../runtime/serverFailure.js';
+import type { JudgeStore } from './judgeStore.js';
+
+/**
+ * A judge store whose calls outlast a server restart: each call that meets a
+ * server fault (a lost connection, a server shutting down or starting) is
+ * made again with back-off until the server is back, for the patience, then
+ * fails with `ServerUnavailableError`; any other error passes at once. Every
+ * call it retries is safe to repeat (a verdict is recorded at most once per
+ * case); `createEvaluationRun` is not retried (a lost reply could leave two
+ * runs), nor `close`.
+ *
+ * @example
+ * ```ts
+ * const store = patientJudgeStore(await openJudgeStore(location), { what: 'the judge store' });
+ * await store.recordVerdict(verdict); // through a PostgreSQL restart: 'recorded'
+ * ```
+ */
+export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions): JudgeStore {
+  const patient =
+    <Args extends unknown[], Result>(call: (...args: Args) => Promise<Result>) =>
+    (...args: Args): Promise<Result> =>
+      withPatience(() => call(...args), patience);
+  return {
+    createEvaluationRun: (run) => store.createEvaluationRun(run),
+    getEvaluationRun: patient((id: string) => store.getEvaluationRun(id)),
+    setCasesTotal: patient((id: string, total: number, malformed: number) =>
+      store.setCasesTotal(id, total, malformed),
+    ),
+    cancelEvaluationRun: patient((id: string) => store.cancelEvaluationRun(id)),
+    failEvaluationRun: patient((id: string, error: string) => store.failEvaluationRun(id, error)),
+    hasVerdict: patient((id: string, caseKey: string, judgeName: string) =>
+      store.hasVerdict(id, caseKey, judgeName),
+    ),
+    recordVerdict: patient((verdict: Parameters<JudgeStore['recordVerdict']>[0]) =>
+      store.recordVerdict(verdict),
+    ),
+    verdictCount: patient((id: string) => store.verdictCount(id)),
+    verdicts: patient((id: string, options: Parameters<JudgeStore['verdicts']>[1]) =>
+      store.verdicts(id, options),
+    ),
+    recordCases: patient((id: string, cases: Parameters<JudgeStore['recordCases']>[1]) =>
+      store.recordCases(id, cases),
+    ),
+    unjudgedCases: patient((id: string, options: Parameters<JudgeStore['unjudgedCases']>[1]) =>
+      store.unjudgedCases(id, options),
+    ),
+    runningEvaluationRuns: patient(() => store.runningEvaluationRuns()),
+    cachedVerdict: patient((key: string) => store.cachedVerdict(key)),
+    close: () => store.close(),
+  };
+}

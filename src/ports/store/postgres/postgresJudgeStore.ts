@@ -1,0 +1,179 @@
+import pg from 'pg';
+import { type Clock, systemClock } from '../../runtime/clock.js';
+import { createRunIdGenerator, type RunIdGenerator } from '../../runtime/runId.js';
+import {
+  countingVerdict,
+  type JudgeStoreDialect,
+  judgeStoreOver,
+  judgeTablesMissing,
+  type VerdictWritten,
+} from '../core/judgeStoreCore.js';
+import type { JudgeStore } from '../judgeStore.js';
+import { StoreConnectionError } from './postgresErrors.js';
+import { connectionLost } from './postgresOpen.js';
+import { openPostgresStore } from './postgresStore.js';
+import { firstConnecting, pgSsl } from './postgresTls.js';
+import { parsePostgresUri } from './postgresUri.js';
+import type { PgFailure } from './syncConnection.js';
+
+/** How a PostgreSQL judge store is opened. */
+export interface PostgresJudgeStoreOptions {
+  /** Read only: never create or migrate the schema; every transaction is READ ONLY. */
+  readonly readonly?: boolean;
+  /** Timestamps of runs and verdicts (tests inject a fixed one). */
+  readonly clock?: Clock;
+  /** Makes evaluation run ids from the judge name and the creation time. */
+  readonly newRunId?: RunIdGenerator;
+  /** Connections in the pool: how many verdicts may be written at once (default 8). */
+  readonly maxConnections?: number;
+  /** How long a write waits for another writer's row lock before it fails (default 30 s). */
+  readonly busyTimeoutMs?: number;
+  /** How long connecting may take (default 10 s). */
+  readonly connectTimeoutMs?: number;
+}
+
+/** The first schema version with the judge tables (migration 3). */
+const judgeSchemaVersion = 3;
+
+// BIGINT (seq, COUNT(*)) as a number: seq stays far below 2^53
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 20
+      ? Number
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+// One statement, so one transaction and one round trip: it locks the run's row first (the inserts
+// read it), which orders it against a cancel and the run's other verdicts, then inserts the verdict
+// and its cache entry, counts it and ends the run on its last verdict.
+const recordVerdictSql = `WITH run AS (
+     SELECT status FROM evaluation_runs WHERE evaluation_run_id = $1 FOR UPDATE
+   ), inserted AS (
+     INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache,
+       worker, recorded_at)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM run WHERE run.status = 'running'
+     ON CONFLICT (evaluation_run_id, case_key, judge_name) DO NOTHING
+     RETURNING 1
+   ), cached AS (
+     INSERT INTO verdict_cache (cache_key, prompt_sha256, model, judge_version, rubric_version,
+       result, created_at)
+     SELECT $9::text, $10::text, $11::text, $12::text, $13::text, $4, $8
+     WHERE $14::boolean AND EXISTS (SELECT 1 FROM inserted)
+     ON CONFLICT (cache_key) DO NOTHING
+   ), counted AS (
+     UPDATE evaluation_runs SET ${countingVerdict}
+     WHERE evaluation_run_id = $1 AND EXISTS (SELECT 1 FROM inserted)
+     RETURNING 1
+   )
+   SELECT (SELECT status FROM run) AS status, EXISTS (SELECT 1 FROM counted) AS recorded`;
+
+/**
+ * Open the judge store in a PostgreSQL store database, migrating it first as
+ * the run store does. Queries go through a `pg.Pool` and never block the
+ * event loop, so many judgements in flight record their verdicts at once.
+ * Every write is one statement, so one transaction; `recordVerdict` locks the
+ * evaluation run's row (`SELECT … FOR UPDATE`), so "only while running" and
+ * "the last verdict finishes the run" hold across connections and machines.
+ *
+ * @example
+ * ```ts
+ * const store = await openPostgresJudgeStore('postgres://arena@127.0.0.1:5432/arena');
+ * await store.recordVerdict({ evaluationRunId, caseKey, judgeName: 'quality', result, fromCache: false, worker: 'w1' });
+ * // 'recorded' (or 'duplicate' for a redelivered case)
+ * await store.close();
+ * ```
+ */
+export async function openPostgresJudgeStore(
+  uri: string,
+  options: PostgresJudgeStoreOptions = {},
+): Promise<JudgeStore> {
+  const { config, display } = parsePostgresUri(uri, options.connectTimeoutMs);
+  const readonly = options.readonly === true;
+  // the run store's open migrates (or checks) the schema, with its clear connection errors
+  openPostgresStore(uri, {
+    readonly,
+    ...(options.connectTimeoutMs !== undefined
+      ? { connectTimeoutMs: options.connectTimeoutMs }
+      : {}),
+  }).close();
+  const server = `${config.host}:${config.port}`;
+  const lockTimeoutMs = Math.max(1, Math.round(options.busyTimeoutMs ?? 30_000));
+  const serverOptions = [`-c lock_timeout=${lockTimeoutMs}`];
+  if (readonly) serverOptions.push('-c default_transaction_read_only=on');
+  const connection = {
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    database: config.database,
+    ...(config.password !== undefined ? { password: config.password } : {}),
+    connectionTimeoutMillis: config.connectTimeoutMs,
+    options: serverOptions.join(' '),
+    types,
+  };
+  // the pool's sessions take the sslmode's first attempt that connects, as one libpq session would
+  const tls = await firstConnecting(config.tls, async (attempt) => {
+    const probe = new pg.Client({ ...connection, ssl: pgSsl(attempt) });
+    try {
+      await probe.connect();
+    } finally {
+      await probe.end().catch(() => undefined);
+    }
+  });
+  const pool = new pg.Pool({
+    ...connection,
+    ssl: pgSsl(tls),
+    max: options.maxConnections ?? 8,
+    // an unclosed store must not keep the process alive, as the run store's worker thread does not
+    allowExitOnIdle: true,
+  });
+  // an idle connection the server dropped: the pool discards it, the next query reconnects
+  pool.on('error', () => {});
+
+  /** A lost server becomes the store's connection error; a statement's error passes through. */
+  const rows = async <Row>(sql: string, params: readonly unknown[]): Promise<Row[]> => {
+    try {
+      return (await pool.query(sql, params as unknown[])).rows as Row[];
+    } catch (error) {
+      const failure = pgFailure(error);
+      if (failure === null || !connectionLost(failure)) throw error;
+      throw new StoreConnectionError(display, server, failure, { cause: error });
+    }
+  };
+
+  const version = (await rows<{ version: number }>('SELECT version FROM arena_schema', []))[0]
+    ?.version;
+  if (version === undefined || version < judgeSchemaVersion) {
+    await pool.end();
+    throw judgeTablesMissing(display, version ?? 0);
+  }
+
+  const dialect: JudgeStoreDialect = {
+    where: display,
+    all: rows,
+    get: async <Row>(sql: string, params: readonly unknown[]) => (await rows<Row>(sql, params))[0],
+    recordVerdict: async (params) =>
+      (await rows<VerdictWritten>(recordVerdictSql, params))[0] ?? {
+        status: null,
+        recorded: false,
+      },
+    async close() {
+      if (!pool.ended) await pool.end();
+    },
+  };
+  return judgeStoreOver(dialect, {
+    readonly,
+    clock: options.clock ?? systemClock,
+    newRunId: options.newRunId ?? createRunIdGenerator(),
+  });
+}
+
+/** What pg or the socket said, in the fields that tell failures apart; `null` for other errors. */
+function pgFailure(error: unknown): PgFailure | null {
+  if (!(error instanceof Error)) return null;
+  const { code, constraint } = error as Error & { code?: unknown; constraint?: unknown };
+  return {
+    message: error.message,
+    code: typeof code === 'string' ? code : undefined,
+    constraint: typeof constraint === 'string' ? constraint : undefined,
+  };
+}
