@@ -5,8 +5,9 @@ import {
   NatsCredentialsError,
   readNatsCredentials,
 } from '../../ports/queue/natsCredentials.js';
-import { CliError } from '../errors.js';
-import { natsUrlOf } from './runQueueOpen.js';
+import { parseQueueUri, QueueUriError } from '../../ports/queue/queueUri.js';
+import { NatsUrlError } from '../../ports/queue/runQueue.js';
+import { CliError, ExitCode } from '../errors.js';
 
 /** A NATS server as a command connects to it: its URL and the credentials the flags and env gave. */
 export interface NatsTarget {
@@ -125,4 +126,27 @@ export function natsTargetOf(
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * The NATS URL of `--nats` or `ARENA_NATS`; a missing or malformed one is a
+ * `CliError` (exit 2) naming the option.
+ *
+ * @example
+ * ```ts
+ * natsUrlOf(undefined); // with ARENA_NATS=nats://127.0.0.1:4222: 'nats://127.0.0.1:4222'
+ * ```
+ */
+export function natsUrlOf(option: string | undefined): string {
+  try {
+    return parseQueueUri(option).url;
+  } catch (error) {
+    if (error instanceof QueueUriError) {
+      throw new CliError(
+        '--nats <url> is required (or set ARENA_NATS), e.g. nats://127.0.0.1:4222',
+      );
+    }
+    if (error instanceof NatsUrlError) throw new CliError(error.message, ExitCode.badInput);
+    throw error;
+  }
 }

@@ -5,38 +5,13 @@ import {
   openJudgeQueue as openJudgeQueueAt,
   openRemoteComponents as openRemoteComponentsAt,
   openRunQueue as openRunQueueAt,
-  parseQueueUri,
-  QueueUriError,
 } from '../../ports/queue/queueUri.js';
-import { NatsUrlError, type RunQueue, RunQueueError } from '../../ports/queue/runQueue.js';
+import { type RunQueue, RunQueueError } from '../../ports/queue/runQueue.js';
 import type { RemoteComponentHost } from '../../ports/remote/remoteComponent.js';
 import type { Logger } from '../../ports/runtime/logger.js';
 import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { NatsTarget } from './natsTarget.js';
-
-/**
- * The NATS URL of `--nats` or `ARENA_NATS`; a missing or malformed one is a
- * `CliError` (exit 2) naming the option.
- *
- * @example
- * ```ts
- * natsUrlOf(undefined); // with ARENA_NATS=nats://127.0.0.1:4222: 'nats://127.0.0.1:4222'
- * ```
- */
-export function natsUrlOf(option: string | undefined): string {
-  try {
-    return parseQueueUri(option).url;
-  } catch (error) {
-    if (error instanceof QueueUriError) {
-      throw new CliError(
-        '--nats <url> is required (or set ARENA_NATS), e.g. nats://127.0.0.1:4222',
-      );
-    }
-    if (error instanceof NatsUrlError) throw new CliError(error.message, ExitCode.badInput);
-    throw error;
-  }
-}
 
 /**
  * Open the JetStream run queue (see `openRunQueue` in ports/queue/queueUri.ts): a

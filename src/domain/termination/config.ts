@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeValue } from '../shared/describeValue.js';
 import { closestName } from '../shared/suggest.js';
 import { TerminationConfigError, type TerminationConfigIssue } from './errors.js';
-import { seedFingerprint } from './seedFingerprint.js';
+import { type ConfigurationView, seedFingerprint } from './seedFingerprint.js';
 
 export type { TerminationConfigIssue };
 
@@ -310,10 +310,7 @@ function everyAgentOrNone(
  * //   consecutive: 2, min_evaluations: 3 } }, plateau: { SAC: null } }
  * ```
  */
-export function configurationView(config: TerminationConfig): {
-  success: Record<string, Record<string, string | number> | null>;
-  plateau: Record<string, Record<string, string | number> | null>;
-} {
+export function configurationView(config: TerminationConfig): ConfigurationView {
   const success: Record<string, Record<string, string | number> | null> = {};
   const plateau: Record<string, Record<string, string | number> | null> = {};
   for (const name of config.agentNames) {

@@ -1,7 +1,10 @@
 import { sha256Hex } from '../shared/canonicalJson.js';
-import type { configurationView } from './config.js';
 
-type ConfigurationView = ReturnType<typeof configurationView>;
+/** The rules as the seed fingerprints them: each agent's success and plateau rule with the seed's keys, or `null`. */
+export interface ConfigurationView {
+  success: Record<string, Record<string, string | number> | null>;
+  plateau: Record<string, Record<string, string | number> | null>;
+}
 
 /** The fields the seed parses with `float()`: Python writes them `1.0`, not `1`. */
 const floatFields = new Set(['threshold', 'min_delta']);

@@ -1,7 +1,7 @@
 import type { Arbitrary, Random, Stream, Value } from 'fast-check';
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import { fastCheck } from './fastCheck.js';
-import type { MetricRange } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
 import { rangeOf } from './metricRanges.js';
 import type { MetricEvaluation, MetricSequence } from './sequences.js';
 import { metricsByAgent } from './sequences.js';

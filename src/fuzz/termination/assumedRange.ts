@@ -1,5 +1,5 @@
 import type { TerminationConfig } from '../../domain/termination/config.js';
-import type { MetricRange } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
 
 /** The range a metric gets when the user gives none and no threshold lies outside it. */
 export const DEFAULT_METRIC_RANGE = { low: 0, high: 1 } as const;

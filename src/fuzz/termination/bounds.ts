@@ -1,5 +1,5 @@
 import type { SuccessRule, TerminationConfig } from '../../domain/termination/config.js';
-import type { MetricRange } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
 import { rangeName, rangeOf } from './metricRanges.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import type { PhaseConfiguration } from '../../domain/termination/phase.js';
 import { analyseForever } from './bounds.js';
-import type { MetricRange } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
 import { evaluationsBeforeCap } from './reasons.js';
 import type { SearchSettings } from './search.js';
 import { findSequence } from './search.js';

@@ -1,5 +1,6 @@
 import type { FuzzTerminationReport } from './fuzzTermination.js';
-import { type MetricRange, rangeName } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
+import { rangeName } from './metricRanges.js';
 import type { MetricSequence } from './sequences.js';
 
 /** Values of a long example shown before it is cut short. */

@@ -5,7 +5,7 @@ import type { ForeverFinding } from './forever.js';
 import { fuzzForever } from './forever.js';
 import type { InvariantFinding } from './invariants.js';
 import { checkInvariants } from './invariants.js';
-import type { MetricRange } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
 import { resolveMetricRanges } from './metricRanges.js';
 import type { FuzzedReason, ReasonFinding } from './reasons.js';
 import { evaluationsBeforeCap, fuzzCheckpointReason, fuzzMaxEpisodes } from './reasons.js';

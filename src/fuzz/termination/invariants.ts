@@ -14,7 +14,7 @@ import {
   roundTripContinues,
   terminalReasonSticks,
 } from './invariantChecks.js';
-import type { MetricRange } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
 import type { SearchSettings } from './search.js';
 /** The outcome of checking one invariant of the termination property tests on the user's rules. */
 export interface InvariantFinding {

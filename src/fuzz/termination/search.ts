@@ -1,7 +1,7 @@
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import { sequenceArbitrary, targetedExamples } from './arbitraries.js';
 import { fastCheck } from './fastCheck.js';
-import type { MetricRange } from './metricRanges.js';
+import type { MetricRange } from './metricRange.js';
 import type { MetricSequence } from './sequences.js';
 
 /** How hard and how reproducibly to search. */

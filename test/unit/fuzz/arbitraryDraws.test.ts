@@ -6,7 +6,8 @@ import {
   metricValueArbitrary,
   sequenceArbitrary,
 } from '../../../src/fuzz/termination/arbitraries.js';
-import { type MetricRange, rangeOf } from '../../../src/fuzz/termination/metricRanges.js';
+import type { MetricRange } from '../../../src/fuzz/termination/metricRange.js';
+import { rangeOf } from '../../../src/fuzz/termination/metricRanges.js';
 import type { MetricEvaluation, MetricSequence } from '../../../src/fuzz/termination/sequences.js';
 import { metricsByAgent } from '../../../src/fuzz/termination/sequences.js';
 import { plateauRule, successRule } from '../../support/terminationRules.js';

@@ -6,7 +6,7 @@ import {
   successLowerBound,
   successOutOfRange,
 } from '../../../src/fuzz/termination/bounds.js';
-import type { MetricRange } from '../../../src/fuzz/termination/metricRanges.js';
+import type { MetricRange } from '../../../src/fuzz/termination/metricRange.js';
 import { playSequence } from '../../../src/fuzz/termination/sequences.js';
 import { plateauRule, successRule } from '../../support/terminationRules.js';
 

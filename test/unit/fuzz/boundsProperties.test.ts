@@ -7,7 +7,7 @@ import {
   plateauLowerBound,
   successLowerBound,
 } from '../../../src/fuzz/termination/bounds.js';
-import type { MetricRange } from '../../../src/fuzz/termination/metricRanges.js';
+import type { MetricRange } from '../../../src/fuzz/termination/metricRange.js';
 import { playSequence } from '../../../src/fuzz/termination/sequences.js';
 import { rawRulesArbitrary } from '../termination/arbitraries.js';
 

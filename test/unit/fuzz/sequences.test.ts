@@ -6,7 +6,7 @@ import {
   specialValues,
   targetedSequence,
 } from '../../../src/fuzz/termination/arbitraries.js';
-import type { MetricRange } from '../../../src/fuzz/termination/metricRanges.js';
+import type { MetricRange } from '../../../src/fuzz/termination/metricRange.js';
 import {
   metricsByAgent,
   outcomesOf,
