@@ -53,8 +53,8 @@ const idAttempts = 8;
  * The run store over one database: the port's rules (leases and their
  * fencing, duplicate and missing records, rewinding to a barrier, read-only
  * refusals) written once, and the SQL to carry them out supplied by the
- * dialect. Both adapters (`openSqliteStore`, `openPostgresStore`) are this
- * function over their own dialect.
+ * dialect. Every adapter (`openSqliteStore`, `openPostgresStore`,
+ * `openMemoryStore`) is this function over its own dialect.
  *
  * @internal the store adapters' own core.
  * @example
@@ -404,7 +404,7 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     },
     listSweeps() {
       // sorted here, not by each database's collation: newest first, ties by id in code-unit order
-      return db.all<SweepRow>('SELECT * FROM sweeps', []).map(sweepFromRow).sort(newestSweepFirst);
+      return db.all<SweepRow>(sql.listSweeps, []).map(sweepFromRow).sort(newestSweepFirst);
     },
     recordTrial(trial) {
       writable('record a trial');
