@@ -144,6 +144,15 @@ export function memoryDialect(state: MemoryStoreState): RunStoreDialect {
       .filter((row) => row.sweep_id === sweepId)
       .sort(byNumbers((row) => Number(row.trial_index)));
 
+  const episodeRows = rowsOf<EpisodeRow>(
+    (tables) => tables.episodes,
+    byPhaseThen((row) => row.episode),
+  );
+  const checkpointRows = rowsOf<CheckpointRow>(
+    (tables) => tables.checkpoints,
+    byPhaseThen((row) => row.checkpoint_index),
+  );
+
   const statements: Record<string, Statement> = {
     getRun: runRow,
     lockRun: runRow,
@@ -441,26 +450,11 @@ export function memoryDialect(state: MemoryStoreState): RunStoreDialect {
       change.put(tables.snapshots, key(phaseIndex, episode), row);
       return wrote(1);
     },
-    episodes: rowsOf<EpisodeRow>(
-      (tables) => tables.episodes,
-      byPhaseThen((row) => row.episode),
-    ),
-    phaseEpisodes: rowsOf<EpisodeRow>(
-      (tables) => tables.episodes,
-      byPhaseThen((row) => row.episode),
-    ),
-    episodeReturns: rowsOf<EpisodeRow>(
-      (tables) => tables.episodes,
-      byPhaseThen((row) => row.episode),
-    ),
-    checkpoints: rowsOf<CheckpointRow>(
-      (tables) => tables.checkpoints,
-      byPhaseThen((row) => row.checkpoint_index),
-    ),
-    phaseCheckpoints: rowsOf<CheckpointRow>(
-      (tables) => tables.checkpoints,
-      byPhaseThen((row) => row.checkpoint_index),
-    ),
+    episodes: episodeRows,
+    phaseEpisodes: episodeRows,
+    episodeReturns: episodeRows,
+    checkpoints: checkpointRows,
+    phaseCheckpoints: checkpointRows,
     metaDecisions: rowsOf<MetaDecisionRow>(
       (tables) => tables.metaDecisions,
       byPhaseThen((row) => row.start_request),
