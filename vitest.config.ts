@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
+    // arena as a user's shell runs it: npm's marks cleared (test/support/userShell.ts)
+    setupFiles: ['test/support/userShell.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

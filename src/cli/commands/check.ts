@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { checkSqliteStore, type StoreCheck } from '../../ports/store/sqlite/sqliteCheck.js';
 import { StoreNotFoundError } from '../../ports/store/storeErrors.js';
 import { parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
@@ -44,13 +45,15 @@ export function registerCheckCommand(program: Command): void {
             : `sqlite:${store}`;
       const check = await checkStore(parseStoreUri(uri)).catch((error: unknown) => {
         if (!(error instanceof StoreNotFoundError)) throw error;
-        const hint = 'arena check takes the store as its argument: arena check sqlite:PATH';
+        const hint = `arena check takes the store as its argument: ${arenaCommand('check sqlite:PATH')}`;
         throw new StoreNotFoundError(error.path, hint);
       });
       const shown = shownStorePath(check.path);
       if (options.json) process.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
       else if (check.problems.length === 0) {
-        const upgrade = check.upToDate ? '' : '; the next arena run upgrades its schema';
+        const upgrade = check.upToDate
+          ? ''
+          : `; the next ${arenaCommand('run')} upgrades its schema`;
         process.stdout.write(
           `ok: ${shown} is a sound arena store (schema version ${check.schemaVersion}, ${count(check.runs, 'run')}${upgrade})\n`,
         );

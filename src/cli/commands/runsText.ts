@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
 import { episodesNoun } from '../../domain/shared/episodeCounts.js';
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { RemoteComponentRecord } from '../../ports/store/store.js';
 import { formatNumber } from '../../report/formatNumber.js';
 import type { RunActivity } from '../../report/runActivity.js';
@@ -147,7 +148,7 @@ export function formatRunDetails(details: RunDetails, options: RunDetailsTextOpt
       details.checkpoints,
       (phaseIndex) => details.phases.find((phase) => phase.phaseIndex === phaseIndex)?.mode ?? '',
       options.allCheckpoints ?? true,
-      `arena show ${run.runId} --all${store}`,
+      arenaCommand(`show ${run.runId} --all${store}`),
     ),
   );
   lines.push('meta decisions');
