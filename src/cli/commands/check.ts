@@ -3,6 +3,7 @@ import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { checkSqliteStore, type StoreCheck } from '../../ports/store/sqlite/sqliteCheck.js';
 import { StoreNotFoundError } from '../../ports/store/storeErrors.js';
 import { parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
+import { counted } from '../counted.js';
 import { ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 
@@ -55,20 +56,16 @@ export function registerCheckCommand(program: Command): void {
           ? ''
           : `; the next ${arenaCommand('run')} upgrades its schema`;
         process.stdout.write(
-          `ok: ${shown} is a sound arena store (schema version ${check.schemaVersion}, ${count(check.runs, 'run')}${upgrade})\n`,
+          `ok: ${shown} is a sound arena store (schema version ${check.schemaVersion}, ${counted(check.runs, 'run')}${upgrade})\n`,
         );
       } else {
         const lines = check.problems.map((problem) => `  - ${problem}`);
         process.stdout.write(
-          `damaged: ${shown} (${count(check.problems.length, 'problem')})\n${lines.join('\n')}\n`,
+          `damaged: ${shown} (${counted(check.problems.length, 'problem')})\n${lines.join('\n')}\n`,
         );
       }
       process.exitCode = check.problems.length === 0 ? ExitCode.ok : ExitCode.badInput;
     });
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** SQLite's checks for a file; a PostgreSQL store's adapter is loaded only when one is named. */
