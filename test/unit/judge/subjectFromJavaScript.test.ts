@@ -5,6 +5,7 @@ import { createJudgePanel } from '../../../src/actors/judging/judgePanel.js';
 import { createModelJudge } from '../../../src/actors/judging/judges.js';
 import { checkJudgeSubject, type JudgeContext } from '../../../src/domain/judge/context.js';
 import { JudgeSubjectError } from '../../../src/domain/judge/errors.js';
+import { fixedClock } from '../../../src/ports/runtime/clock.js';
 import { baseSettings, PASSED, scriptedProvider } from './fixtures.js';
 
 /** A subject as a JavaScript caller writes it: no types to say what it must hold. */
@@ -98,5 +99,23 @@ describe('a judge subject from JavaScript gets the errors a cases file gets', ()
     const checked = checkJudgeSubject(minimal);
     expect(checked).toEqual({ ...minimal, subjectId: 'c1', observation: {} });
     expect(checkJudgeSubject(checked)).toBe(checked);
+  });
+});
+
+describe('a judge result is stored as a person reads it', () => {
+  it('keeps its duration in whole milliseconds, whatever fractions the monotonic clock has', async () => {
+    const clock = fixedClock(new Date('2026-01-01T00:00:00Z'));
+    const provider = scriptedProvider([{ content: PASSED }]);
+    const slowed = {
+      ...provider,
+      invoke: async (request: Parameters<typeof provider.invoke>[0]) => {
+        clock.advance(66.94137799999999);
+        return provider.invoke(request);
+      },
+    };
+    const result = await createModelJudge({ ...baseSettings, clock, provider: slowed }).evaluate(
+      fromJavaScript(minimal),
+    );
+    expect(result.durationMs).toBe(67);
   });
 });
