@@ -9,6 +9,7 @@ import {
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
+import { cannotReadFile } from '../../ports/runtime/unreadableFile.js';
 import { caseKeyOf } from '../../ports/store/judgeStore.js';
 import { counted } from '../counted.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -156,7 +157,11 @@ export async function openCases(casesPath: string): Promise<FileHandle> {
   });
   let cause: unknown;
   const isFile = await file.stat().then(
-    (stats) => stats.isFile(),
+    (stats) => {
+      // a folder opens for reading on Linux: say what the read would (EISDIR)
+      if (stats.isDirectory()) cause = Object.assign(new Error('a folder'), { code: 'EISDIR' });
+      return stats.isFile();
+    },
     (error: unknown) => {
       cause = error;
       return false;
@@ -170,12 +175,12 @@ export async function openCases(casesPath: string): Promise<FileHandle> {
 }
 
 function cannotRead(casesPath: string, cause: unknown): CliError {
-  return new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause });
+  return new CliError(cannotReadFile(casesPath, cause), ExitCode.badInput, { cause });
 }
 
 /** Tell of a malformed line on stderr, with its number: it is skipped, the rest still judged. */
 export function reportMalformedLine(casesPath: string, problem: MalformedCaseLine): void {
-  process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
+  process.stderr.write(`arena: ${casesPath}:${problem.line}: ${problem.message}\n`);
 }
 
 /**

@@ -128,7 +128,7 @@ describe('replay records', () => {
     expect(parseReplayRecords('{"case_id":"c","content":"{}"}\n\n')).toHaveLength(1);
     expect(() =>
       parseReplayRecords('{"case_id":"c","content":"{}"}\n{"content":"{}"}', 'r.jsonl'),
-    ).toThrow('r.jsonl line 2: (record): a record needs prompt_sha256 or case_id');
+    ).toThrow('r.jsonl:2: (record): a record needs prompt_sha256 or case_id');
     expect(() => parseReplayRecords('oops')).toThrow(ReplayFileError);
   });
 });
