@@ -116,6 +116,10 @@ export function sweepTable(
   return { sweepId, status, interruption, trials, decisions: progress.decisions, episodes };
 }
 
+/** A parameter's value in the table: a drawn float to 4 significant digits (`--json` keeps it whole). */
+const parameterText = (value: JsonValue | undefined): string =>
+  typeof value === 'number' ? String(Number(value.toPrecision(4))) : JSON.stringify(value);
+
 const number = (value: number | null | undefined): string =>
   value === null || value === undefined ? '-' : Number(value.toFixed(3)).toString();
 
@@ -163,7 +167,7 @@ export function sweepTableText(
   const rows = table.trials.map((trial) => [
     String(trial.rank),
     String(trial.index),
-    ...pointers.map((pointer) => JSON.stringify(trial.parameters[pointer])),
+    ...pointers.map((pointer) => parameterText(trial.parameters[pointer])),
     trial.prunedAt !== null
       ? `pruned at rung ${trial.prunedAt.rung} (${trial.prunedAt.checkpoints})`
       : trial.status,
