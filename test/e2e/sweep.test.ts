@@ -246,4 +246,26 @@ describe('arena sweep', () => {
     expect(tooHigh.code).toBe(2);
     expect(tooHigh.stderr).toContain('--max-trials: expected a whole number from 1 to 100000');
   }, 180_000);
+  it('runs the shipped random search: its seeded draws within their ranges, pruned by the median rule', async () => {
+    const result = await runArena([
+      'sweep',
+      'examples/sweep-random.yaml',
+      '--store',
+      'sqlite::memory:',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const table = JSON.parse(result.stdout) as Table;
+    expect(table.trials).toHaveLength(6);
+    for (const row of table.trials) {
+      const population = row.parameters['/schedule/0/train/agents/0/brain/params/population'];
+      const minDelta =
+        row.parameters['/run_config/condition/params/agents/operator/plateau/min_delta'];
+      expect(
+        Number.isInteger(population) && (population as number) >= 4 && (population as number) <= 12,
+      ).toBe(true);
+      expect((minDelta as number) >= 0.05 && (minDelta as number) < 0.5).toBe(true);
+    }
+    expect(table.trials.some((row) => row.status === 'pruned')).toBe(true);
+  }, 120_000);
 });
