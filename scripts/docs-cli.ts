@@ -128,7 +128,7 @@ export function renderCliReference(program: Command): string {
 Every command, option and default as \`arena\` itself defines them (\`arena <command> --help\`
 prints the same). \`test/unit/docs/generatedDocs.test.ts\` fails when a command changes and
 this page does not; \`npm run docs\` writes it again. What the commands do, with their real
-output, is in [the manual](README.md).
+output, is in [the manual](../README.md#the-manual).
 
 Every command's standard output is its answer and standard error its logs and progress
 bars. Exit codes: 0 done, 1 a failure after the input was read (a failed gate, run or
