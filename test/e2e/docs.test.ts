@@ -449,21 +449,10 @@ const machinePath =
 const durationClaim =
   /\b(?:about|around|roughly|nearly|almost|takes?|took|in|under|within)\s+~?\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?\s*(?:ms|s|secs?|seconds?|minutes?|mins?)\b|~\s*\d+(?:\.\d+)?\s*(?:ms|s|seconds?|minutes?)\b|\b\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?\s*(?:ms|s|seconds?|minutes?),?\s+here\b/gi;
 
-/**
- * Pages whose subject is measured figures, each stated with the machine it was
- * measured on (benchmarks, server costs, the fleet's timeouts and defaults).
- */
-const measuringPages = [
-  'docs/performance.md',
-  'docs/performance-notes.md',
-  'docs/thousand-workers.md',
-  'docs/fleet.md',
-  'docs/lifecycles.md',
-  'docs/study.md',
-  'docs/judging.md',
-];
+/** Pages whose subject is measured per-operation costs, each stated with the machine it was measured on. */
+const measuringPages = ['docs/thousand-workers.md'];
 
-/** Figures the README states as measured, on purpose: the suite's length, for a contributor. */
+/** Figures stated as measured, on purpose: the suite's length, which a contributor plans by. */
 const measuredClaims = ['about 17 minutes'];
 
 /** The prose of a Markdown page: fenced blocks (real program output, checked elsewhere) removed. */
