@@ -1,3 +1,4 @@
+import type { sharedRunSql } from './runStoreSql.js';
 import type { SqlConnection } from './sqlConnection.js';
 
 /**
@@ -24,12 +25,22 @@ export interface DialectRunSql {
   readonly saveSnapshot: string;
 }
 
+/** Every statement the run store core runs, by the name the core gives it. */
+export type RunSql = {
+  readonly [Name in keyof typeof sharedRunSql]: (typeof sharedRunSql)[Name] extends readonly string[]
+    ? readonly string[]
+    : string;
+} & DialectRunSql;
+
 /**
- * What a database gives the run store core (`runStoreOver`): a synchronous
+ * What a storage gives the run store core (`runStoreOver`): a synchronous
  * connection, and its text of the statements the databases write differently.
+ * A statement is whatever the connection understands: SQL for a database; a
+ * storage of its own (the memory store) names every statement and answers it
+ * by name, so the store's rules are still written once, in the core.
  */
 export interface RunStoreDialect extends SqlConnection {
-  readonly sql: DialectRunSql;
+  readonly sql: DialectRunSql & Partial<RunSql>;
 }
 
 /**

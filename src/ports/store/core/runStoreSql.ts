@@ -76,6 +76,8 @@ export const sharedRunSql = {
   saveSweep: `UPDATE sweeps SET status = $2, state = $3, error = $4, updated_at = $5
      WHERE sweep_id = $1 RETURNING *`,
   getSweep: 'SELECT * FROM sweeps WHERE sweep_id = $1',
+  // sorted by the core (newestSweepFirst), not by each database's collation
+  listSweeps: 'SELECT * FROM sweeps',
   insertTrial: `INSERT INTO sweep_trials (sweep_id, trial_index, run_id, parameters, hold_at)
      VALUES ($1, $2, $3, $4, $5)`,
   holdTrial: 'UPDATE sweep_trials SET hold_at = $2 WHERE run_id = $1 RETURNING run_id',
