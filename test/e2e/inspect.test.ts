@@ -160,7 +160,7 @@ describe('arena run --inspect', () => {
       .output()
       .stderr.split('\n')
       .filter((line) => line !== '' && !line.includes(`:${port}`));
-    expect(quoted).toHaveLength(2);
+    expect(quoted).toEqual(['arena: a viewer has the whole run; closing the inspector']);
     for (const line of quoted) expect(manual).toContain(line);
     expect(await viewer.closedWith).toBe(1001);
     expectTheWholeRun(viewer.received);
