@@ -130,10 +130,20 @@ prints the same). \`test/unit/docs/generatedDocs.test.ts\` fails when a command 
 this page does not; \`npm run docs\` writes it again. What the commands do, with their real
 output, is in [the manual](../README.md#the-manual).
 
-Every command's standard output is its answer and standard error its logs and progress
-bars. Exit codes: 0 done, 1 a failure after the input was read (a failed gate, run or
-fuzzed reason), 2 bad input or a command line arena cannot read, 3 a server that went away
-while arena worked, 130 an interruption.
+Every command with a store takes \`--store sqlite:PATH\` or \`--store postgres://…\` (default:
+\`ARENA_STORE\`, else \`sqlite:.arena/arena.db\`). Every command with \`--nats\` also takes
+\`--nats-creds\`, \`--nats-nkey\`, \`--nats-tls-ca\`, \`--nats-tls-cert\`, \`--nats-tls-key\` and the
+\`ARENA_NATS_*\` env of [credentials](fleet.md#credentials).
+
+Every command takes \`--log-level\` (pino; pretty on a terminal, JSON lines otherwise;
+\`NO_COLOR=1\`, as at [no-color.org](https://no-color.org), turns the colour off). Logs and
+progress bars go to stderr, what a command answers to stdout; a progress bar keeps one width
+from start to end. Bad input gets one clear line naming the file, field or YAML path, and exit
+code 2; so does a command line arena cannot read (\`arena: unknown option '--bogus'\`, a
+missing argument, an unknown command), with the command's help after it. Exit code 1 is for
+what goes wrong after the input was read (a failed gate, run or fuzzed reason, a server out of
+reach), 3 for a server that went away while arena worked (a lost store connection: what was
+committed is kept), 130 for an interruption.
 
 ## Global options
 
