@@ -20,10 +20,10 @@ import {
   type FencedBlock,
   fencedBlocks,
   lineDiff,
-  maskOutput,
   matchOutput,
   shownCommands,
   showsArenaCommand,
+  updatedExpected,
 } from '../support/docBlocks.js';
 
 /**
@@ -196,15 +196,21 @@ async function runPage(page: string): Promise<PageResult> {
         const { matches, runIds } = matchOutput(shown.expected, ran.output, folder);
         const printedIds = ran.output.match(/[a-z0-9][a-z0-9._-]*-\d{8}T\d{6}-[0-9a-f]{4}/g);
         lastRunId = runIds.at(0) ?? printedIds?.at(0) ?? lastRunId;
-        const masked = maskOutput(ran.output, folder, shown.expected.includes('[BYTES]'));
-        body.push(`$ ${shown.command}`, ...masked.replace(/\n$/, '').split('\n'));
-        if (masked === '') body.pop();
+        // what ARENA_DOCS_UPDATE=1 writes: the old block where it still matches, the rest masked
+        const proposed = updatedExpected(
+          shown.expected,
+          ran.output,
+          folder,
+          shown.expected.includes('[BYTES]'),
+        );
+        body.push(`$ ${shown.command}`, ...proposed.replace(/\n$/, '').split('\n'));
+        if (proposed === '') body.pop();
         if (!matches) {
           blockMatches = false;
           result.mismatches.push({
             where,
             command: shown.command,
-            diff: `exit code ${ran.code}\n${lineDiff(shown.expected, masked)}`,
+            diff: `exit code ${ran.code}\n${lineDiff(shown.expected, proposed)}`,
           });
         }
       }

@@ -160,6 +160,83 @@ export function maskOutput(actual: string, folder: string, maskBytes: boolean): 
   return text;
 }
 
+/**
+ * The block's new expected output for `ARENA_DOCS_UPDATE=1`: the printed lines,
+ * masked, aligned with the old block so that what still matches keeps its
+ * masks and `[..]`, and a `...` line still stands for the lines it covered.
+ *
+ * @example
+ * ```ts
+ * updatedExpected('a\n...\nz [..]\n', 'a\nb\nc\ny\nz 1\n', '/tmp/x', false);
+ * // 'a\n...\ny\nz [..]\n'
+ * ```
+ */
+export function updatedExpected(
+  expected: string,
+  actual: string,
+  folder: string,
+  maskBytes: boolean,
+): string {
+  const shown = expected.replace(/\n$/, '').split('\n');
+  const printed = actual.replace(/\n$/, '').split('\n');
+  if (expected === '') return maskOutput(actual, folder, maskBytes);
+  if (actual === '') return '';
+  const patterns = shown.map((line) =>
+    line === '...' ? null : expectedPattern(`${line}\n`, folder),
+  );
+  const matches = (i: number, j: number): boolean => patterns[i]?.test(`${printed[j]}\n`) ?? false;
+  // cost[i][j]: the fewest lines changed to align shown[i..] with printed[j..]
+  const cost: number[][] = Array.from({ length: shown.length + 1 }, () =>
+    new Array<number>(printed.length + 1).fill(0),
+  );
+  for (let i = shown.length; i >= 0; i--) {
+    for (let j = printed.length; j >= 0; j--) {
+      if (i === shown.length) cost[i]![j] = printed.length - j;
+      else if (shown[i] === '...') {
+        cost[i]![j] = Math.min(cost[i + 1]![j]!, j < printed.length ? cost[i]![j + 1]! : Infinity);
+      } else {
+        let best = 1 + cost[i + 1]![j]!;
+        if (j < printed.length) {
+          best = Math.min(best, 1 + cost[i]![j + 1]!);
+          if (matches(i, j)) best = Math.min(best, cost[i + 1]![j + 1]!);
+        }
+        cost[i]![j] = best;
+      }
+    }
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < shown.length || j < printed.length) {
+    if (i < shown.length && shown[i] === '...') {
+      // end the wildcard where that costs no more; else it covers this printed line
+      if (cost[i + 1]![j] === cost[i]![j]) {
+        out.push('...');
+        i++;
+      } else {
+        j++;
+      }
+      continue;
+    }
+    if (
+      i < shown.length &&
+      j < printed.length &&
+      matches(i, j) &&
+      cost[i]![j] === cost[i + 1]![j + 1]
+    ) {
+      out.push(shown[i]!);
+      i++;
+      j++;
+    } else if (j < printed.length && (i === shown.length || cost[i]![j] === 1 + cost[i]![j + 1]!)) {
+      out.push(maskOutput(printed[j]!, folder, maskBytes));
+      j++;
+    } else {
+      i++;
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
 /** The lines of `expected` and `actual` as a short diff: `-` shown only, `+` printed only. */
 export function lineDiff(expected: string, actual: string): string {
   const a = expected.replace(/\n$/, '').split('\n');
@@ -191,7 +268,21 @@ export function lineDiff(expected: string, actual: string): string {
       i++;
     }
   }
-  return out.join('\n');
+  // unchanged lines more than three away from a change are left out, as a unified diff does
+  const near = out.map((_, index) =>
+    out.slice(Math.max(0, index - 3), index + 4).some((line) => !line.startsWith('  ')),
+  );
+  const shown: string[] = [];
+  let skipped = 0;
+  out.forEach((line, index) => {
+    if (near[index]) {
+      if (skipped > 0) shown.push(`  (${skipped} unchanged lines)`);
+      skipped = 0;
+      shown.push(line);
+    } else skipped++;
+  });
+  if (skipped > 0) shown.push(`  (${skipped} unchanged lines)`);
+  return shown.join('\n');
 }
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */

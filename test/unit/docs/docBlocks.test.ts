@@ -7,6 +7,7 @@ import {
   maskOutput,
   matchOutput,
   shownCommands,
+  updatedExpected,
 } from '../../support/docBlocks.js';
 
 const folder = '/tmp/arena-docs-abc123';
@@ -87,5 +88,29 @@ describe('anchors', () => {
   it('numbers repeated headings and ignores headings inside code blocks', () => {
     const anchors = anchorsOf('# A\n## A\n```sh\n# not a heading\n```\n<a id="here"></a>\n');
     expect([...anchors].sort()).toEqual(['a', 'a-1', 'here']);
+  });
+});
+
+describe('ARENA_DOCS_UPDATE', () => {
+  it('keeps what still matches, with its masks and ..., and writes what changed, masked', () => {
+    const shown = 'run [RUN_ID]: ok\n...\nphase b: 2\n\nsee it with: arena show [RUN_ID]\n';
+    const printed =
+      'run s-20261201T000000-00ff: ok\nphase a: 1\nphase b: 2\n\nsee it with: npx arena show s-20261201T000000-00ff\n';
+    expect(updatedExpected(shown, printed, folder, false)).toBe(
+      'run [RUN_ID]: ok\n...\nphase b: 2\n\nsee it with: npx arena show [RUN_ID]\n',
+    );
+  });
+
+  it('writes the whole output into an empty block, and keeps [..] where it still matches', () => {
+    expect(updatedExpected('', `wrote ${folder}/a\n`, folder, false)).toBe('wrote [PATH]/a\n');
+    expect(updatedExpected('a [..]\nb\n', 'a 1 2\nc\n', folder, false)).toBe('a [..]\nc\n');
+  });
+});
+
+describe('the difference a failure shows', () => {
+  it('leaves out unchanged lines far from a change', () => {
+    const shown = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].join('\n');
+    const printed = shown.replace('i', 'I');
+    expect(lineDiff(shown, printed)).toBe('  (5 unchanged lines)\n  f\n  g\n  h\n+ I\n- i\n  j');
   });
 });
