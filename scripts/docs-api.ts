@@ -49,7 +49,9 @@ function proseOf(doc: string): string {
 /** The first sentence of a doc comment's first paragraph, on one line. */
 export function firstSentence(doc: string | null): string {
   if (doc === null) return '';
-  const paragraph = (proseOf(doc).split(/\n\s*\n/)[0] ?? '').replace(/\s*\n\s*/g, ' ');
+  // the first paragraph, up to a list it opens
+  const first = (proseOf(doc).split(/\n\s*\n/)[0] ?? '').split(/\n\s*(?:[-*]|\d+\.)\s/)[0] ?? '';
+  const paragraph = first.replace(/\s*\n\s*/g, ' ');
   const end = /[.!?](?=\s+[A-Z`(])/.exec(paragraph);
   return end ? paragraph.slice(0, end.index + 1) : paragraph;
 }

@@ -58,6 +58,9 @@ describe('the generated references', () => {
  */`;
     expect(firstSentence(doc)).toBe('Open the store at a location.');
     expect(firstSentence('/** One line, no stop */')).toBe('One line, no stop');
+    expect(
+      firstSentence('/**\n * At an episode end:\n * - after a reason: stop\n * - else: go on\n */'),
+    ).toBe('At an episode end:');
     expect(firstSentence(null)).toBe('');
   });
 });
