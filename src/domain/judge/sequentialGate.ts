@@ -128,22 +128,31 @@ export function foldSequentialGates(
   result: Pick<JudgeResult, 'status' | 'score'>,
 ): SequentialGateState {
   if (state.decision !== null) return state;
-  const tracks = state.tracks.map((track) => {
+  const tracks: SequentialGateTrack[] = [];
+  let failed = false;
+  let passed = true;
+  for (const track of state.tracks) {
     const value = gateValue(track.spec, result);
-    return {
+    const test = foldBettingGate(track.test, value);
+    tracks.push({
       spec: track.spec,
-      test: foldBettingGate(track.test, value),
+      test,
       sequence: foldConfidenceSequence(track.sequence, value),
-    };
-  });
+    });
+    if (test.decision === 'fail') failed = true;
+    if (test.decision !== 'pass') passed = false;
+  }
   const folded = state.folded + 1;
-  const decisions = tracks.map((track) => track.test.decision);
-  const decision = decisions.includes('fail')
-    ? 'fail'
-    : decisions.every((one) => one === 'pass')
-      ? 'pass'
-      : null;
-  return { ...state, folded, tracks, decision, decidedAt: decision === null ? null : folded };
+  const decision = failed ? 'fail' : passed ? 'pass' : null;
+  return {
+    seed: state.seed,
+    alpha: state.alpha,
+    total: state.total,
+    folded,
+    tracks,
+    decision,
+    decidedAt: decision === null ? null : folded,
+  };
 }
 
 /** What `arena judge --json` reports of one gate. */

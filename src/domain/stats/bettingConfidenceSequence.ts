@@ -11,10 +11,12 @@ import { StatisticsInputError } from './errors.js';
  * the null mean of the remaining items, `(N m - S) / (N - t + 1)`); it leaves
  * the sequence once the hedged wealth `max(K+, K-) / 2` reaches `1 / alpha`,
  * or once the results seen make it impossible (`S > N m`, or
- * `S + (N - t) < N m`). The printed interval is widened to the next grid
- * point outward (the set is an interval between grid points), and clipped to
- * what the results seen still allow, so it covers the mean with probability
- * at least `1 - alpha` at every step at once.
+ * `S + (N - t) < N m`), for good: the running intersection, itself a
+ * confidence sequence, so only the candidates still in are folded (a few
+ * dozen after a hundred results). The printed interval is widened to the next
+ * grid point outward (the set is an interval between grid points), and
+ * clipped to what the results seen still allow, so it covers the mean with
+ * probability at least `1 - alpha` at every step at once.
  *
  * @example
  * ```ts
@@ -31,9 +33,13 @@ export interface BettingConfidenceSequenceState {
   readonly folded: number;
   readonly sum: number;
   readonly squares: number;
-  /** Log of each candidate's wealth betting on results above it. */
+  /** The first candidate (`k`) still in the sequence; above `highest` when none is. */
+  readonly lowest: number;
+  /** The last candidate still in the sequence. */
+  readonly highest: number;
+  /** Log of the wealth betting on results above each candidate still in, `lowest` first. */
   readonly logWealthUp: readonly number[];
-  /** Log of each candidate's wealth betting on results below it. */
+  /** Log of the wealth betting on results below each candidate still in, `lowest` first. */
   readonly logWealthDown: readonly number[];
 }
 
@@ -72,6 +78,8 @@ export function bettingConfidenceSequence(parameters: {
     folded: 0,
     sum: 0,
     squares: 0,
+    lowest: 0,
+    highest: grid,
     logWealthUp: zeros,
     logWealthDown: [...zeros],
   };
@@ -96,26 +104,50 @@ export function foldConfidenceSequence(
   if (state.folded >= state.total) {
     throw new StatisticsInputError(`the population has ${state.total} results: all were folded`);
   }
-  const { total, grid, folded, sum } = state;
+  const { total, grid, folded, sum, lowest } = state;
   const { mean, variance } = runningEstimates(folded, sum, state.squares);
   const remaining = total - folded;
-  const up = state.logWealthUp.slice();
-  const down = state.logWealthDown.slice();
-  for (let k = 0; k <= grid; k++) {
-    const nullMean = ((total * k) / grid - sum) / remaining;
-    // a candidate the results already rule out keeps its wealth: it is out for good
-    if (nullMean < 0 || nullMean > 1) continue;
-    const bets = predictableBets(mean, variance, nullMean);
-    up[k] = up[k]! + Math.log1p(bets.up * (result - nullMean));
-    down[k] = down[k]! + Math.log1p(-bets.down * (result - nullMean));
-  }
   const after = folded + 1;
   const sumAfter = sum + result;
+  const bar = Math.log(2 / state.alpha);
+  const up: number[] = [];
+  const down: number[] = [];
+  let first = -1;
+  let last = -1;
+  for (let k = lowest; k <= state.highest; k++) {
+    const nullMean = ((total * k) / grid - sum) / remaining;
+    const at = k - lowest;
+    let wealthUp = state.logWealthUp[at]!;
+    let wealthDown = state.logWealthDown[at]!;
+    if (nullMean >= 0 && nullMean <= 1) {
+      const bets = predictableBets(mean, variance, nullMean);
+      wealthUp += Math.log1p(bets.up * (result - nullMean));
+      wealthDown += Math.log1p(-bets.down * (result - nullMean));
+    }
+    const candidate = (total * k) / grid;
+    // out for good: the wealth reached 2/alpha, or the results seen rule the candidate out
+    const out =
+      Math.max(wealthUp, wealthDown) >= bar ||
+      candidate < sumAfter ||
+      candidate > sumAfter + (total - after);
+    if (out && first < 0) continue;
+    if (first < 0) first = k;
+    if (!out) last = k;
+    up.push(wealthUp);
+    down.push(wealthDown);
+  }
+  const kept = first < 0 ? 0 : last - first + 1;
+  up.length = kept;
+  down.length = kept;
   return {
-    ...state,
+    alpha: state.alpha,
+    total,
+    grid,
     folded: after,
     sum: sumAfter,
     squares: state.squares + (result - (0.5 + sumAfter) / (after + 1)) ** 2,
+    lowest: first < 0 ? state.highest + 1 : first,
+    highest: first < 0 ? state.highest : last,
     logWealthUp: up,
     logWealthDown: down,
   };
@@ -134,22 +166,13 @@ export function confidenceInterval(state: BettingConfidenceSequenceState): {
   lower: number;
   upper: number;
 } {
-  const { total, grid, folded, sum } = state;
+  const { total, grid, folded, sum, lowest, highest } = state;
   const possibleLower = sum / total;
   const possibleUpper = (sum + total - folded) / total;
-  const bar = Math.log(2 / state.alpha);
-  let first = -1;
-  let last = -1;
-  for (let k = 0; k <= grid; k++) {
-    const candidate = k / grid;
-    if (candidate < possibleLower || candidate > possibleUpper) continue;
-    if (Math.max(state.logWealthUp[k]!, state.logWealthDown[k]!) >= bar) continue;
-    if (first < 0) first = k;
-    last = k;
-  }
-  if (first < 0) return { lower: possibleLower, upper: possibleUpper };
+  // none left (a miss, probability at most alpha): what the results seen allow
+  if (lowest > highest) return { lower: possibleLower, upper: possibleUpper };
   return {
-    lower: Math.max(possibleLower, (first - 1) / grid),
-    upper: Math.min(possibleUpper, (last + 1) / grid),
+    lower: Math.max(possibleLower, (lowest - 1) / grid),
+    upper: Math.min(possibleUpper, (highest + 1) / grid),
   };
 }

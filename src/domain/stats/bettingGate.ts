@@ -166,15 +166,22 @@ export function foldBettingGate(state: BettingGateState, result: number): Bettin
   const folded = state.folded + 1;
   const sum = state.sum + result;
   const estimateAfter = (0.5 + sum) / (folded + 1);
-  const next = {
-    ...state,
+  const logWealthPass = state.logWealthPass + Math.log1p(bets.up * (result - nullMean));
+  const logWealthFail = state.logWealthFail + Math.log1p(-bets.down * (result - nullMean));
+  const { decision, decidedBy } = decisionOf(state, folded, sum, logWealthPass, logWealthFail);
+  return {
+    threshold,
+    alpha: state.alpha,
+    total,
     folded,
     sum,
     squares: state.squares + (result - estimateAfter) ** 2,
-    logWealthPass: state.logWealthPass + Math.log1p(bets.up * (result - nullMean)),
-    logWealthFail: state.logWealthFail + Math.log1p(-bets.down * (result - nullMean)),
+    logWealthPass,
+    logWealthFail,
+    decision,
+    decidedBy,
+    decidedAt: decision === null ? null : folded,
   };
-  return { ...next, ...decisionOf(next) };
 }
 
 /** Relative slack on `N p0` so that a threshold such as 0.7 * 10 (6.999…) is not missed by rounding. */
@@ -182,25 +189,23 @@ const EXACT_SLACK = 1e-9;
 
 function decisionOf(
   state: BettingGateState,
-): Pick<BettingGateState, 'decision' | 'decidedBy' | 'decidedAt'> {
+  folded: number,
+  sum: number,
+  logWealthPass: number,
+  logWealthFail: number,
+): Pick<BettingGateState, 'decision' | 'decidedBy'> {
   const needed = state.total * state.threshold;
   const slack = EXACT_SLACK * state.total;
-  const remaining = state.total - state.folded;
-  if (state.sum >= needed - slack) return decided('pass', 'exact', state.folded);
-  if (state.sum + remaining < needed - slack) return decided('fail', 'exact', state.folded);
+  if (sum >= needed - slack) return { decision: 'pass', decidedBy: 'exact' };
+  if (sum + (state.total - folded) < needed - slack)
+    return { decision: 'fail', decidedBy: 'exact' };
   const bar = -Math.log(state.alpha);
-  if (state.logWealthPass >= bar) return decided('pass', 'wealth', state.folded);
-  if (state.logWealthFail >= bar) return decided('fail', 'wealth', state.folded);
-  return { decision: null, decidedBy: null, decidedAt: null };
+  if (logWealthPass >= bar) return { decision: 'pass', decidedBy: 'wealth' };
+  if (logWealthFail >= bar) return { decision: 'fail', decidedBy: 'wealth' };
+  return UNDECIDED;
 }
 
-function decided(
-  decision: 'pass' | 'fail',
-  decidedBy: 'wealth' | 'exact',
-  decidedAt: number,
-): Pick<BettingGateState, 'decision' | 'decidedBy' | 'decidedAt'> {
-  return { decision, decidedBy, decidedAt };
-}
+const UNDECIDED = { decision: null, decidedBy: null } as const;
 
 /**
  * The wealth that decided (or, undecided, the larger of the two), as a plain number.
