@@ -26,6 +26,7 @@ import {
   reportJudgeRun,
   scanCases,
 } from './judgeCommandIo.js';
+import { agreementReporter } from './judgePanelReport.js';
 import { sequentialCostLine, sequentialGateLine } from './sequentialGateText.js';
 
 /** What `--seed` may be: an integer in [0, 2^32). */
@@ -87,6 +88,8 @@ export async function judgeSequentially(
     seed,
   });
   const summary = judgeSummaryAccumulator();
+  // a panel's agreement (and its min_agreement gate) over every judgement made, as without the gate
+  const agreement = agreementReporter({ trials: 1, minAgreement: config.gates.min_agreement });
   const out: WriteStream | NodeJS.WriteStream = options.out
     ? createWriteStream(options.out)
     : process.stdout;
@@ -107,6 +110,7 @@ export async function judgeSequentially(
       signal: interrupt.signal,
       onJudged: (result) => {
         summary.add(result);
+        agreement.add(result);
         out.write(`${JSON.stringify(result)}\n`);
       },
       fold: (result) => {
@@ -134,6 +138,7 @@ export async function judgeSequentially(
         `${report.gate} ${report.threshold} failed by the sequential gate after ${report.decidedAt} of ${state.total} cases`,
     );
   const { min_pass_rate: _rate, min_mean_score: _score, ...otherGates } = config.gates;
+  const agreed = agreement.report();
   reportJudgeRun(
     judge.settings.name,
     summary.summary(),
@@ -142,10 +147,12 @@ export async function judgeSequentially(
     options,
     {
       lines: [
+        ...agreed.lines,
         ...reports.map((report) => sequentialGateLine(report, state)),
         sequentialCostLine(state, outcome.judged),
       ],
       json: {
+        ...agreed.json,
         sequential: {
           decision: state.decision,
           judged: outcome.judged,
@@ -158,7 +165,7 @@ export async function judgeSequentially(
           gates: reports,
         },
       },
-      failedGates: failed,
+      failedGates: [...agreed.failedGates, ...failed],
     },
   );
 }
