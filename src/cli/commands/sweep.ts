@@ -6,6 +6,7 @@ import { prepareSweepTrials } from '../../config/sweepTrials.js';
 import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
 import { SweepNotFoundError } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/store/storeUri.js';
+import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupts.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
@@ -98,6 +99,7 @@ async function sweepCommand(
     const start: SweepStart = fresh ?? (await prepareResume(options.resume as string, store));
     let announced = false;
     const outcome = await runSweep(start, {
+      patienceMs: serverPatienceFromEnvironment(),
       store,
       builtins: builtinComponents,
       parallel,
