@@ -30,6 +30,7 @@ export interface JudgeCommandOptions extends NatsCredentialFlags {
   cache: boolean;
   maxInFlight?: string;
   trials?: string;
+  seed?: string;
 }
 
 /** The evaluation run id of cases without one: named after the cases file's bytes. */
