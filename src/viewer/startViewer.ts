@@ -8,9 +8,27 @@ import { ViewerFeed } from './viewerFeed.js';
 import type { ViewerMessage } from './viewerMessages.js';
 import { startViewerServer, type ViewerServer } from './viewerServer.js';
 
-/** Events kept per actor when `history` is not given (`--view-history`). */
+/**
+ * Events (and snapshots) the viewer keeps per actor when `history` is not
+ * given (`--view-history`): the scrubber of a live view reaches this far back
+ * for each actor.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_VIEW_HISTORY; // 500
+ * ```
+ */
 export const DEFAULT_VIEW_HISTORY = 500;
-/** The most events a viewer keeps per actor. */
+/**
+ * The most events a viewer keeps per actor: 100 000 (about 20 MB per busy
+ * actor at 200 bytes a message).
+ *
+ * @example
+ * ```ts
+ * MAX_VIEW_HISTORY; // 100000
+ * await startViewer({ history: 200_000 }); // ViewerOptionError: history must be an integer from 1 to 100000 …
+ * ```
+ */
 export const MAX_VIEW_HISTORY = 100_000;
 
 /** Where the viewer listens and how much it keeps. */
@@ -106,7 +124,9 @@ export async function startViewer(options: ViewerOptions = {}): Promise<LiveView
 /**
  * Start the viewer on a recorded trace (`arena run --trace`,
  * `createTraceRecorder`): the same page, with the whole trace to scrub
- * through from its start.
+ * through from its start. A trace holds no machine definitions: arena's own
+ * machines are drawn by their id, an app's machines are listed without a
+ * chart (watch those live with {@link startViewer}).
  *
  * @throws ViewerOptionError for a bad option; ViewerServerError when it cannot listen.
  * @example
@@ -122,7 +142,9 @@ export async function startTraceViewer(
 ): Promise<Viewer> {
   const charts = new ViewerCharts();
   const feed = new ViewerFeed({ history: null });
-  for (const message of traceMessages(records, charts)) feed.add(message);
+  // arena's own machines, to draw a trace's actors by their machine id; loaded only for a replay
+  const { machinesByName } = await import('../diagram/machineCatalog.js');
+  for (const message of traceMessages(records, charts, machinesByName.values())) feed.add(message);
   const server = await startViewerServer({
     feed,
     charts,

@@ -1,5 +1,5 @@
+import type { AnyStateMachine } from 'xstate';
 import type { TraceRecord } from '../actors/inspection/traceRecord.js';
-import { machinesByName } from '../diagram/machineCatalog.js';
 import { machineGraph } from '../diagram/machineGraph.js';
 import type { JsonValue } from '../domain/shared/json.js';
 import { redactPayload } from './redactPayload.js';
@@ -11,13 +11,13 @@ import type { ActorLineMessage } from './viewerMessages.js';
  * `@xstate.actor` record, an event per `@xstate.event` (payload redacted), a
  * snapshot per `@xstate.snapshot`: the records `arena trace` builds its
  * timeline from, so a page stepping through them shows the states `arena
- * trace --json` lists. A trace holds no machine definitions: arena's own
- * machines are drawn from their code (by machine id), other machines are
+ * trace --json` lists. A trace holds no machine definitions: the machines
+ * given (arena's own, for `arena view`) are drawn by their id, others are
  * listed without a chart.
  *
  * @example
  * ```ts
- * traceMessages(parseTrace(text, 'trace.jsonl'), charts).slice(0, 2);
+ * traceMessages(parseTrace(text, 'trace.jsonl'), charts, [simulationControllerMachine]).slice(0, 2);
  * // [ { k: 'actor', seq: 0, at: 0.4, sid: 'x:0', id: 'x:0', machine: 'simulationController', parent: null, chart: 'simulationController' },
  * //   { k: 'snapshot', seq: 1, at: 0.5, sid: 'x:0', event: 'xstate.init', value: 'idle', status: 'active' } ]
  * ```
@@ -25,8 +25,9 @@ import type { ActorLineMessage } from './viewerMessages.js';
 export function traceMessages(
   records: readonly TraceRecord[],
   charts: ViewerCharts,
+  knownMachines: Iterable<AnyStateMachine>,
 ): ActorLineMessage[] {
-  const machines = new Map([...machinesByName.values()].map((machine) => [machine.id, machine]));
+  const machines = new Map([...knownMachines].map((machine) => [machine.id, machine]));
   const chartKeys = new Map<string, string | null>();
   const chartOf = (machineId: string | null): string | null => {
     if (machineId === null) return null;
