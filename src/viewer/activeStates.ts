@@ -63,7 +63,8 @@ export interface DrawnEdge {
  * The arrow of the transition most likely taken from the active states
  * `before` to `after` on `eventType`: an arrow whose source was active before
  * and whose target is active after, for that event (an `always` or `after`
- * arrow when none is), the deepest source first. `null` when no arrow
+ * arrow when none is, or the eventless arrow out of a state the event led to
+ * and that was left at once), the deepest source first. `null` when no arrow
  * explains the change (the first snapshot, a transition without a target).
  *
  * @example
@@ -96,8 +97,20 @@ export function takenEdge(
     );
   const onEvent = deepest(candidates.filter((edge) => edge.eventType === eventType));
   if (onEvent !== null) return onEvent;
+  const isEventless = (edge: DrawnEdge): boolean =>
+    edge.eventType === '' || edge.eventType.startsWith('xstate.after');
   // Reached through an eventless or delayed hop after the event.
+  const direct = deepest(candidates.filter(isEventless));
+  if (direct !== null) return direct;
+  // The event led to a passing state, left at once by an eventless arrow: that arrow is the last.
+  const passedThrough = new Set(
+    edges
+      .filter((edge) => wasActive.has(edge.source) && edge.eventType === eventType)
+      .map((edge) => edge.target),
+  );
   return deepest(
-    candidates.filter((edge) => edge.eventType === '' || edge.eventType.startsWith('xstate.after')),
+    edges.filter(
+      (edge) => isEventless(edge) && passedThrough.has(edge.source) && isActive.has(edge.target),
+    ),
   );
 }

@@ -70,11 +70,33 @@ export interface HelloMessage {
   readonly title: string;
 }
 
+/**
+ * A machine's chart, sent to a page before the first actor that needs it, so
+ * the page holds everything it shows once its stream is written.
+ */
+export interface ChartMessage {
+  readonly k: 'chart';
+  readonly key: string;
+  /** `null` when it could not be drawn (`error` says why). */
+  readonly chart: ViewerChart | null;
+  readonly error: string | null;
+}
+
+/** The server is closing: the page keeps what it has and stops reconnecting. */
+export interface EndMessage {
+  readonly k: 'end';
+}
+
 /** Everything that happens to an actor, in stream order. */
 export type ActorLineMessage = ActorMessage | EventMessage | SnapshotMessage;
 
 /** One message of the stream. */
-export type ViewerMessage = ActorLineMessage | GoneMessage | HelloMessage;
+export type ViewerMessage =
+  | ActorLineMessage
+  | ChartMessage
+  | EndMessage
+  | GoneMessage
+  | HelloMessage;
 
 /** What the page fetches to draw a machine (`chart/<key>.json`): the annotated SVG and each arrow's event. */
 export interface ViewerChart {

@@ -6,7 +6,7 @@ import { type ViewerAssets, viewerAssets } from './viewerAssets.js';
 import type { ViewerCharts } from './viewerCharts.js';
 import { ViewerServerError } from './viewerErrors.js';
 import type { ViewerFeed } from './viewerFeed.js';
-import type { HelloMessage, ViewerChart, ViewerMessage } from './viewerMessages.js';
+import type { ChartMessage, HelloMessage, ViewerMessage } from './viewerMessages.js';
 
 /**
  * The page may load only what this server serves: no CDN, no inline script
@@ -60,14 +60,17 @@ export interface ViewerServer {
 
 interface Page {
   readonly response: ServerResponse;
+  /** Chart keys this page was sent. */
+  readonly charts: Set<string>;
   /** Bytes of the replay sent on connecting, not counted against the bound until written out. */
   replayBytes: number;
 }
 
 /**
  * Serve the viewer page on 127.0.0.1 under a random token: the page, its
- * bundled script and stylesheet, each machine's chart, and a server-sent
- * event stream of the feed. Only `GET` (and `HEAD`) of a URL that starts with
+ * bundled script and stylesheet, and a server-sent event stream of the feed
+ * (each machine's chart laid out once and sent before the first actor that
+ * needs it, so a page has all it shows once its stream is written). Only `GET` (and `HEAD`) of a URL that starts with
  * the token and comes with this server's own `Host` is answered: the page
  * reads, it can send nothing to the actors. A page that stops reading is cut
  * off once it leaves `maxViewerBufferBytes` unread, so it never holds up the
@@ -99,12 +102,39 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     page.response.write(text);
     return Buffer.byteLength(text);
   };
+  const chartMessage = (key: string): ChartMessage => {
+    try {
+      const chart = options.charts.chart(key) ?? null;
+      return { k: 'chart', key, chart, error: chart === null ? `no chart ${key}` : null };
+    } catch (error) {
+      return {
+        k: 'chart',
+        key,
+        chart: null,
+        error: `cannot draw ${key}: ${(error as Error).message}`,
+      };
+    }
+  };
+  /** Send the page the charts `messages` need that it was not sent yet; returns the bytes written. */
+  const sendCharts = (page: Page, messages: readonly ViewerMessage[]): number => {
+    const missing: ChartMessage[] = [];
+    for (const message of messages) {
+      if (message.k !== 'actor' || message.chart === null || page.charts.has(message.chart))
+        continue;
+      page.charts.add(message.chart);
+      missing.push(chartMessage(message.chart));
+    }
+    return missing.length === 0 ? 0 : send(page, missing);
+  };
 
+  let lastFlushAt = 0;
   const flush = (): void => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
+    lastFlushAt = performance.now();
     if (pending.length === 0) return;
-    const text = `data: ${JSON.stringify(pending)}\n\n`;
+    const batch = pending;
+    const text = `data: ${JSON.stringify(batch)}\n\n`;
     pending = [];
     for (const page of pages) {
       // a page that stopped reading: cut it off (it reconnects for the replay), never buffer more for it
@@ -114,6 +144,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
         page.response.destroy();
         continue;
       }
+      sendCharts(page, batch);
       page.response.write(text);
     }
   };
@@ -128,10 +159,11 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       response.end();
       return;
     }
-    const page: Page = { response, replayBytes: 0 };
+    const page: Page = { response, charts: new Set(), replayBytes: 0 };
     response.write('retry: 1000\n\n');
     page.replayBytes += send(page, [hello]);
     const retained = options.feed.retained();
+    page.replayBytes += sendCharts(page, retained);
     for (let start = 0; start < retained.length; start += REPLAY_CHUNK) {
       page.replayBytes += send(page, retained.slice(start, start + REPLAY_CHUNK));
     }
@@ -171,16 +203,6 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       asset(response, 'text/css; charset=utf-8', assets.style);
     } else if (route === 'events') {
       openStream(request, response);
-    } else if (route.startsWith('chart/') && route.endsWith('.json')) {
-      let chart: ViewerChart | undefined;
-      try {
-        chart = options.charts.chart(decodeURIComponent(route.slice(6, -5)));
-      } catch (error) {
-        plain(response, 500, `cannot draw this chart: ${(error as Error).message}\n`);
-        return;
-      }
-      if (chart === undefined) plain(response, 404, 'no such chart\n');
-      else asset(response, 'application/json; charset=utf-8', JSON.stringify(chart));
     } else {
       plain(response, 404, 'not found\n');
     }
@@ -207,13 +229,20 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     port,
     publish(messages) {
       if (messages.length === 0) return;
-      for (const message of messages) pending.push(message);
-      if (timer === null && pages.size > 0) {
-        timer = setTimeout(flush, BATCH_MS);
-        timer.unref();
-      } else if (pages.size === 0) {
+      if (pages.size === 0) {
         // nobody to send to: the feed keeps what a page will be sent on connecting
         pending = [];
+        return;
+      }
+      for (const message of messages) pending.push(message);
+      // A run that keeps the event loop busy (synchronous steps, a synchronous store) would
+      // starve a timer: a batch older than BATCH_MS goes out from here, the socket writes at once.
+      const now = performance.now();
+      if (now - lastFlushAt >= BATCH_MS) {
+        flush();
+      } else if (timer === null) {
+        timer = setTimeout(flush, BATCH_MS);
+        timer.unref();
       }
     },
     get connectedViewers() {
@@ -237,7 +266,8 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     close() {
       closing ??= (async () => {
         flush();
-        for (const page of pages) page.response.end();
+        // told the stream is over, a page keeps what it has instead of reconnecting to nothing
+        for (const page of pages) page.response.end(`data: ${JSON.stringify([{ k: 'end' }])}\n\n`);
         pages.clear();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();

@@ -72,6 +72,8 @@ export class ViewerTimeline {
       if (message.k === 'hello') {
         this.reset(message);
         changed = true;
+      } else if (message.k === 'chart' || message.k === 'end') {
+        // the chart view keeps charts and the page closes its stream; nothing to fold
       } else if (message.k === 'gone') {
         changed = this.forget(message.sid) || changed;
       } else if (message.seq > this.lastSeq) {

@@ -1,11 +1,14 @@
 import { activePaths, type DrawnEdge, takenEdge } from '../activeStates.js';
-import type { ViewerChart } from '../viewerMessages.js';
+import type { ChartMessage, ViewerChart } from '../viewerMessages.js';
 import type { ActorIdentity, ActorState } from '../viewerTimeline.js';
 import { element } from './dom.js';
 
+/** The smallest scale a chart is drawn at to fit the pane; a larger machine scrolls. */
+const MIN_ZOOM = 0.6;
+
 /**
- * The selected actor's statechart: fetched once per machine from the server
- * (laid out there with `arena diagram`'s code), then lit for the state at the
+ * The selected actor's statechart: sent once per machine by the server (laid
+ * out there with `arena diagram`'s code), then lit for the state at the
  * scrubbed point: `data-active="true"` on each active state, and
  * `data-last-transition="true"` on the arrow of the last transition taken.
  */
@@ -13,7 +16,7 @@ export class ChartView {
   readonly root: HTMLElement;
   private readonly title: HTMLElement;
   private readonly drawing: HTMLElement;
-  private readonly charts = new Map<string, Promise<ViewerChart | string>>();
+  private readonly charts = new Map<string, ViewerChart | string>();
   private shownKey: string | null = null;
   private shownChart: ViewerChart | null = null;
   private lit = '';
@@ -42,36 +45,40 @@ export class ChartView {
       }
       return;
     }
-    if (key !== this.shownKey) {
+    if (key !== this.shownKey || this.shownChart === null) {
+      const chart = this.charts.get(key);
+      if (key === this.shownKey && chart === undefined) return;
       this.shownKey = key;
       this.shownChart = null;
       this.lit = '';
-      this.drawing.replaceChildren(element('p', 'no-chart', 'drawing…'));
-      void this.load(key).then((chart) => {
-        if (this.shownKey !== key) return;
-        if (typeof chart === 'string') {
-          this.drawing.replaceChildren(element('p', 'no-chart', chart));
-          return;
-        }
-        this.shownChart = chart;
-        // The server's own SVG (text escaped there); no script runs from it under the page's policy.
-        this.drawing.innerHTML = chart.svg;
-        this.light(state);
-      });
-      return;
+      if (chart === undefined) {
+        this.drawing.replaceChildren(element('p', 'no-chart', 'drawing…'));
+        return;
+      }
+      if (typeof chart === 'string') {
+        this.drawing.replaceChildren(element('p', 'no-chart', chart));
+        return;
+      }
+      this.shownChart = chart;
+      // The server's own SVG (text escaped there); no script runs from it under the page's policy.
+      this.drawing.innerHTML = chart.svg;
+      this.fit();
     }
-    if (this.shownChart !== null) this.light(state);
+    this.light(state);
   }
 
-  private load(key: string): Promise<ViewerChart | string> {
-    let loading = this.charts.get(key);
-    if (loading === undefined) {
-      loading = fetch(`chart/${encodeURIComponent(key)}.json`).then(async (response) =>
-        response.ok ? ((await response.json()) as ViewerChart) : await response.text(),
-      );
-      this.charts.set(key, loading);
-    }
-    return loading;
+  /** Scale the drawing to the pane's width, never below {@link MIN_ZOOM}: beyond that it scrolls. */
+  private fit(): void {
+    const svg = this.drawing.querySelector('svg');
+    const natural = Number(svg?.getAttribute('width'));
+    if (svg === null || !(natural > 0)) return;
+    const zoom = Math.min(1, Math.max(MIN_ZOOM, (this.root.clientWidth - 24) / natural));
+    svg.style.width = `${Math.round(natural * zoom)}px`;
+  }
+
+  /** Keep a chart the server sent (before the first actor that needs it). */
+  store(message: ChartMessage): void {
+    this.charts.set(message.key, message.chart ?? message.error ?? `no chart ${message.key}`);
   }
 
   private light(state: ActorState): void {
@@ -95,6 +102,14 @@ export class ChartView {
     }
     for (const node of this.drawing.querySelectorAll<SVGElement>('[data-edge-lit]')) {
       delete node.dataset.edgeLit;
+    }
+    // The deepest active state in view: a large machine scrolls to where it is.
+    const leaf = active.at(-1);
+    if (leaf !== undefined) {
+      const target = this.drawing.querySelector(
+        `[data-state="${CSS.escape(`${chart.machine}.${leaf}`)}"]`,
+      );
+      target?.scrollIntoView({ block: 'center', inline: 'center' });
     }
     if (edge === null) return;
     for (const node of this.drawing.querySelectorAll<SVGElement>(

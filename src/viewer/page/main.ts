@@ -50,7 +50,10 @@ function frame(now: number): void {
   frameAsked = false;
   const batches = queue;
   queue = [];
-  for (const batch of batches) timeline.receive(batch);
+  for (const batch of batches) {
+    for (const message of batch) if (message.k === 'chart') chart.store(message);
+    timeline.receive(batch);
+  }
   if (selected === null || !timeline.actors.has(selected)) {
     selected = timeline.roots[0] ?? null;
     tree.select(selected);
@@ -79,7 +82,13 @@ stream.onerror = () => {
   status.dataset.connected = 'false';
 };
 stream.onmessage = (message: MessageEvent<string>) => {
-  queue.push(JSON.parse(message.data) as ViewerMessage[]);
+  const batch = JSON.parse(message.data) as ViewerMessage[];
+  queue.push(batch);
+  if (batch.some((item) => item.k === 'end')) {
+    stream.close();
+    status.textContent = 'finished: the viewer closed (this page keeps what it received)';
+    status.dataset.connected = 'false';
+  }
   askFrame();
 };
 window.addEventListener('scroll', () => askFrame());

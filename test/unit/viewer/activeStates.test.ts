@@ -70,6 +70,18 @@ describe('takenEdge', () => {
     });
   });
 
+  it('names the eventless arrow out of a state the event passed through', () => {
+    const passing: DrawnEdge[] = [
+      { owner: 'waiting', index: 0, source: 'waiting', target: 'resting', eventType: 'flow' },
+      { owner: 'resting', index: 0, source: 'resting', target: 'paused', eventType: '' },
+      { owner: 'resting', index: 1, source: 'resting', target: 'going', eventType: '' },
+    ];
+    expect(takenEdge(passing, ['waiting'], ['paused'], 'flow')).toMatchObject({
+      source: 'resting',
+      target: 'paused',
+    });
+  });
+
   it('names no arrow for the first snapshot or a change no arrow explains', () => {
     expect(takenEdge(edges, [], ['idle'], 'xstate.init')).toBeNull();
     expect(takenEdge(edges, ['idle'], ['idle'], 'start')).toBeNull();

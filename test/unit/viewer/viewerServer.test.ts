@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMachine } from 'xstate';
 import { ViewerCharts } from '../../../src/viewer/viewerCharts.js';
 import { ViewerFeed } from '../../../src/viewer/viewerFeed.js';
 import type { ViewerMessage } from '../../../src/viewer/viewerMessages.js';
@@ -19,10 +20,14 @@ afterEach(async () => {
   server = null;
 });
 
-async function start(feed = new ViewerFeed({ history: 10 }), maxViewerBufferBytes?: number) {
+async function start(
+  feed = new ViewerFeed({ history: 10 }),
+  maxViewerBufferBytes?: number,
+  charts = new ViewerCharts(),
+) {
   server = await startViewerServer({
     feed,
-    charts: new ViewerCharts(),
+    charts,
     hello: { mode: 'live', title: 'test' },
     port: 0,
     token,
@@ -57,6 +62,33 @@ function get(
         );
       },
     );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** Read the first `count` server-sent events of the page's stream, then hang up. */
+function readStream(port: number, count: number): Promise<ViewerMessage[][]> {
+  const received: ViewerMessage[][] = [];
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, path: `/${token}/events` }, (response) => {
+      expect(response.headers['content-type']).toContain('text/event-stream');
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        for (;;) {
+          const end = text.indexOf('\n\n');
+          if (end === -1) break;
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          if (block.startsWith('data: ')) received.push(JSON.parse(block.slice(6)));
+          if (received.length === count) {
+            outgoing.destroy();
+            resolve(received);
+          }
+        }
+      });
+    });
     outgoing.on('error', reject);
     outgoing.end();
   });
@@ -121,32 +153,7 @@ describe('the viewer server', () => {
     } as const;
     feed.add(registered);
     const { port } = await start(feed);
-    const received: ViewerMessage[][] = [];
-    const done = new Promise<void>((resolve, reject) => {
-      const outgoing = request(
-        { host: '127.0.0.1', port, path: `/${token}/events` },
-        (response) => {
-          expect(response.headers['content-type']).toContain('text/event-stream');
-          let text = '';
-          response.on('data', (chunk: Buffer) => {
-            text += chunk.toString('utf8');
-            for (;;) {
-              const end = text.indexOf('\n\n');
-              if (end === -1) break;
-              const block = text.slice(0, end);
-              text = text.slice(end + 2);
-              if (block.startsWith('data: ')) received.push(JSON.parse(block.slice(6)));
-              if (received.length === 3) {
-                outgoing.destroy();
-                resolve();
-              }
-            }
-          });
-        },
-      );
-      outgoing.on('error', reject);
-      outgoing.end();
-    });
+    const done = readStream(port, 3);
     while (server!.connectedViewers === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const next = {
       k: 'snapshot',
@@ -159,12 +166,50 @@ describe('the viewer server', () => {
     } as const;
     feed.add(next);
     server!.publish([next]);
-    await done;
-    expect(received).toEqual([
+    expect(await done).toEqual([
       [{ k: 'hello', history: 10, mode: 'live', title: 'test' }],
       [registered],
       [next],
     ]);
+  });
+
+  it("sends each machine's chart once, before the first actor that needs it", async () => {
+    const door = createMachine({
+      id: 'door',
+      initial: 'closed',
+      states: { closed: { on: { open: 'opened' } }, opened: { on: { close: 'closed' } } },
+    });
+    const charts = new ViewerCharts();
+    const feed = new ViewerFeed({ history: 10 });
+    const chart = charts.keyForLogic(door);
+    expect(chart).toBe('door');
+    for (const seq of [0, 1]) {
+      feed.add({
+        k: 'actor',
+        seq,
+        at: seq,
+        sid: `x:${seq}`,
+        id: `x:${seq}`,
+        machine: 'door',
+        parent: null,
+        chart,
+      });
+    }
+    const { port } = await start(feed, undefined, charts);
+    const [hello, sent, kept] = await readStream(port, 3);
+    expect(hello?.[0]?.k).toBe('hello');
+    expect(sent).toHaveLength(1);
+    const message = sent![0]!;
+    expect(message.k === 'chart' && message.key).toBe('door');
+    expect(message.k === 'chart' && message.chart?.svg).toContain('<g data-state="door.opened">');
+    expect(message.k === 'chart' && message.chart?.edges).toContainEqual({
+      owner: 'closed',
+      index: 0,
+      source: 'closed',
+      target: 'opened',
+      eventType: 'open',
+    });
+    expect(kept?.map((line) => line.k)).toEqual(['actor', 'actor']);
   });
 
   it('cuts off a page that stops reading, and close() lets go of every socket', async () => {
