@@ -118,7 +118,11 @@ export async function startViewer(options: ViewerOptions = {}): Promise<LiveView
       }
     },
   };
-  return { ...viewerOf(server, feed), inspect };
+  // getters, not a spread: a spread would freeze the counts at their values now
+  return Object.defineProperty(viewerOf(server, feed), 'inspect', {
+    value: inspect,
+    enumerable: true,
+  }) as LiveViewer;
 }
 
 /**

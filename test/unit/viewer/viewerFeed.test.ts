@@ -84,3 +84,26 @@ describe('ViewerFeed', () => {
     expect(feed.retained()).toHaveLength(1001);
   });
 });
+
+describe('startViewer', () => {
+  it('counts what it keeps as actors run (its counts are live, not a copy)', async () => {
+    const { startViewer } = await import('../../../src/viewer/startViewer.js');
+    const { createActor, createMachine } = await import('xstate');
+    const viewer = await startViewer({ port: 0, history: 5 });
+    try {
+      const toggle = createMachine({
+        id: 'toggle',
+        initial: 'off',
+        states: { off: { on: { flip: 'on' } }, on: { on: { flip: 'off' } } },
+      });
+      expect(viewer.keptMessages).toBe(0);
+      const actor = createActor(toggle, { inspect: viewer.inspect }).start();
+      for (let flip = 0; flip < 20; flip++) actor.send({ type: 'flip' });
+      // the registration, then a ring of 5 (events and snapshots) with the latest snapshot in it
+      expect(viewer.keptMessages).toBe(6);
+      actor.stop();
+    } finally {
+      await viewer.close();
+    }
+  });
+});
