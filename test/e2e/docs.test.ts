@@ -303,7 +303,6 @@ const PAGES_OF_OTHER_BRANCHES = [
   'docs/judge-pairwise.md',
   'docs/judge-statistics.md',
   'docs/judge-sequential-gate.md',
-  'docs/viewer.md',
 ];
 
 describe('the manual links', () => {
