@@ -37,7 +37,7 @@ import { withNatsOptions } from './natsTarget.js';
  * ```sh
  * arena judge examples/judge/cases.jsonl --config examples/judge/replay.yaml --out results.jsonl
  * # judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0
- * # mean score 0.6333, pass rate 0.6667, tokens 1028 (in 865, out 163), cost $0.000000
+ * # mean score 0.6333, pass rate 0.6667, tokens 1028 (in 865, out 163), cost unknown (no prices configured)
  * # gates: pass
  * ```
  */

@@ -7,7 +7,9 @@ import {
   startInspectorRelay,
 } from '../../actors/inspection/inspectorRelay.js';
 import { createTraceRecorder, type TraceRecorder } from '../../actors/inspection/traceRecorder.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { CliError } from '../errors.js';
+import { shellWord } from '../storeArgument.js';
 import { type CommandViewer, startCommandViewer, type ViewFlags } from './viewOptions.js';
 
 /** The `arena run` options that watch a run (and `--view`'s, arena's own viewer). */
@@ -99,7 +101,7 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
       if (recorder !== null) {
         recorder.close();
         process.stderr.write(
-          `arena: trace of ${recorder.recordedEvents} inspection events in ${recorder.path} (see it with: arena trace ${recorder.path})\n`,
+          `arena: trace of ${recorder.recordedEvents} inspection events in ${recorder.path} (see it with: ${arenaCommand(`trace ${shellWord(recorder.path)}`)})\n`,
         );
       }
       await viewer?.finish();
