@@ -1,7 +1,8 @@
 /**
  * `npm run build`: the library (dist/, tsc's modules and declarations, from
- * an empty folder so no file of an old build is published) and then the
- * `arena` command's bundle (cli/dist/, scripts/bundle-cli.mjs).
+ * an empty folder so no file of an old build is published), the viewer
+ * page's browser bundle (dist/viewer/page/, scripts/bundle-viewer.mjs), and
+ * then the `arena` command's bundle (cli/dist/, scripts/bundle-cli.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -19,4 +20,5 @@ execFileSync(
   ],
   { stdio: 'inherit' },
 );
+await import('./bundle-viewer.mjs');
 await import('./bundle-cli.mjs');

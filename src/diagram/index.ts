@@ -11,9 +11,10 @@ export { markdownDiagramBlock, markdownDiagrams } from './markdownDiagrams.js';
 export { mermaidFromGraph, toMermaid } from './mermaid.js';
 export { mermaidClientScript, mermaidScript } from './mermaidClient.js';
 export { mermaidStateIds } from './mermaidIds.js';
-export { svgFromGraph, svgFromLayout, toSvg } from './svg.js';
+export { type SvgOptions, svgFromGraph, svgFromLayout, toSvg } from './svg.js';
 export { clipAtEntry, type Point, type Rect, smoothPath, svgNumber } from './svgGeometry.js';
 export {
+  type ArrowTransition,
   layoutMachineGraph,
   type MachineLayout,
   type StateBox,

@@ -56,6 +56,17 @@ export function svgFromGraph(root: DiagramState): string {
   return svgFromLayout(layoutMachineGraph(root));
 }
 
+/** How `svgFromLayout` marks what it draws. */
+export interface SvgOptions {
+  /**
+   * Mark each state's drawing with `data-state="<machine id>.<path>"` (a `<g>`
+   * around its box and text) and each transition's arrow and label with
+   * `data-edge="<owner>|<index>|<source>|<target>"`, so a page can light them
+   * (arena's viewer does). Off by default: `arena diagram` draws plain SVG.
+   */
+  readonly annotate?: boolean;
+}
+
 /**
  * The SVG markup of a laid-out machine: a white background, a `viewBox` the
  * size of the layout, frames first, then state boxes, arrows and their labels
@@ -64,9 +75,22 @@ export function svgFromGraph(root: DiagramState): string {
  * @example
  * ```ts
  * svgFromLayout(layoutMachineGraph(machineGraph(judgeMachine))).endsWith('</svg>\n'); // true
+ * svgFromLayout(layoutMachineGraph(machineGraph(judgeMachine)), { annotate: true })
+ *   .includes('<g data-state="judge.attempting">'); // true
  * ```
  */
-export function svgFromLayout(layout: MachineLayout): string {
+export function svgFromLayout(layout: MachineLayout, options: SvgOptions = {}): string {
+  const annotate = options.annotate === true;
+  const machineId = layout.header.title;
+  const openState = (path: string): string[] =>
+    annotate ? [`<g data-state="${escapeXml(`${machineId}.${path}`)}">`] : [];
+  const closeGroup = annotate ? ['</g>'] : [];
+  const edgeAttribute = (arrow: MachineLayout['arrows'][number]): string => {
+    const transition = arrow.transition;
+    if (!annotate || transition === null) return '';
+    const edge = `${transition.owner}|${transition.index}|${transition.source}|${transition.target}`;
+    return ` data-edge="${escapeXml(edge)}"`;
+  };
   const width = svgNumber(layout.width);
   const height = svgNumber(layout.height);
   const parts = [
@@ -78,14 +102,16 @@ export function svgFromLayout(layout: MachineLayout): string {
     ...machineHeader(layout),
   ];
   for (const state of layout.states.filter((box) => box.nested)) {
+    parts.push(...openState(state.path));
     parts.push(roundedRect(state.rect, 10, colors.frameFill, colors.frameStroke));
     if (state.final) parts.push(innerBorder(state.rect, 10));
-    parts.push(...textLines(state, state.textRect));
+    parts.push(...textLines(state, state.textRect), ...closeGroup);
   }
   for (const state of layout.states.filter((box) => !box.nested)) {
+    parts.push(...openState(state.path));
     parts.push(roundedRect(state.rect, 8, colors.stateFill, colors.stateStroke));
     if (state.final) parts.push(innerBorder(state.rect, 8));
-    parts.push(...textLines(state, state.rect));
+    parts.push(...textLines(state, state.rect), ...closeGroup);
   }
   for (const dot of layout.initialDots) {
     parts.push(
@@ -94,12 +120,14 @@ export function svgFromLayout(layout: MachineLayout): string {
   }
   for (const arrow of layout.arrows) {
     parts.push(
-      `<path d="${smoothPath(arrow.points)}" fill="none" stroke="${colors.arrow}" stroke-width="1.3" marker-end="url(#arrowhead)"/>`,
+      `<path${edgeAttribute(arrow)} d="${smoothPath(arrow.points)}" fill="none" stroke="${colors.arrow}" stroke-width="1.3" marker-end="url(#arrowhead)"/>`,
     );
   }
   for (const arrow of layout.arrows) {
     if (arrow.label === null) continue;
     const { rect, text } = arrow.label;
+    const edge = edgeAttribute(arrow);
+    if (edge !== '') parts.push(`<g${edge}>`);
     parts.push(
       `<rect x="${svgNumber(rect.x)}" y="${svgNumber(rect.y)}" width="${svgNumber(rect.width)}" height="${svgNumber(rect.height)}" rx="3" fill="${colors.background}" fill-opacity="0.9"/>`,
       textElement(
@@ -111,6 +139,7 @@ export function svgFromLayout(layout: MachineLayout): string {
         colors.ink,
       ),
     );
+    if (edge !== '') parts.push('</g>');
   }
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

@@ -40,11 +40,25 @@ export interface StateBox extends StateText {
   readonly textRect: Rect;
 }
 
+/**
+ * Which transition an arrow draws: the state that declares it (`''` for the
+ * machine itself), its index among that state's transitions (as
+ * `machineGraph` lists them), and the source and target states of this arrow.
+ */
+export interface ArrowTransition {
+  readonly owner: string;
+  readonly index: number;
+  readonly source: string;
+  readonly target: string;
+}
+
 /** A transition drawn as an arrow, with its label where the layout left room for it. */
 export interface TransitionArrow {
   readonly points: readonly Point[];
   /** `start`, `runEpisode done [isReady]`, or `null` for the arrow from an initial dot. */
   readonly label: { readonly text: string; readonly rect: Rect } | null;
+  /** The transition the arrow draws, `null` for the arrow from an initial dot. */
+  readonly transition: ArrowTransition | null;
 }
 
 /** Everything `svgFromLayout` draws, in px, with the origin at the top-left corner. */
@@ -88,6 +102,7 @@ interface PlannedArrow {
   readonly label: string | null;
   /** The nested state whose frame the arrow must end at (it points at the frame's header). */
   readonly entersFrame: string | null;
+  readonly transition: ArrowTransition | null;
 }
 
 /**
@@ -155,12 +170,16 @@ export function layoutMachineGraph(root: DiagramState): MachineLayout {
       // after the other: each loop reaches out to its label, around the ones before it.
       const order = selfLoopCounts.get(arrow.from) ?? 0;
       selfLoopCounts.set(arrow.from, order + 1);
-      return { points: selfLoop(rectOf(arrow.from), label.rect, order), label };
+      return {
+        points: selfLoop(rectOf(arrow.from), label.rect, order),
+        label,
+        transition: arrow.transition,
+      };
     }
     // An arrow from a nested state starts at its header; one to it ends at its frame.
     let points = (edge.points ?? []).map(shift);
     if (arrow.entersFrame !== null) points = clipAtEntry(points, frames.get(arrow.entersFrame)!);
-    return { points, label };
+    return { points, label, transition: arrow.transition };
   });
   const dots = initialParents.map((state) => {
     const rect = rectOf(initialDotId(state.path));
@@ -276,6 +295,7 @@ function planArrows(
       to: anchorId(target, nested),
       label: null,
       entersFrame: nested.has(target) ? target : null,
+      transition: null,
     });
   }
   const entry = root.initial ?? root.children[0]?.key ?? '';
@@ -293,6 +313,12 @@ function planArrows(
             to: anchorId(target, nested),
             label: guardedEvent(transition),
             entersFrame: nested.has(target) && !inside ? target : null,
+            transition: {
+              owner: state.path,
+              index: transitionIndex,
+              source: source.path,
+              target,
+            },
           });
         }
       }

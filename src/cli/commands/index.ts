@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   serve: async () => (await import('./serve.js')).registerServeCommand,
   sweep: async () => (await import('./sweep.js')).registerSweepCommand,
   sweeps: async () => (await import('./sweeps.js')).registerSweepsCommand,
+  view: async () => (await import('./view.js')).registerViewCommand,
 };
 
 /** Top-level commands registered by another command's module. */

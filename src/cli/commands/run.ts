@@ -35,8 +35,9 @@ import {
 import { type RunInspection, startRunInspection } from './runInspection.js';
 import { openRemoteComponents } from './runQueueOpen.js';
 import { closingSummaryText } from './runSummaryText.js';
+import { checkViewFlags, type ViewFlags, withViewOptions } from './viewOptions.js';
 
-interface RunCommandOptions extends NatsCredentialFlags {
+interface RunCommandOptions extends NatsCredentialFlags, ViewFlags {
   store?: string;
   resume?: string;
   force?: boolean;
@@ -69,6 +70,7 @@ export function registerRunCommand(program: Command): void {
       '--store <uri>',
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
     );
+  withViewOptions(command);
   withNatsOptions(
     command,
     'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',
@@ -106,6 +108,7 @@ async function runCommand(
   runFile: string | undefined,
   options: RunCommandOptions,
 ): Promise<number> {
+  checkViewFlags(options);
   const location = parseStoreUri(options.store);
   // a new run's file is checked before the store is even opened: a bad file leaves nothing behind
   const fresh = options.resume === undefined ? await loadRunFileForRun(runFile) : null;

@@ -10,9 +10,10 @@ import { createTraceRecorder, type TraceRecorder } from '../../actors/inspection
 import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { CliError } from '../errors.js';
 import { shellWord } from '../storeArgument.js';
+import { type CommandViewer, startCommandViewer, type ViewFlags } from './viewOptions.js';
 
-/** The `arena run` options that watch a run. */
-export interface RunInspectionOptions {
+/** The `arena run` options that watch a run (and `--view`'s, arena's own viewer). */
+export interface RunInspectionOptions extends ViewFlags {
   /** `--inspect`: start the Stately inspector relay. */
   readonly inspect?: boolean;
   /** `--inspect-port <port>`: its port (implies `--inspect`; 0 picks a free port). */
@@ -72,12 +73,20 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
       throw new CliError(`--trace ${options.trace}: cannot write the file (${code})`);
     }
   }
+  let viewer: CommandViewer | null = null;
+  try {
+    viewer = await startCommandViewer(options, 'arena run');
+  } catch (error) {
+    recorder?.close();
+    throw error;
+  }
   let relay: InspectorRelay | null = null;
   if (wantsRelay) {
     try {
       relay = await startInspectorRelay({ port });
     } catch (error) {
       recorder?.close();
+      await viewer?.close();
       throw new CliError(
         `--inspect: ${(error as Error).message}; choose another port with --inspect-port N (0 for any free port)`,
       );
@@ -87,7 +96,7 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
     );
   }
   return {
-    inspect: combineInspectors(relay?.inspect, recorder?.inspect),
+    inspect: combineInspectors(relay?.inspect, viewer?.inspect, recorder?.inspect),
     async finish() {
       if (recorder !== null) {
         recorder.close();
@@ -95,6 +104,7 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
           `arena: trace of ${recorder.recordedEvents} inspection events in ${recorder.path} (see it with: ${arenaCommand(`trace ${shellWord(recorder.path)}`)})\n`,
         );
       }
+      await viewer?.finish();
       if (relay === null) return;
       await relay.flush();
       if (waitSeconds !== null) {
