@@ -5,5 +5,13 @@ export {
   bootstrapRecords,
   DEFAULT_BOOTSTRAP_RESAMPLES,
 } from './bootstrap.js';
+export { cohenKappa, kappaOfConfusion, kappaOfMatrix } from './cohenKappa.js';
+export { type ConfusionMatrix, confusionMatrix } from './confusionMatrix.js';
 export { StatsInputError } from './errors.js';
+export { fleissKappa, ratingAgreementAccumulator } from './fleissKappa.js';
+export { type LabelScores, labelScores } from './labelScores.js';
+export { meanAbsoluteDifference } from './meanAbsoluteDifference.js';
+export { pearson } from './pearson.js';
 export { percentileOfSorted } from './percentile.js';
+export { averageRanks } from './ranks.js';
+export { spearman } from './spearman.js';
