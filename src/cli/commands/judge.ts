@@ -12,6 +12,7 @@ import { createLogger } from '../../ports/runtime/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
+import { registerJudgeCalibrateCommand } from './judgeCalibrate.js';
 import {
   caseContexts,
   defaultRunIdOf,
@@ -73,6 +74,7 @@ export function registerJudgeCommand(program: Command): void {
     .action((casesPath: string, _options: unknown, command: Command) =>
       runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
+  registerJudgeCalibrateCommand(command);
 }
 
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
