@@ -12,6 +12,7 @@ import { createLogger } from '../../ports/runtime/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
+import { refuseCalibrationGatesWithoutStore } from './calibrationGate.js';
 import { registerJudgeCalibrateCommand } from './judgeCalibrate.js';
 import {
   caseContexts,
@@ -110,6 +111,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     return;
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
+  refuseCalibrationGatesWithoutStore(config, options.config);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const judge = await judgeFromConfig(config, {
     baseDir,
