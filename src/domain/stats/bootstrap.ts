@@ -1,5 +1,5 @@
 import { createRng } from '../shared/random.js';
-import { StatsInputError } from './errors.js';
+import { StatisticsInputError } from './errors.js';
 import { percentileOfSorted } from './percentile.js';
 
 /** How many resamples a bootstrap draws unless told (`--bootstrap`). */
@@ -51,13 +51,15 @@ export function bootstrapInterval(
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
   const level = options.level ?? 0.95;
   if (!Number.isInteger(cases) || cases < 1) {
-    throw new StatsInputError(`bootstrap: cases must be a positive integer, got ${cases}`);
+    throw new StatisticsInputError(`bootstrap: cases must be a positive integer, got ${cases}`);
   }
   if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new StatsInputError(`bootstrap: resamples must be a positive integer, got ${resamples}`);
+    throw new StatisticsInputError(
+      `bootstrap: resamples must be a positive integer, got ${resamples}`,
+    );
   }
   if (!(level > 0 && level < 1)) {
-    throw new StatsInputError(`bootstrap: level must be in (0, 1), got ${level}`);
+    throw new StatisticsInputError(`bootstrap: level must be in (0, 1), got ${level}`);
   }
   const rng = createRng(options.seed);
   const indices = new Uint32Array(cases);

@@ -1,4 +1,4 @@
-import { StatsInputError } from './errors.js';
+import { StatisticsInputError } from './errors.js';
 
 /**
  * Counts of two raters' labels side by side: `matrix[i][j]` is how many
@@ -28,7 +28,7 @@ export function confusionMatrix(
   labels: readonly string[] = [...new Set([...judge, ...reference])].sort(),
 ): ConfusionMatrix {
   if (judge.length !== reference.length) {
-    throw new StatsInputError(
+    throw new StatisticsInputError(
       `confusion matrix: the judge gave ${judge.length} labels and the reference ${reference.length}; expected one of each per item`,
     );
   }
@@ -38,7 +38,7 @@ export function confusionMatrix(
     const row = index.get(label);
     const column = index.get(reference[item]!);
     if (row === undefined || column === undefined) {
-      throw new StatsInputError(
+      throw new StatisticsInputError(
         `confusion matrix: item ${item} has label ${JSON.stringify(row === undefined ? label : reference[item])}, not one of ${JSON.stringify(labels)}`,
       );
     }

@@ -7,7 +7,7 @@ export {
 } from './bootstrap.js';
 export { cohenKappa, kappaOfConfusion, kappaOfMatrix } from './cohenKappa.js';
 export { type ConfusionMatrix, confusionMatrix } from './confusionMatrix.js';
-export { StatsInputError } from './errors.js';
+export { StatisticsInputError } from './errors.js';
 export { fleissKappa, ratingAgreementAccumulator } from './fleissKappa.js';
 export { type LabelScores, labelScores } from './labelScores.js';
 export { meanAbsoluteDifference } from './meanAbsoluteDifference.js';

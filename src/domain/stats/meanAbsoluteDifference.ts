@@ -1,5 +1,5 @@
 import { addToSum, emptySum, meanOfSum } from '../shared/mean.js';
-import { StatsInputError } from './errors.js';
+import { StatisticsInputError } from './errors.js';
 
 /**
  * The mean absolute difference of paired values, Σ |a_i − b_i| / n (the
@@ -16,7 +16,7 @@ export function meanAbsoluteDifference(
   second: ArrayLike<number>,
 ): number | null {
   if (first.length !== second.length) {
-    throw new StatsInputError(
+    throw new StatisticsInputError(
       `mean absolute difference: ${first.length} values paired with ${second.length}; expected one of each per item`,
     );
   }

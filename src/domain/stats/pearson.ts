@@ -1,4 +1,4 @@
-import { StatsInputError } from './errors.js';
+import { StatisticsInputError } from './errors.js';
 
 /**
  * Pearson's product-moment correlation r (Pearson 1895) of paired values,
@@ -13,7 +13,7 @@ import { StatsInputError } from './errors.js';
  */
 export function pearson(first: ArrayLike<number>, second: ArrayLike<number>): number | null {
   if (first.length !== second.length) {
-    throw new StatsInputError(
+    throw new StatisticsInputError(
       `pearson: ${first.length} values paired with ${second.length}; expected one of each per item`,
     );
   }

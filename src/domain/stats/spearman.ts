@@ -1,4 +1,4 @@
-import { StatsInputError } from './errors.js';
+import { StatisticsInputError } from './errors.js';
 import { pearson } from './pearson.js';
 import { averageRanks } from './ranks.js';
 
@@ -15,7 +15,7 @@ import { averageRanks } from './ranks.js';
  */
 export function spearman(first: ArrayLike<number>, second: ArrayLike<number>): number | null {
   if (first.length !== second.length) {
-    throw new StatsInputError(
+    throw new StatisticsInputError(
       `spearman: ${first.length} values paired with ${second.length}; expected one of each per item`,
     );
   }

@@ -8,7 +8,7 @@ import {
   labelScores,
   meanAbsoluteDifference,
   pearson,
-  StatsInputError,
+  StatisticsInputError,
   spearman,
 } from '../../../src/domain/stats/index.js';
 
@@ -113,7 +113,7 @@ describe('agreement statistics at their edges', () => {
   });
 
   it('refuses label or score lists of different lengths, naming both counts', () => {
-    expect(() => confusionMatrix(['a'], ['a', 'b'])).toThrow(StatsInputError);
+    expect(() => confusionMatrix(['a'], ['a', 'b'])).toThrow(StatisticsInputError);
     expect(() => confusionMatrix(['a'], ['a', 'b'])).toThrow(
       'confusion matrix: the judge gave 1 labels and the reference 2',
     );

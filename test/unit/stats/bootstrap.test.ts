@@ -3,7 +3,7 @@ import {
   bootstrapInterval,
   bootstrapRecords,
   percentileOfSorted,
-  StatsInputError,
+  StatisticsInputError,
 } from '../../../src/domain/stats/index.js';
 
 const shareOf = (values: readonly number[]) => (indices: Uint32Array) => {
@@ -100,7 +100,9 @@ describe('bootstrapInterval', () => {
     expect(() => bootstrapInterval(0, () => 1, { seed: 1 })).toThrow(
       'bootstrap: cases must be a positive integer, got 0',
     );
-    expect(() => bootstrapInterval(3, () => 1, { seed: 1, resamples: 0 })).toThrow(StatsInputError);
+    expect(() => bootstrapInterval(3, () => 1, { seed: 1, resamples: 0 })).toThrow(
+      StatisticsInputError,
+    );
     expect(() => bootstrapInterval(3, () => 1, { seed: 1, resamples: 2.5 })).toThrow(
       'bootstrap: resamples must be a positive integer, got 2.5',
     );

@@ -1,4 +1,5 @@
 import type { JudgeResult } from '../../../domain/judge/result.js';
+import { arenaCommand } from '../../runtime/arenaCommand.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { RunIdGenerator } from '../../runtime/runId.js';
 import {
@@ -363,6 +364,6 @@ function calibrationFromRow(row: CalibrationRow): CalibrationRecord {
 export function judgeTablesMissing(where: string, version: number): StoreOpenError {
   return new StoreOpenError(
     where,
-    `schema version ${version} has no evaluation runs yet; open it once for writing (arena judge) to migrate it`,
+    `schema version ${version} has no evaluation runs yet; open it once for writing (${arenaCommand('judge')}) to migrate it`,
   );
 }
