@@ -45,3 +45,9 @@ GRANT INSERT ON resumes TO arena_worker;
 GRANT UPDATE (verdicts_recorded, status, ended_at, error) ON evaluation_runs TO arena_worker;
 GRANT INSERT ON verdicts, verdict_cache TO arena_worker;
 GRANT USAGE ON SEQUENCE verdicts_seq_seq TO arena_worker;
+
+-- calibrations (arena judge calibrate, schema 8): every role that judges or views reads them
+-- (the gates of arena judge); a submitter records them
+GRANT SELECT ON judge_calibrations TO arena_viewer, arena_submitter, arena_worker;
+GRANT INSERT ON judge_calibrations TO arena_submitter;
+GRANT USAGE ON SEQUENCE judge_calibrations_calibration_id_seq TO arena_submitter;

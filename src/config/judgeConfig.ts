@@ -147,6 +147,10 @@ export const judgeConfigSchema = z
         max_errors: z.number().int().nonnegative().optional(),
         /** The least Fleiss' kappa of a panel's members (and of `--trials`) that passes. */
         min_agreement: z.number().min(-1).max(1).optional(),
+        /** The least Cohen's kappa of the stored calibration of the judge's current fingerprint (needs `--store`). */
+        min_calibration_kappa: z.number().min(-1).max(1).optional(),
+        /** The most false passes (judge passed, people failed) over people's fails in that calibration (needs `--store`). */
+        max_false_pass_rate: z.number().min(0).max(1).optional(),
         /**
          * Decide `min_pass_rate` (and `min_mean_score`) by an anytime-valid
          * betting test over the cases in a seeded random order, and stop

@@ -18,6 +18,7 @@ import {
   sampleResult,
   sampleVerdict,
 } from '../support/judgeVerdicts.js';
+import { describeCalibrationStoreContract, sampleCalibration } from './calibrationStoreContract.js';
 
 /** How a contract run gets its stores: a new, empty location per test. */
 export interface JudgeStoreHarness {
@@ -341,6 +342,15 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
         );
         expect(await store.cachedVerdict('k1')).toEqual(first.result);
       });
+    });
+
+    describeCalibrationStoreContract(adapter, () => ({ store, clock }));
+
+    it('a read-only handle records no calibration', async () => {
+      const reader = await handle({ readonly: true });
+      await expect(reader.recordCalibration(sampleCalibration())).rejects.toThrow(
+        StoreReadOnlyError,
+      );
     });
 
     describe('handles', () => {

@@ -299,7 +299,6 @@ describe('the manual', () => {
  * it exists, the test asks for its name to go from this list.
  */
 const PAGES_OF_OTHER_BRANCHES = [
-  'docs/judge-calibration.md',
   'docs/judge-pairwise.md',
   'docs/judge-statistics.md',
 ];

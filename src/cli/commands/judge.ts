@@ -13,6 +13,8 @@ import { createLogger } from '../../ports/runtime/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
+import { refuseCalibrationGatesWithoutStore } from './calibrationGate.js';
+import { registerJudgeCalibrateCommand } from './judgeCalibrate.js';
 import {
   caseContexts,
   defaultRunIdOf,
@@ -79,6 +81,7 @@ export function registerJudgeCommand(program: Command): void {
     .action((casesPath: string, _options: unknown, command: Command) =>
       runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
+  registerJudgeCalibrateCommand(command);
 }
 
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
@@ -116,6 +119,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     return;
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
+  refuseCalibrationGatesWithoutStore(config, options.config);
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   const judge = await judgeFromConfig(config, {
     baseDir,

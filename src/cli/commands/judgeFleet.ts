@@ -29,6 +29,7 @@ import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
+import { calibrationReport, withCalibration } from './calibrationGate.js';
 import {
   type CasesScan,
   caseContexts,
@@ -263,7 +264,7 @@ async function finishStoredRun(
     run.malformedLines,
     config,
     options,
-    agreement.report(),
+    withCalibration(agreement.report(), await calibrationReport(store, config, run.judgeName)),
     {
       evaluationRunId: run.evaluationRunId,
       fromCache,

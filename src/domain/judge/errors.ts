@@ -113,3 +113,15 @@ export class AgreementTableError extends ArenaError {
     super('AGREEMENT_TABLE', `fleissKappa: ${message}`);
   }
 }
+
+/**
+ * A labels file that cannot be read as people's labels of the cases: bad
+ * JSON, a status outside passed/failed/skipped, a label for a case the cases
+ * file does not have. The message names the file, the line and the field.
+ *
+ * @example
+ * ```ts
+ * // throws JudgeLabelsError (code JUDGE_LABELS): labels.jsonl:3: status: Invalid option: expected one of "passed"|"failed"|"skipped"
+ * ```
+ */
+export class JudgeLabelsError extends arenaErrorClass('JUDGE_LABELS') {}

@@ -3,7 +3,8 @@ import { arenaErrorClass } from '../shared/errors.js';
 /**
  * A statistic was asked for with parameters it cannot work with (an alpha
  * outside (0, 1), a population of no cases, a result outside [0, 1], a fold
- * past the end of the population).
+ * past the end of the population, a bootstrap of no cases or no resamples,
+ * two raters whose label lists differ in length).
  *
  * @example
  * ```ts

@@ -98,8 +98,38 @@ export interface StoredCase {
   readonly context: JudgeContext;
 }
 
+/** A judge's agreement with people's labels, as stored under its fingerprint. */
+export interface CalibrationRecord {
+  /** SHA-256 (hex) of the judge's fingerprint parts. */
+  readonly fingerprint: string;
+  /** What the digest was made of (`JudgeFingerprintParts`), to say later which part changed. */
+  readonly fingerprintParts: JsonValue;
+  readonly judgeName: string;
+  /** SHA-256 (hex) of the labels file's bytes. */
+  readonly labelsSha256: string;
+  readonly n: number;
+  readonly kappa: number | null;
+  readonly kappaCi: readonly [number, number] | null;
+  readonly falsePassRate: number | null;
+  /** `{ labels, matrix }`, rows the judge, columns the reference. */
+  readonly confusion: JsonValue;
+  readonly calibratedAt: string;
+}
+
+/** What `recordCalibration` needs; the date is the store's. */
+export type NewCalibration = Omit<CalibrationRecord, 'calibratedAt'>;
+
+/** Calibrations under judges' fingerprints (the judge store holds them; the memory store too). */
+export interface CalibrationStore {
+  recordCalibration(calibration: NewCalibration): Promise<CalibrationRecord>;
+  /** The newest calibration of this fingerprint, or `null`. */
+  calibrationOf(fingerprint: string): Promise<CalibrationRecord | null>;
+  /** The newest calibration of any fingerprint of the judge `judgeName`, or `null`. */
+  latestCalibration(judgeName: string): Promise<CalibrationRecord | null>;
+}
+
 /** Evaluation runs, their verdicts and the verdict cache. */
-export interface JudgeStore {
+export interface JudgeStore extends CalibrationStore {
   /** Create a running evaluation run under a fresh id (a colliding id is retried). */
   createEvaluationRun(run: NewEvaluationRun): Promise<EvaluationRunRecord>;
   /** @throws EvaluationRunNotFoundError */

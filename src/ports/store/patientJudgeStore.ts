@@ -47,6 +47,12 @@ export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions):
     ),
     runningEvaluationRuns: patient(() => store.runningEvaluationRuns()),
     cachedVerdict: patient((key: string) => store.cachedVerdict(key)),
+    // a lost reply could record a calibration twice: harmless, the newest of equal rows is read
+    recordCalibration: patient((calibration: Parameters<JudgeStore['recordCalibration']>[0]) =>
+      store.recordCalibration(calibration),
+    ),
+    calibrationOf: patient((fingerprint: string) => store.calibrationOf(fingerprint)),
+    latestCalibration: patient((judgeName: string) => store.latestCalibration(judgeName)),
     close: () => store.close(),
   };
 }

@@ -17,6 +17,7 @@ describe('shipped migrations', () => {
       '1ce8ac24e27dde3d96b7a98de9105302d44df2be46454794ea50540f47f666ab',
       '7bda2c12b1a6cc27007a29e77de25c0805cfd1264c88b80229f900a7cb169ce0',
       '37a45af0414702c695bf203850c4fb652aeefc319f9fb69ec863fc5164b5ba77',
+      '3b244b14553ec179a0b80f222bdee112314d526aecf1f8554d00d71146d0fe7a',
     ]);
   });
 
@@ -29,6 +30,7 @@ describe('shipped migrations', () => {
       'ba796d887d3830bb7be8c91d0b6c92a6741284c5039c49f0fd737f6066a15f30',
       'ad07b0cb0e8d148db0f9b12b50e95f5a581e396dc3afa08f734ccdfd93a57df5',
       '9a6b3a4be0f1d460040283c9eb85ed937db591259c0115b2f27eff8413decbb3',
+      '272da99b5d533906e50c7b5477e223d5e340c2f894170bf2a5ca18fe45b5af65',
     ]);
   });
 });

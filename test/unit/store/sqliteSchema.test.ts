@@ -34,6 +34,7 @@ describe('store schema migrations', () => {
       'episodes',
       'evaluation_cases',
       'evaluation_runs',
+      'judge_calibrations',
       'meta_decisions',
       'phases',
       'remote_components',

@@ -3,6 +3,7 @@ import { arenaCommand } from '../../runtime/arenaCommand.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { RunIdGenerator } from '../../runtime/runId.js';
 import {
+  type CalibrationRecord,
   EvaluationRunNotFoundError,
   type EvaluationRunRecord,
   type JudgeStore,
@@ -115,6 +116,13 @@ const sql = {
        AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.evaluation_run_id = c.evaluation_run_id
          AND v.case_key = c.case_key AND v.judge_name = $3)
      ORDER BY c.case_key LIMIT $4`,
+  insertCalibration: `INSERT INTO judge_calibrations (fingerprint, fingerprint_parts, judge_name,
+       labels_sha256, n, kappa, kappa_lo, kappa_hi, false_pass_rate, confusion, calibrated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING calibration_id`,
+  calibrationOf:
+    'SELECT * FROM judge_calibrations WHERE fingerprint = $1 ORDER BY calibration_id DESC LIMIT 1',
+  latestCalibration:
+    'SELECT * FROM judge_calibrations WHERE judge_name = $1 ORDER BY calibration_id DESC LIMIT 1',
   runningRuns: `SELECT * FROM evaluation_runs WHERE status = 'running' ORDER BY created_at, evaluation_run_id`,
 } as const;
 
@@ -276,9 +284,69 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
       const row = await db.get<{ result: string }>(sql.cachedVerdict, [key]);
       return row === undefined ? null : (decodeStoredJson(row.result) as unknown as JudgeResult);
     },
+    async recordCalibration(calibration) {
+      writable('record a calibration');
+      const calibratedAt = now();
+      await db.all(sql.insertCalibration, [
+        calibration.fingerprint,
+        encodeStoredJson(calibration.fingerprintParts),
+        calibration.judgeName,
+        calibration.labelsSha256,
+        calibration.n,
+        calibration.kappa,
+        calibration.kappaCi?.[0] ?? null,
+        calibration.kappaCi?.[1] ?? null,
+        calibration.falsePassRate,
+        encodeStoredJson(calibration.confusion),
+        calibratedAt,
+      ]);
+      return { ...calibration, calibratedAt };
+    },
+    async calibrationOf(fingerprint) {
+      const row = await db.get<CalibrationRow>(sql.calibrationOf, [fingerprint]);
+      return row === undefined ? null : calibrationFromRow(row);
+    },
+    async latestCalibration(judgeName) {
+      const row = await db.get<CalibrationRow>(sql.latestCalibration, [judgeName]);
+      return row === undefined ? null : calibrationFromRow(row);
+    },
     async close() {
       await db.close();
     },
+  };
+}
+
+/** A `judge_calibrations` row as a database returns it. */
+interface CalibrationRow {
+  fingerprint: string;
+  fingerprint_parts: string;
+  judge_name: string;
+  labels_sha256: string;
+  n: number | string;
+  kappa: number | null;
+  kappa_lo: number | null;
+  kappa_hi: number | null;
+  false_pass_rate: number | null;
+  confusion: string;
+  calibrated_at: string;
+}
+
+function calibrationFromRow(row: CalibrationRow): CalibrationRecord {
+  const number = (value: number | string | null): number | null =>
+    value === null ? null : Number(value);
+  const lo = number(row.kappa_lo);
+  const hi = number(row.kappa_hi);
+  return {
+    fingerprint: row.fingerprint,
+    fingerprintParts: decodeStoredJson(row.fingerprint_parts),
+    judgeName: row.judge_name,
+    labelsSha256: row.labels_sha256,
+    n: Number(row.n),
+    kappa: number(row.kappa),
+    kappaCi: lo === null || hi === null ? null : [lo, hi],
+    falsePassRate: number(row.false_pass_rate),
+    confusion: decodeStoredJson(row.confusion),
+    calibratedAt: row.calibrated_at,
   };
 }
 

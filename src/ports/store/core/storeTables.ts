@@ -200,6 +200,30 @@ export const sweepTables = (types: ColumnTypes): string => `CREATE TABLE sweeps 
     PRIMARY KEY (sweep_id, trial_index)
   )${types.tableOptions};`;
 
+/**
+ * Calibrations of judges against people's labels, each under the judge's
+ * fingerprint (and its parts, to say later what changed), newest last
+ * (SQLite schema 9, PostgreSQL schema 8).
+ */
+export const judgeCalibrationsTable = (
+  types: ColumnTypes,
+): string => `CREATE TABLE judge_calibrations (
+    calibration_id ${types.sequenceKey},
+    fingerprint TEXT NOT NULL,
+    fingerprint_parts TEXT NOT NULL,
+    judge_name TEXT NOT NULL,
+    labels_sha256 TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    kappa ${types.double},
+    kappa_lo ${types.double},
+    kappa_hi ${types.double},
+    false_pass_rate ${types.double},
+    confusion TEXT NOT NULL,
+    calibrated_at TEXT NOT NULL
+  )${types.tableOptions};
+  CREATE INDEX judge_calibrations_by_fingerprint ON judge_calibrations (fingerprint, calibration_id);
+  CREATE INDEX judge_calibrations_by_judge ON judge_calibrations (judge_name, calibration_id);`;
+
 /** The run store's tables, there since each schema's first version that had them all (SQLite 2, PostgreSQL 1). */
 export const runTables = [
   'runs',

@@ -29,6 +29,7 @@ export function checkPostgresStore(uri: string): StoreCheck {
       ...(schemaVersion >= 5 ? ['evaluation_cases'] : []),
       ...(schemaVersion >= 6 ? ['remote_components'] : []),
       ...(schemaVersion >= 7 ? ['sweeps', 'sweep_trials'] : []),
+      ...(schemaVersion >= 8 ? ['judge_calibrations'] : []),
     ];
     const missing = expected.filter(
       (table) =>

@@ -3,6 +3,7 @@ import {
   episodesTable,
   evaluationCasesTable,
   evaluationRunsTable,
+  judgeCalibrationsTable,
   metaDecisionsTable,
   postgresColumnTypes,
   remoteComponentsTable,
@@ -97,6 +98,10 @@ export const postgresMigrations: readonly string[] = [
   // 7: sweeps, their state, and which run is which trial (the SQLite store's migration 8)
   `
   ${sweepTables(postgresColumnTypes)}
+  `,
+  // 8: calibrations of judges against people's labels (the SQLite store's migration 9)
+  `
+  ${judgeCalibrationsTable(postgresColumnTypes)}
   `,
 ];
 

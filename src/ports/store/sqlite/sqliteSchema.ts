@@ -3,6 +3,7 @@ import {
   episodesTable,
   evaluationCasesTable,
   evaluationRunsTable,
+  judgeCalibrationsTable,
   metaDecisionsTable,
   remoteComponentsTable,
   resumesTable,
@@ -119,6 +120,10 @@ export const storeMigrations: readonly string[] = [
   // 8: sweeps, their state, and which run is which trial
   `
   ${sweepTables(sqliteColumnTypes)}
+  `,
+  // 9: calibrations of judges against people's labels, under each judge's fingerprint
+  `
+  ${judgeCalibrationsTable(sqliteColumnTypes)}
   `,
 ];
 

@@ -1,0 +1,174 @@
+import { bootstrapInterval, DEFAULT_BOOTSTRAP_RESAMPLES } from '../stats/bootstrap.js';
+import { kappaOfMatrix } from '../stats/cohenKappa.js';
+import type { ConfusionMatrix } from '../stats/confusionMatrix.js';
+import { type LabelScores, labelScores } from '../stats/labelScores.js';
+import { meanAbsoluteDifference } from '../stats/meanAbsoluteDifference.js';
+import { pearson } from '../stats/pearson.js';
+import { spearman } from '../stats/spearman.js';
+
+/**
+ * One calibrated case: the judge's category (`null`: the judgement ended in
+ * error) beside the reference's, with scores when both sides have one.
+ * Categories are any strings: statuses, or a pairwise winner.
+ */
+export interface CalibrationPair {
+  readonly caseId: string;
+  readonly judge: string | null;
+  readonly reference: string;
+  readonly judgeScore?: number | null;
+  readonly referenceScore?: number | null;
+}
+
+/** How judge and people agree on the cases both labelled. */
+export interface CalibrationFigures {
+  /** Cases with a verdict and a reference. */
+  readonly n: number;
+  /** Cases whose judgement ended in error: never counted as agreement or disagreement. */
+  readonly errors: readonly string[];
+  /** Share of the `n` cases with the same category. */
+  readonly agreement: number | null;
+  /** Cohen's kappa of the judge against the reference. */
+  readonly kappa: number | null;
+  /** Its 95% case-bootstrap interval, `[lo, hi]`. */
+  readonly kappaCi: readonly [number, number] | null;
+  /** Rows the judge's category, columns the reference's. */
+  readonly confusion: ConfusionMatrix;
+  /** Per category, the reference as truth. */
+  readonly perStatus: Readonly<Record<string, LabelScores>>;
+  /** Judge passed, people failed: the dangerous cell. */
+  readonly falsePasses: readonly string[];
+  /** Judge failed, people passed. */
+  readonly falseFails: readonly string[];
+  /** False passes over the cases people failed; `null` when they failed none. */
+  readonly falsePassRate: number | null;
+  /** Cases where the two disagree, with both categories. */
+  readonly disagreements: readonly { caseId: string; judge: string; reference: string }[];
+  /** With scores on both sides. */
+  readonly scored: number;
+  readonly spearman: number | null;
+  readonly pearson: number | null;
+  readonly meanAbsoluteDifference: number | null;
+}
+
+/** Which categories are the pass and the fail of the dangerous cells. */
+export interface CalibrationOptions {
+  /** The categories in the order the matrix shows them first (others follow, sorted, as they are seen). */
+  readonly categories?: readonly string[];
+  readonly pass?: string;
+  readonly fail?: string;
+}
+
+/**
+ * The calibration of a judge as a fold over (case, judge category, reference
+ * category[, scores]), one pair at a time: it keeps one small number a case
+ * (the pair's cell, for the bootstrap), two a scored case (for the rank
+ * correlation), and the ids of the cases in error or disagreement; never a text.
+ *
+ * @example
+ * ```ts
+ * const calibration = calibrationAccumulator({ categories: ['passed', 'failed', 'skipped'] });
+ * calibration.add({ caseId: 'c1', judge: 'passed', reference: 'passed' });
+ * calibration.add({ caseId: 'c2', judge: 'passed', reference: 'failed' });
+ * calibration.add({ caseId: 'c3', judge: 'failed', reference: 'failed' });
+ * calibration.add({ caseId: 'c4', judge: null, reference: 'failed' });
+ * const figures = calibration.figures({ seed: 1, bootstrap: 200 });
+ * [figures.n, figures.agreement, figures.falsePasses, figures.errors]; // [3, 0.6666666666666666, ['c2'], ['c4']]
+ * ```
+ */
+export function calibrationAccumulator(options: CalibrationOptions = {}): {
+  add(pair: CalibrationPair): void;
+  figures(bootstrap: { readonly seed: number; readonly bootstrap?: number }): CalibrationFigures;
+} {
+  const pass = options.pass ?? 'passed';
+  const fail = options.fail ?? 'failed';
+  const categories = [...(options.categories ?? [])];
+  const codeOf = new Map(categories.map((category, index) => [category, index]));
+  // cells as judge code and reference code, one pair a case (codes fit 16 bits each)
+  const cells: number[] = [];
+  const judgeScores: number[] = [];
+  const referenceScores: number[] = [];
+  const errors: string[] = [];
+  const falsePasses: string[] = [];
+  const falseFails: string[] = [];
+  const disagreements: { caseId: string; judge: string; reference: string }[] = [];
+  let referenceFails = 0;
+  const code = (category: string): number => {
+    let found = codeOf.get(category);
+    if (found === undefined) {
+      found = categories.length;
+      categories.push(category);
+      codeOf.set(category, found);
+    }
+    return found;
+  };
+  return {
+    add(pair) {
+      if (pair.judge === null) {
+        errors.push(pair.caseId);
+        return;
+      }
+      cells.push(code(pair.judge) * 65536 + code(pair.reference));
+      if (pair.reference === fail) referenceFails++;
+      if (pair.judge !== pair.reference) {
+        disagreements.push({ caseId: pair.caseId, judge: pair.judge, reference: pair.reference });
+        if (pair.judge === pass && pair.reference === fail) falsePasses.push(pair.caseId);
+        if (pair.judge === fail && pair.reference === pass) falseFails.push(pair.caseId);
+      }
+      if (
+        typeof pair.judgeScore === 'number' &&
+        typeof pair.referenceScore === 'number' &&
+        Number.isFinite(pair.judgeScore) &&
+        Number.isFinite(pair.referenceScore)
+      ) {
+        judgeScores.push(pair.judgeScore);
+        referenceScores.push(pair.referenceScore);
+      }
+    },
+    figures({ seed, bootstrap = DEFAULT_BOOTSTRAP_RESAMPLES }) {
+      // the order shown: the given categories, then the others sorted
+      const given = options.categories?.length ?? 0;
+      const labels = [...categories.slice(0, given), ...categories.slice(given).sort()];
+      const position = categories.map((category) => labels.indexOf(category));
+      const size = labels.length;
+      const matrixOf = (indices: Iterable<number>): number[][] => {
+        const matrix = labels.map(() => new Array<number>(size).fill(0));
+        for (const index of indices) {
+          const cell = cells[index]!;
+          matrix[position[Math.floor(cell / 65536)]!]![position[cell % 65536]!]! += 1;
+        }
+        return matrix;
+      };
+      const matrix = matrixOf(cells.keys());
+      const n = cells.length;
+      let same = 0;
+      for (let i = 0; i < size; i++) same += matrix[i]![i]!;
+      const kappa = kappaOfMatrix(matrix);
+      let kappaCi: readonly [number, number] | null = null;
+      if (n > 0 && kappa !== null) {
+        const interval = bootstrapInterval(n, (indices) => kappaOfMatrix(matrixOf(indices)), {
+          seed,
+          resamples: bootstrap,
+        });
+        if (interval.lo !== null && interval.hi !== null) kappaCi = [interval.lo, interval.hi];
+      }
+      const confusion = { labels, matrix };
+      return {
+        n,
+        errors,
+        agreement: n === 0 ? null : same / n,
+        kappa,
+        kappaCi,
+        confusion,
+        perStatus: labelScores(confusion),
+        falsePasses,
+        falseFails,
+        falsePassRate: referenceFails === 0 ? null : falsePasses.length / referenceFails,
+        disagreements,
+        scored: judgeScores.length,
+        spearman: spearman(judgeScores, referenceScores),
+        pearson: pearson(judgeScores, referenceScores),
+        meanAbsoluteDifference: meanAbsoluteDifference(judgeScores, referenceScores),
+      };
+    },
+  };
+}

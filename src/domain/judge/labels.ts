@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { ratingAgreementAccumulator } from './agreement.js';
+import { JudgeLabelsError } from './errors.js';
+
+/** The statuses a person may give a case. */
+export const LABEL_STATUSES = ['passed', 'failed', 'skipped'] as const;
+
+/** One line of a labels file: a person's status (and score) for one case. */
+export interface HumanLabel {
+  readonly caseId: string;
+  readonly status: (typeof LABEL_STATUSES)[number];
+  readonly score: number | null;
+  readonly annotator: string | null;
+}
+
+const labelLineSchema = z.strictObject({
+  case_id: z.string().min(1),
+  status: z.enum(LABEL_STATUSES),
+  score: z.number().finite().nullable().optional(),
+  annotator: z.string().min(1).nullable().optional(),
+});
+
+/**
+ * Read one line of a labels file, `{"case_id", "status", "score"?, "annotator"?}`.
+ *
+ * @throws JudgeLabelsError naming the file, the line and the field.
+ * @example
+ * ```ts
+ * parseLabelLine('{"case_id":"c1","status":"passed","annotator":"ana"}', 'labels.jsonl', 1);
+ * // { caseId: 'c1', status: 'passed', score: null, annotator: 'ana' }
+ * parseLabelLine('{"case_id":"c1","status":"pass"}', 'labels.jsonl', 2);
+ * // throws JudgeLabelsError: labels.jsonl:2: status: Invalid option: expected one of "passed"|"failed"|"skipped"
+ * ```
+ */
+export function parseLabelLine(text: string, file: string, line: number): HumanLabel {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new JudgeLabelsError(`${file}:${line}: not valid JSON (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  const parsed = labelLineSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.') || '(line)';
+    throw new JudgeLabelsError(`${file}:${line}: ${field}: ${issue.message}`);
+  }
+  const label = parsed.data;
+  return {
+    caseId: label.case_id,
+    status: label.status,
+    score: label.score ?? null,
+    annotator: label.annotator ?? null,
+  };
+}
+
+/** The people's reference of one case: the majority status and the mean score. */
+export interface CaseReference {
+  readonly status: string;
+  readonly score: number | null;
+}
+
+/** The references of the labelled cases, and what the annotators' own agreement is. */
+export interface LabelReferences {
+  /** Case id to its reference (cases whose annotators tied are not here). */
+  readonly references: ReadonlyMap<string, CaseReference>;
+  /** Cases whose annotators tied on the status: left out, counted. */
+  readonly annotatorTies: readonly string[];
+  /** Annotators seen (by name; unnamed labels are one anonymous annotator each). */
+  readonly annotators: readonly string[];
+  /** Fleiss' kappa among the named annotators over the cases all of them labelled; `null` with fewer than two. */
+  readonly annotatorKappa: number | null;
+  readonly annotatorKappaCases: number;
+}
+
+/**
+ * The reference of each case from its labels: the status most annotators
+ * gave (a tie among the most leaves the case out, counted), the mean of the
+ * scores given; and the annotators' own agreement (Fleiss 1971), the ceiling
+ * a judge can reach.
+ *
+ * @example
+ * ```ts
+ * const { references, annotatorTies } = labelReferences([
+ *   { caseId: 'a', status: 'passed', score: 1, annotator: 'ana' },
+ *   { caseId: 'a', status: 'passed', score: 0.8, annotator: 'bo' },
+ *   { caseId: 'b', status: 'passed', score: null, annotator: 'ana' },
+ *   { caseId: 'b', status: 'failed', score: null, annotator: 'bo' },
+ * ]);
+ * references.get('a'); // { status: 'passed', score: 0.9 }
+ * annotatorTies; // ['b']
+ * ```
+ */
+export function labelReferences(labels: Iterable<HumanLabel>): LabelReferences {
+  const byCase = new Map<string, HumanLabel[]>();
+  const annotators = new Set<string>();
+  for (const label of labels) {
+    const list = byCase.get(label.caseId);
+    if (list === undefined) byCase.set(label.caseId, [label]);
+    else list.push(label);
+    if (label.annotator !== null) annotators.add(label.annotator);
+  }
+  const references = new Map<string, CaseReference>();
+  const annotatorTies: string[] = [];
+  const names = [...annotators].sort();
+  const agreement = ratingAgreementAccumulator();
+  for (const [caseId, list] of byCase) {
+    const counts = new Map<string, number>();
+    for (const label of list) counts.set(label.status, (counts.get(label.status) ?? 0) + 1);
+    const most = Math.max(...counts.values());
+    const leaders = [...counts].filter(([, count]) => count === most);
+    const scores = list.map((label) => label.score).filter((score) => score !== null);
+    if (leaders.length > 1) annotatorTies.push(caseId);
+    else {
+      references.set(caseId, {
+        status: leaders[0]![0],
+        score: scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length,
+      });
+    }
+    if (names.length >= 2) {
+      agreement.add(
+        names.map((name) => list.find((label) => label.annotator === name)?.status ?? null),
+      );
+    }
+  }
+  const ceiling = names.length >= 2 ? agreement.agreement() : null;
+  return {
+    references,
+    annotatorTies,
+    annotators: names,
+    annotatorKappa: ceiling?.kappa ?? null,
+    annotatorKappaCases: ceiling?.subjects ?? 0,
+  };
+}
