@@ -361,6 +361,10 @@ export function providerFromConfig(
 ): ModelProvider {
   const profile = config.models[profileName];
   if (!profile) throw new JudgeConfigurationError(`unknown model profile: ${profileName}`);
+  const price = config.prices[profile.model];
+  const modelPrice = price
+    ? { inputPerMillion: price.input_per_million, outputPerMillion: price.output_per_million }
+    : null;
   if (profile.provider === 'replay') {
     if (!profile.replay_file) {
       throw new JudgeConfigurationError(
@@ -370,6 +374,7 @@ export function providerFromConfig(
     return createReplayProvider({
       model: profile.model,
       providerName: profile.provider_name ?? 'replay',
+      price: modelPrice,
       records: loadReplayFile(path.resolve(options.baseDir ?? process.cwd(), profile.replay_file)),
     });
   }
@@ -387,15 +392,12 @@ export function providerFromConfig(
       );
     }
   }
-  const price = config.prices[profile.model];
   return createOpenAIProvider({
     baseURL: profile.base_url,
     model: profile.model,
     apiKey,
     providerName: profile.provider_name ?? 'openai',
-    price: price
-      ? { inputPerMillion: price.input_per_million, outputPerMillion: price.output_per_million }
-      : null,
+    price: modelPrice,
     maxOutputTokens: profile.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     ...(profile.token_parameter ? { tokenParameter: profile.token_parameter } : {}),
     ...(profile.max_response_bytes ? { maxResponseBytes: profile.max_response_bytes } : {}),

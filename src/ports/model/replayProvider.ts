@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { costFromPrice, type ModelPrice } from '../../domain/judge/usage.js';
 import { ArenaError, arenaErrorClass } from '../../domain/shared/errors.js';
 import { cannotReadFile } from '../runtime/unreadableFile.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from './modelProvider.js';
@@ -119,6 +120,8 @@ export interface ReplayProviderOptions {
   readonly records: readonly ReplayRecord[];
   readonly model: string;
   readonly providerName?: string;
+  /** The model's price (`prices` of a judge config): a record without `cost_usd` is priced from its usage, as a live model's answer is. */
+  readonly price?: ModelPrice | null;
 }
 
 /**
@@ -138,6 +141,7 @@ export function createReplayProvider(options: ReplayProviderOptions): ModelProvi
     if (record.prompt_sha256 !== undefined) byPrompt.set(record.prompt_sha256, record);
     if (record.case_id !== undefined) byCase.set(record.case_id, record);
   }
+  const price = options.price ?? null;
   return {
     name: options.providerName ?? 'replay',
     model: options.model,
@@ -151,20 +155,18 @@ export function createReplayProvider(options: ReplayProviderOptions): ModelProvi
           `no recorded response for case ${caseId} (prompt ${prompt.slice(0, 12)})`,
         );
       }
-      return {
-        content: record.content,
-        costUsd: record.cost_usd ?? null,
-        usage: record.usage
-          ? {
-              inputTokens: record.usage.input_tokens,
-              outputTokens: record.usage.output_tokens,
-              reasoningTokens: record.usage.reasoning_tokens ?? 0,
-              cacheReadTokens: record.usage.cache_read_tokens ?? 0,
-              cacheWriteTokens: record.usage.cache_write_tokens ?? 0,
-              totalTokens: record.usage.total_tokens ?? 0,
-            }
-          : null,
-      };
+      const usage = record.usage
+        ? {
+            inputTokens: record.usage.input_tokens,
+            outputTokens: record.usage.output_tokens,
+            reasoningTokens: record.usage.reasoning_tokens ?? 0,
+            cacheReadTokens: record.usage.cache_read_tokens ?? 0,
+            cacheWriteTokens: record.usage.cache_write_tokens ?? 0,
+            totalTokens: record.usage.total_tokens ?? 0,
+          }
+        : null;
+      const priced = usage !== null && price !== null ? costFromPrice(usage, price) : null;
+      return { content: record.content, costUsd: record.cost_usd ?? priced, usage };
     },
   };
 }
