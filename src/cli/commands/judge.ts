@@ -21,6 +21,7 @@ import {
   scanCases,
 } from './judgeCommandIo.js';
 import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { parseReduceOption, trialReduction } from './judgeReduce.js';
 import { withNatsOptions } from './natsTarget.js';
 
 /**
@@ -70,6 +71,10 @@ export function registerJudgeCommand(program: Command): void {
       'with --nats: set the fleet-wide cap on judgements in flight across all workers (kept as set when omitted; 128 at first)',
     )
     .option('--trials <n>', 'judge each case n times and report how stable the verdicts are', '1')
+    .option(
+      '--reduce <reducer>',
+      "with --trials: reduce each case's trials to one value (mode, mean, median, max, min, pass_at_K, at_least_K); the summary and gates fold those",
+    )
     .action((casesPath: string, _options: unknown, command: Command) =>
       runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
@@ -85,6 +90,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     throw new CliError(`--max-in-flight must be a positive integer, got '${options.maxInFlight}'`);
   }
   const trials = parseTrials(options.trials);
+  const reducer = parseReduceOption(options.reduce, trials);
   if (
     (options.nats !== undefined || options.store !== undefined || options.wait === true) &&
     trials > 1
@@ -123,8 +129,9 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     // read once to refuse what cannot be judged, then again as the judging takes the cases
     const scan = await scanCases(file, defaultRunId, casesPath);
     const reporting = {
-      summary: judgeSummaryAccumulator(),
+      summary: judgeSummaryAccumulator({ trials }),
       agreement: agreementReporter({ trials, minAgreement: config.gates.min_agreement }),
+      reduction: reducer === null ? null : trialReduction(reducer, trials),
     };
     await judgeAll(caseContexts(file, defaultRunId, casesPath), judge, {
       concurrency,
@@ -134,11 +141,14 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
       onResult: (result) => {
         reporting.summary.add(result);
         reporting.agreement.add(result);
+        return reporting.reduction?.add(result) ?? null;
       },
+      closing: () => reporting.reduction?.flush() ?? [],
     });
+    const summary = reporting.summary.summary();
     reportJudgeRun(
       judge.settings.name,
-      reporting.summary.summary(),
+      reporting.reduction?.summaryOf(summary) ?? summary,
       scan.malformed,
       config,
       options,
@@ -151,7 +161,8 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
 
 /**
  * Judge every case, writing each result as it finishes (nothing is kept:
- * `onResult` folds what the summary needs); Ctrl-C cancels what is in flight.
+ * `onResult` folds what the summary needs, and may hand back a record to write
+ * after the result, as a case's `reduced` record); Ctrl-C cancels what is in flight.
  */
 function judgeAll(
   cases: AsyncIterable<JudgeContext>,
@@ -161,7 +172,9 @@ function judgeAll(
     readonly outPath: string | undefined;
     readonly trials: number;
     readonly total: number;
-    readonly onResult: (result: JudgeResult) => void;
+    readonly onResult: (result: JudgeResult) => object | null;
+    /** Records to write once every judgement is in. */
+    readonly closing?: () => readonly object[];
   },
 ): Promise<void> {
   const { concurrency, outPath, trials } = options;
@@ -202,14 +215,19 @@ function judgeAll(
     subscription = judgeTrials(cases, judge, { concurrency, trials }).subscribe({
       next: (result) => {
         judged++;
-        options.onResult(result);
+        const record = options.onResult(result);
         if (result.status === 'error') errors++;
         if (pendingLines === '') setImmediate(writePending);
         pendingLines += `${JSON.stringify(result)}\n`;
+        if (record !== null) pendingLines += `${JSON.stringify(record)}\n`;
         bar.update(judged, errors > 0 ? `${errors} errors` : '');
       },
       error: (error: unknown) => finish(error),
-      complete: () => finish(),
+      complete: () => {
+        for (const record of options.closing?.() ?? [])
+          pendingLines += `${JSON.stringify(record)}\n`;
+        finish();
+      },
     });
   });
 }

@@ -8,6 +8,7 @@ import {
 } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
+import { type ConfidenceInterval, formatInterval } from '../../domain/stats/interval.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
 import { caseKeyOf } from '../../ports/store/judgeStore.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -28,6 +29,7 @@ export interface JudgeCommandOptions extends NatsCredentialFlags {
   cache: boolean;
   maxInFlight?: string;
   trials?: string;
+  reduce?: string;
 }
 
 /** The evaluation run id of cases without one: named after the cases file's bytes. */
@@ -216,7 +218,7 @@ export function reportJudgeRun(
  * @example
  * ```ts
  * formatSummary('strict', summary, 0, [], { lines: [], json: {}, failedGates: [] });
- * // 'judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0\nmean score 0.6333, …\ngates: pass\n'
+ * // 'judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0\npass rate 0.6667 (95% CI 0.2077-0.9385, n 3), …\ngates: pass\n'
  * ```
  */
 export function formatSummary(
@@ -229,16 +231,42 @@ export function formatSummary(
   const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
     .map((status) => `${status} ${summary.byStatus[status]}`)
     .join(', ');
-  const ratio = (value: number | null): string =>
-    value === null ? 'n/a' : String(Number(value.toFixed(4)));
   const lines = [
     `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
-    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    ratesLine(summary),
+    `tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
     ...summary.errorTypes.map(errorTypeLine),
     ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The pass rate and the mean score, each with its 95% interval and what it
+ * counts: `pass rate 0.72 (95% CI 0.68-0.76, n 500), mean score 0.7 (95% CI 0.67-0.73, n 500)`;
+ * with unreduced trials the intervals say they are clustered by case, and
+ * reduced trials name the reducer first.
+ *
+ * @example
+ * ```ts
+ * ratesLine(summaryOfTrials);
+ * // 'pass rate 0.75 (95% CI 0.4-1 clustered by 4 cases, n 12), mean score n/a'
+ * ```
+ */
+export function ratesLine(summary: JudgeSummary): string {
+  const clustered =
+    summary.clusteredBy === undefined ? '' : ` clustered by ${summary.clusteredBy.cases} cases`;
+  const rate = (value: number | null, interval: ConfidenceInterval | null, n: number): string => {
+    if (value === null) return 'n/a';
+    const ci = interval === null ? '' : `95% CI ${formatInterval(interval)}${clustered}, `;
+    return `${String(Number(value.toFixed(4)))} (${ci}n ${n})`;
+  };
+  const reduced =
+    summary.reduced === undefined
+      ? ''
+      : `reduced by ${summary.reduced.reducer} over ${summary.reduced.trials} trials: `;
+  return `${reduced}pass rate ${rate(summary.passRate, summary.passRateCi, summary.n)}, mean score ${rate(summary.meanScore, summary.meanScoreCi, summary.scored)}`;
 }
 
 /** `errors: 2 JudgeResponseError, first: status: expected passed, failed or skipped, got "pass"`. */
