@@ -8,7 +8,7 @@ import {
 } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
-import { type ConfidenceInterval, formatInterval } from '../../domain/stats/interval.js';
+import { formatEstimate } from '../../domain/stats/interval.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
 import { caseKeyOf } from '../../ports/store/judgeStore.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -256,17 +256,12 @@ export function formatSummary(
  */
 export function ratesLine(summary: JudgeSummary): string {
   const clustered =
-    summary.clusteredBy === undefined ? '' : ` clustered by ${summary.clusteredBy.cases} cases`;
-  const rate = (value: number | null, interval: ConfidenceInterval | null, n: number): string => {
-    if (value === null) return 'n/a';
-    const ci = interval === null ? '' : `95% CI ${formatInterval(interval)}${clustered}, `;
-    return `${String(Number(value.toFixed(4)))} (${ci}n ${n})`;
-  };
+    summary.clusteredBy === undefined ? '' : `clustered by ${summary.clusteredBy.cases} cases`;
   const reduced =
     summary.reduced === undefined
       ? ''
       : `reduced by ${summary.reduced.reducer} over ${summary.reduced.trials} trials: `;
-  return `${reduced}pass rate ${rate(summary.passRate, summary.passRateCi, summary.n)}, mean score ${rate(summary.meanScore, summary.meanScoreCi, summary.scored)}`;
+  return `${reduced}pass rate ${formatEstimate(summary.passRate, summary.passRateCi, summary.n, clustered)}, mean score ${formatEstimate(summary.meanScore, summary.meanScoreCi, summary.scored, clustered)}`;
 }
 
 /** `errors: 2 JudgeResponseError, first: status: expected passed, failed or skipped, got "pass"`. */

@@ -26,3 +26,27 @@ export function formatInterval(interval: ConfidenceInterval): string {
 function roundTo4(value: number): number {
   return Number(value.toFixed(4));
 }
+
+/**
+ * An estimate with its 95% interval and what it counts, as arena prints it:
+ * `0.72 (95% CI 0.68-0.76, n 500)`; `n/a` for no estimate, and no interval
+ * where there is none (`0.5 (n 1)`). `note` follows the interval
+ * (`clustered by 4 cases`).
+ *
+ * @example
+ * ```ts
+ * formatEstimate(0.72, { low: 0.68, high: 0.76 }, 500); // '0.72 (95% CI 0.68-0.76, n 500)'
+ * formatEstimate(null, null, 0); // 'n/a'
+ * ```
+ */
+export function formatEstimate(
+  value: number | null,
+  interval: ConfidenceInterval | null,
+  n: number,
+  note = '',
+): string {
+  if (value === null) return 'n/a';
+  const ci =
+    interval === null ? '' : `95% CI ${formatInterval(interval)}${note ? ` ${note}` : ''}, `;
+  return `${roundTo4(value)} (${ci}n ${n})`;
+}
