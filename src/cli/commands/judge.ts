@@ -47,7 +47,7 @@ export function registerJudgeCommand(program: Command): void {
     .command('judge')
     .description('judge every case of a JSON lines file with a judge from a config file')
     .argument('<cases>', 'JSON lines file: {"case_id", "input", "candidate_output", ...} per line')
-    .requiredOption('--config <file>', 'judge config (YAML): models, judges, rubric, gates')
+    .option('--config <file>', 'judge config (YAML): models, judges, rubric, gates (required)')
     .option('--out <file>', 'write results as JSON lines to this file')
     .option('--json', 'print the summary as one JSON object')
     .option('--concurrency <n>', 'judgements in flight at once', '8')
@@ -75,9 +75,36 @@ export function registerJudgeCommand(program: Command): void {
       '--reduce <reducer>',
       "with --trials: reduce each case's trials to one value (mode, mean, median, max, min, pass_at_K, at_least_K); the summary and gates fold those",
     )
-    .action((casesPath: string, _options: unknown, command: Command) =>
-      runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
-    );
+    .action((casesPath: string, _options: unknown, command: Command) => {
+      // checked here, not by commander: a required option of `judge` would be required of `judge compare` too
+      if (command.opts().config === undefined) {
+        command.error("error: required option '--config <file>' not specified", {
+          code: 'commander.missingMandatoryOptionValue',
+        });
+      }
+      return runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>());
+    });
+  command
+    .command('compare')
+    .description(
+      'compare two judge runs over the same cases, paired: McNemar for pass/fail, the paired t test for scores',
+    )
+    .argument(
+      '<a>',
+      'the first run: an arena judge --out results file, or an evaluation run id with --store',
+    )
+    .argument('<b>', 'the second run, the same way')
+    .option(
+      '--store <uri>',
+      'find run ids in this store (sqlite:path or postgres://…; default ARENA_STORE)',
+    )
+    .option('--alpha <p>', 'the significance level of the verdict', '0.05')
+    .option('--fail-if-worse', 'exit 1 when B is significantly worse than A (a regression gate)')
+    .option('--json', 'print the comparison as one JSON object')
+    .action(async (a: string, b: string, _options: unknown, compare: Command) => {
+      const { judgeCompareCommand } = await import('./judgeCompare.js');
+      await judgeCompareCommand(a, b, compare.opts());
+    });
 }
 
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
