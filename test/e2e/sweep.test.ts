@@ -176,4 +176,61 @@ describe('arena sweep', () => {
     );
     expect(existsSync(store)).toBe(false);
   });
+  it('refuses hostile sweep files before expanding or storing anything: too many trials, too deep, bad bounds, unknown agent', async () => {
+    const { folder, sweepFile, store } = slowSweep();
+    const shipped = readFileSync(sweepFile, 'utf8');
+    const values = (count: number) => `[${Array.from({ length: count }, (_, i) => i).join(', ')}]`;
+    const hostile: [string, string][] = [
+      [
+        shipped.replace('values: [1, 2, 3, 4, 5, 6, 7, 8]', `values: ${values(100_000)}`),
+        'parameters: the sweep makes 100000 trials (100000 values), more than --max-trials 10000',
+      ],
+      [
+        `${shipped}search: { random: { trials: 1000000000 } }\n`,
+        'search.random.trials: the sweep makes 1000000000 trials, more than --max-trials 10000',
+      ],
+      [
+        shipped.replace(
+          'values: [1, 2, 3, 4, 5, 6, 7, 8]',
+          `values: ${'['.repeat(5000)}${']'.repeat(5000)}`,
+        ),
+        'parameters[0].values: nested deeper than 64 levels of lists and mappings; flatten it',
+      ],
+      [
+        shipped.replace(
+          'values: [1, 2, 3, 4, 5, 6, 7, 8]',
+          'low: .nan\n    high: .inf\nsearch: { random: { trials: 2 } }',
+        ),
+        'parameters[0].low: expected a finite number, got number NaN',
+      ],
+      [
+        shipped.replace('agent: operator', 'agent: operater'),
+        `objective.agent: no agent 'operater' in run.yaml; did you mean "operator"?`,
+      ],
+    ];
+    for (const [text, problem] of hostile) {
+      writeFileSync(sweepFile, text);
+      const refused = await runArena(['sweep', sweepFile, '--store', `sqlite:${store}`], {
+        cwd: folder,
+      });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(problem);
+      expect(refused.stderr).not.toMatch(/at .*\.js:\d+/);
+      expect(existsSync(store)).toBe(false);
+      const validated = await runArena(['validate', sweepFile], { cwd: folder });
+      expect(validated.code).toBe(2);
+      expect(validated.stderr).toContain(problem);
+    }
+    writeFileSync(sweepFile, shipped);
+    const capped = await runArena(['validate', sweepFile, '--max-trials', '7'], { cwd: folder });
+    expect(capped.code).toBe(2);
+    expect(capped.stderr).toContain(
+      'the sweep makes 8 trials (8 values), more than --max-trials 7',
+    );
+    const tooHigh = await runArena(['validate', sweepFile, '--max-trials', '1e15'], {
+      cwd: folder,
+    });
+    expect(tooHigh.code).toBe(2);
+    expect(tooHigh.stderr).toContain('--max-trials: expected a whole number from 1 to 100000');
+  });
 });

@@ -109,6 +109,26 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     getPhase(runId, phaseIndex);
     throw new DuplicateRecordError(what);
   };
+  /**
+   * Insert under the given id, or under a fresh one: a generated id is random in
+   * its last 4 hex digits, so two started in one second may collide and another is tried.
+   */
+  const insertWithFreshId = <T>(
+    what: string,
+    given: string | undefined,
+    uid: string,
+    at: string,
+    insert: (id: string) => T | undefined,
+  ): T => {
+    for (let attempt = 1; ; attempt++) {
+      const id = given ?? newRunId(uid, new Date(at));
+      const inserted = insert(id);
+      if (inserted !== undefined) return inserted;
+      if (given !== undefined || attempt >= idAttempts) {
+        throw new DuplicateRecordError(`${what} '${id}'`);
+      }
+    }
+  };
 
   return {
     readonly,
@@ -118,9 +138,7 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
       const startedAt = run.startedAt ?? now();
       const modules =
         run.modules === undefined || run.modules === null ? null : encodeStoredJson(run.modules);
-      // a generated id is random in its last 4 hex digits: two runs started in one second may collide
-      for (let attempt = 1; ; attempt++) {
-        const runId = run.runId ?? newRunId(run.uid, new Date(startedAt));
+      return insertWithFreshId('run', run.runId, run.uid, startedAt, (runId) => {
         const created = db.get<RunRow>(sql.insertRun, [
           runId,
           run.uid,
@@ -132,11 +150,8 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
           run.status ?? 'running',
           startedAt,
         ]);
-        if (created !== undefined) return runFromRow(created);
-        if (run.runId !== undefined || attempt >= idAttempts) {
-          throw new DuplicateRecordError(`run '${runId}'`);
-        }
-      }
+        return created === undefined ? undefined : runFromRow(created);
+      });
     },
     acquireLease(runId, request) {
       writable('take a lease');
@@ -369,8 +384,7 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     createSweep(sweep) {
       writable('create a sweep');
       const createdAt = sweep.createdAt ?? now();
-      for (let attempt = 1; ; attempt++) {
-        const sweepId = sweep.sweepId ?? newRunId(sweep.uid, new Date(createdAt));
+      return insertWithFreshId('sweep', sweep.sweepId, sweep.uid, createdAt, (sweepId) => {
         const created = db.get<SweepRow>(sql.insertSweep, [
           sweepId,
           sweep.uid,
@@ -379,11 +393,8 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
           encodeStoredJson(sweep.state),
           createdAt,
         ]);
-        if (created !== undefined) return sweepFromRow(created);
-        if (sweep.sweepId !== undefined || attempt >= idAttempts) {
-          throw new DuplicateRecordError(`sweep '${sweepId}'`);
-        }
-      }
+        return created === undefined ? undefined : sweepFromRow(created);
+      });
     },
     saveSweep(sweepId, update) {
       writable('save a sweep');

@@ -45,6 +45,7 @@ const byNumbers =
     }
     return 0;
   };
+const episodeOf = (row: { episode: number }): number => row.episode;
 const byPhaseThen = <T extends { phase_index: number }>(field: (row: T) => number) =>
   byNumbers<T>((row) => row.phase_index, field);
 /** Rows of a phase after the point (phase, episode): a later phase, or later in its phase. */
@@ -464,10 +465,7 @@ export function memoryDialect(state: MemoryStoreState): RunStoreDialect {
       return read(rows.sort(byPhaseThen((row) => row.episode)).slice(-1));
     },
     snapshotCount: ([runId]) => read([{ count: tablesOf(runId)?.snapshots.size ?? 0 }]),
-    deleteEpisodesAfter: deleteAfter(
-      (tables) => tables.episodes,
-      (row) => row.episode,
-    ),
+    deleteEpisodesAfter: deleteAfter<EpisodeRow>((tables) => tables.episodes, episodeOf),
     deleteCheckpointsAfter: deleteAfter(
       (tables) => tables.checkpoints,
       (row) => row.after_episode,
@@ -476,10 +474,7 @@ export function memoryDialect(state: MemoryStoreState): RunStoreDialect {
       (tables) => tables.metaDecisions,
       (row) => row.first_episode,
     ),
-    deleteSnapshotsAfter: deleteAfter(
-      (tables) => tables.snapshots,
-      (row) => row.episode,
-    ),
+    deleteSnapshotsAfter: deleteAfter<SnapshotRow>((tables) => tables.snapshots, episodeOf),
     deleteLaterPhases: ([runId, phaseIndex]) =>
       deletePhases(runId, (index) => index > Number(phaseIndex)),
     deleteAllPhases: ([runId]) => deletePhases(runId, () => true),

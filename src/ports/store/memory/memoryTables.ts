@@ -1,31 +1,20 @@
-import type {
-  CheckpointRow,
-  EpisodeRow,
-  MetaDecisionRow,
-  PhaseRow,
-  RemoteComponentRow,
-  ResumeRow,
-  RunRow,
-  SnapshotRow,
-  SweepRow,
-  SweepTrialRow,
-} from '../core/runRows.js';
+import type * as Rows from '../core/runRows.js';
 
 /** One run's row and every row below it, each table keyed as its primary key. */
 export interface RunTables {
-  row: RunRow;
-  readonly phases: Map<number, PhaseRow>;
+  row: Rows.RunRow;
+  readonly phases: Map<number, Rows.PhaseRow>;
   /** By `phase:episode`. */
-  readonly episodes: Map<string, EpisodeRow>;
+  readonly episodes: Map<string, Rows.EpisodeRow>;
   /** By `phase:checkpoint`. */
-  readonly checkpoints: Map<string, CheckpointRow>;
+  readonly checkpoints: Map<string, Rows.CheckpointRow>;
   /** By `phase:startRequest`. */
-  readonly metaDecisions: Map<string, MetaDecisionRow>;
+  readonly metaDecisions: Map<string, Rows.MetaDecisionRow>;
   /** By `phase:episode`. */
-  readonly snapshots: Map<string, SnapshotRow>;
-  readonly resumes: Map<number, ResumeRow>;
+  readonly snapshots: Map<string, Rows.SnapshotRow>;
+  readonly resumes: Map<number, Rows.ResumeRow>;
   /** By session. */
-  readonly remoteComponents: Map<string, RemoteComponentRow>;
+  readonly remoteComponents: Map<string, Rows.RemoteComponentRow>;
 }
 
 /**
@@ -36,9 +25,9 @@ export interface RunTables {
  */
 export interface MemoryStoreState {
   readonly runs: Map<string, RunTables>;
-  readonly sweeps: Map<string, SweepRow>;
+  readonly sweeps: Map<string, Rows.SweepRow>;
   /** Trials by their run's id (a run is one trial at most). */
-  readonly trials: Map<string, SweepTrialRow>;
+  readonly trials: Map<string, Rows.SweepTrialRow>;
   undo: (() => void)[] | null;
 }
 
@@ -58,7 +47,7 @@ export function createMemoryStoreState(): MemoryStoreState {
 }
 
 /** The tables of a new run. */
-export function newRunTables(row: RunRow): RunTables {
+export function newRunTables(row: Rows.RunRow): RunTables {
   return {
     row,
     phases: new Map(),
