@@ -20,6 +20,7 @@ import {
   reportJudgeRun,
   scanCases,
 } from './judgeCommandIo.js';
+import type { JudgeCompareOptions } from './judgeCompare.js';
 import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
 import { parseReduceOption, trialReduction } from './judgeReduce.js';
 import { withNatsOptions } from './natsTarget.js';
@@ -103,7 +104,8 @@ export function registerJudgeCommand(program: Command): void {
     .option('--json', 'print the comparison as one JSON object')
     .action(async (a: string, b: string, _options: unknown, compare: Command) => {
       const { judgeCompareCommand } = await import('./judgeCompare.js');
-      await judgeCompareCommand(a, b, compare.opts());
+      // `--json` and `--store` are options of `judge` too: commander hands them to it
+      await judgeCompareCommand(a, b, compare.optsWithGlobals<JudgeCompareOptions>());
     });
 }
 
