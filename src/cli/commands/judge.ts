@@ -47,6 +47,7 @@ export function registerJudgeCommand(program: Command): void {
   const command = program
     .command('judge')
     .description('judge every case of a JSON lines file with a judge from a config file')
+    .usage('[options] <cases> | compare [options] <a> <b>')
     .argument('<cases>', 'JSON lines file: {"case_id", "input", "candidate_output", ...} per line')
     .option('--config <file>', 'judge config (YAML): models, judges, rubric, gates (required)')
     .option('--out <file>', 'write results as JSON lines to this file')
