@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runArena } from '../support/cli.js';
@@ -102,6 +103,18 @@ describe('arena sweep', () => {
       expect(readStore(killed.store, (opened) => opened.getSweep(sweepId as string).status)).toBe(
         'running',
       );
+      // and shown as what it is: interrupted, with the command that goes on with it
+      const shown = await runArena(['show', sweepId as string, '--store', store], {
+        cwd: killed.folder,
+      });
+      expect(shown.stdout).toMatch(new RegExp(`^sweep ${sweepId}: interrupted, 8 trials`, 'm'));
+      expect(shown.stdout).toContain(
+        `interrupted: its runner (pid ${running.child.pid} on ${hostname()}) is gone; go on with: arena sweep --resume ${sweepId} --store sqlite:`,
+      );
+      const listed = await runArena(['sweeps', '--store', store, '--json'], { cwd: killed.folder });
+      expect(JSON.parse(listed.stdout)).toMatchObject([
+        { sweepId, status: 'interrupted', trials: 8 },
+      ]);
     }
     const resumed = await runArena(
       ['sweep', '--resume', sweepId as string, '--store', store, '--json'],
@@ -232,5 +245,27 @@ describe('arena sweep', () => {
     });
     expect(tooHigh.code).toBe(2);
     expect(tooHigh.stderr).toContain('--max-trials: expected a whole number from 1 to 100000');
-  });
+  }, 180_000);
+  it('runs the shipped random search: its seeded draws within their ranges, pruned by the median rule', async () => {
+    const result = await runArena([
+      'sweep',
+      'examples/sweep-random.yaml',
+      '--store',
+      'sqlite::memory:',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const table = JSON.parse(result.stdout) as Table;
+    expect(table.trials).toHaveLength(6);
+    for (const row of table.trials) {
+      const population = row.parameters['/schedule/0/train/agents/0/brain/params/population'];
+      const minDelta =
+        row.parameters['/run_config/condition/params/agents/operator/plateau/min_delta'];
+      expect(
+        Number.isInteger(population) && (population as number) >= 4 && (population as number) <= 12,
+      ).toBe(true);
+      expect((minDelta as number) >= 0.05 && (minDelta as number) < 0.5).toBe(true);
+    }
+    expect(table.trials.some((row) => row.status === 'pruned')).toBe(true);
+  }, 120_000);
 });

@@ -120,7 +120,14 @@ async function sweepCommand(
         }
       },
     });
-    const table = sweepTable(outcome.sweepId, outcome.status, outcome.progress, store);
+    const shown = outcome.status === 'running' ? 'interrupted' : outcome.status;
+    const table = sweepTable(
+      outcome.sweepId,
+      shown,
+      outcome.progress,
+      store,
+      shown === 'interrupted' ? 'it was stopped' : null,
+    );
     if (options.json === true) process.stdout.write(`${JSON.stringify(table, null, 2)}\n`);
     else {
       const names = start.spec.objectives.map((objective) => objective.metric);
