@@ -301,7 +301,6 @@ describe('the manual', () => {
 const PAGES_OF_OTHER_BRANCHES = [
   'docs/judge-calibration.md',
   'docs/judge-pairwise.md',
-  'docs/judge-statistics.md',
   'docs/judge-sequential-gate.md',
   'docs/viewer.md',
 ];
