@@ -251,7 +251,7 @@ export function formatSummary(
  * @example
  * ```ts
  * ratesLine(summaryOfTrials);
- * // 'pass rate 0.75 (95% CI 0.4-1 clustered by 4 cases, n 12), mean score n/a'
+ * // 'pass rate 0.6667 (95% CI 0.1332-1 clustered by 3 cases, n 9), mean score 0.6333 (95% CI -0.4838 to 1.7504 clustered by 3 cases, n 9)'
  * ```
  */
 export function ratesLine(summary: JudgeSummary): string {

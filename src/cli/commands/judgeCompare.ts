@@ -31,8 +31,9 @@ export interface JudgeCompareOptions {
  * ```sh
  * arena judge compare examples/judge/compare/before.jsonl examples/judge/compare/after.jsonl
  * # A examples/judge/compare/before.jsonl, B examples/judge/compare/after.jsonl: 40 paired, 0 only in A, 0 only in B
+ * # pass/fail over 40 pairs: both passed 18, only A passed 0, only B passed 4, neither 18
  * # ...
- * # verdict: B is better than A at alpha 0.05 (mean score: paired t p 0.0003)
+ * # verdict: B is better than A at alpha 0.05 (mean score: paired t p 4.148e-8, B higher)
  * ```
  */
 export async function judgeCompareCommand(
