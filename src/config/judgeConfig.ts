@@ -4,6 +4,7 @@ import { JudgeConfigurationError } from '../domain/judge/errors.js';
 import { MAX_TIMER_MS } from '../domain/judge/settings.js';
 import { TOKEN_PARAMETERS } from '../domain/judge/tokenParameter.js';
 import { ArenaError } from '../domain/shared/errors.js';
+import { cannotReadFile } from '../ports/runtime/unreadableFile.js';
 import { readInputText } from './inputFile.js';
 import { parseYamlWithKeyOrder } from './orderedYaml.js';
 import { expecting } from './zodIssues.js';
@@ -275,7 +276,9 @@ export function loadJudgeConfig(file: string): LoadedJudgeConfig {
     text = readInputText(file);
   } catch (error) {
     if (ArenaError.is(error)) throw error;
-    throw new JudgeConfigurationError(`cannot read judge config ${file}`, { cause: error });
+    throw new JudgeConfigurationError(`judge config: ${cannotReadFile(file, error)}`, {
+      cause: error,
+    });
   }
   let value: unknown;
   try {

@@ -40,7 +40,7 @@ import { withNatsOptions } from './natsTarget.js';
  * arena judge examples/judge/cases.jsonl --config examples/judge/replay.yaml --out results.jsonl
  * # judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0
  * # pass rate 0.6667 (95% CI 0.2077-0.9385, n 3), mean score 0.6333 (95% CI -0.7348 to 2.0015, n 3)
- * # tokens 1028 (in 865, out 163), cost $0.000000
+ * # tokens 1028 (in 865, out 163), cost unknown (no prices configured)
  * # gates: pass
  * ```
  */

@@ -28,7 +28,7 @@ interface StoreCommandOptions {
  * registerRunsCommands(program);
  * // $ arena runs --store sqlite:.arena/arena.db
  * // RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION
- * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success
+ * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       4         success
  * ```
  */
 export function registerRunsCommands(program: Command): void {
