@@ -42,10 +42,11 @@ describe('arena judge with a panel', () => {
     expect(run.stdout).toContain(
       [
         'judged 4 cases with trio: passed 2, failed 1, skipped 1, error 0',
-        'mean score 0.5889, pass rate 0.6667, tokens 3033 (in 2595, out 438), cost unknown (no prices configured)',
-        'member strict: passed 2, failed 1, skipped 1, error 0; pass rate 0.6667',
-        'member lenient: passed 3, failed 1, skipped 0, error 0; pass rate 0.75',
-        'member pedantic: passed 1, failed 2, skipped 1, error 0; pass rate 0.3333',
+        'pass rate 0.6667 (95% CI 0.2077-0.9385, n 3), mean score 0.5889 (95% CI -0.7107 to 1.8885, n 3)',
+        'tokens 3033 (in 2595, out 438), cost unknown (no prices configured)',
+        'member strict: passed 2, failed 1, skipped 1, error 0; pass rate 0.6667 (95% CI 0.2077-0.9385, n 3)',
+        'member lenient: passed 3, failed 1, skipped 0, error 0; pass rate 0.75 (95% CI 0.3006-0.9544, n 4)',
+        'member pedantic: passed 1, failed 2, skipped 1, error 0; pass rate 0.3333 (95% CI 0.0615-0.7923, n 3)',
         "agreement of the members: Fleiss' kappa 0.4545 over 4 judgements (categories failed, passed, skipped)",
         'gates: pass',
       ].join('\n'),

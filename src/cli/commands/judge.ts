@@ -23,7 +23,9 @@ import {
   reportJudgeRun,
   scanCases,
 } from './judgeCommandIo.js';
+import type { JudgeCompareOptions } from './judgeCompare.js';
 import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { parseReduceOption, trialReduction } from './judgeReduce.js';
 import { judgeSequentially, parseDrawSeed } from './judgeSequential.js';
 import { withNatsOptions } from './natsTarget.js';
 
@@ -41,7 +43,8 @@ import { withNatsOptions } from './natsTarget.js';
  * ```sh
  * arena judge examples/judge/cases.jsonl --config examples/judge/replay.yaml --out results.jsonl
  * # judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0
- * # mean score 0.6333, pass rate 0.6667, tokens 1028 (in 865, out 163), cost unknown (no prices configured)
+ * # pass rate 0.6667 (95% CI 0.2077-0.9385, n 3), mean score 0.6333 (95% CI -0.7348 to 2.0015, n 3)
+ * # tokens 1028 (in 865, out 163), cost $0.000000
  * # gates: pass
  * ```
  */
@@ -49,8 +52,9 @@ export function registerJudgeCommand(program: Command): void {
   const command = program
     .command('judge')
     .description('judge every case of a JSON lines file with a judge from a config file')
+    .usage('[options] <cases> | calibrate [options] <cases> | compare [options] <a> <b>')
     .argument('<cases>', 'JSON lines file: {"case_id", "input", "candidate_output", ...} per line')
-    .requiredOption('--config <file>', 'judge config (YAML): models, judges, rubric, gates')
+    .option('--config <file>', 'judge config (YAML): models, judges, rubric, gates (required)')
     .option('--out <file>', 'write results as JSON lines to this file')
     .option('--json', 'print the summary as one JSON object')
     .option('--concurrency <n>', 'judgements in flight at once', '8')
@@ -78,10 +82,42 @@ export function registerJudgeCommand(program: Command): void {
       '--seed <n>',
       "with gates.sequential: the seed of the cases' random draw order (default: derived from the run id)",
     )
-    .action((casesPath: string, _options: unknown, command: Command) =>
-      runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
-    );
+    .option(
+      '--reduce <reducer>',
+      "with --trials: reduce each case's trials to one value (mode, mean, median, max, min, pass_at_K, at_least_K); the summary and gates fold those",
+    )
+    .action((casesPath: string, _options: unknown, command: Command) => {
+      // checked here, not by commander: a required option of `judge` would be required of `judge compare` too
+      if (command.opts().config === undefined) {
+        command.error("error: required option '--config <file>' not specified", {
+          code: 'commander.missingMandatoryOptionValue',
+        });
+      }
+      return runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>());
+    });
   registerJudgeCalibrateCommand(command);
+  command
+    .command('compare')
+    .description(
+      'compare two judge runs over the same cases, paired: McNemar for pass/fail, the paired t test for scores',
+    )
+    .argument(
+      '<a>',
+      'the first run: an arena judge --out results file, or an evaluation run id with --store',
+    )
+    .argument('<b>', 'the second run, the same way')
+    .option(
+      '--store <uri>',
+      'find run ids in this store (sqlite:path or postgres://…; default ARENA_STORE)',
+    )
+    .option('--alpha <p>', 'the significance level of the verdict', '0.05')
+    .option('--fail-if-worse', 'exit 1 when B is significantly worse than A (a regression gate)')
+    .option('--json', 'print the comparison as one JSON object')
+    .action(async (a: string, b: string, _options: unknown, compare: Command) => {
+      const { judgeCompareCommand } = await import('./judgeCompare.js');
+      // `--json` and `--store` are options of `judge` too: commander hands them to it
+      await judgeCompareCommand(a, b, compare.optsWithGlobals<JudgeCompareOptions>());
+    });
 }
 
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
@@ -94,6 +130,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     throw new CliError(`--max-in-flight must be a positive integer, got '${options.maxInFlight}'`);
   }
   const trials = parseTrials(options.trials);
+  const reducer = parseReduceOption(options.reduce, trials);
   if (
     (options.nats !== undefined || options.store !== undefined || options.wait === true) &&
     trials > 1
@@ -151,8 +188,9 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     // read once to refuse what cannot be judged, then again as the judging takes the cases
     const scan = await scanCases(file, defaultRunId, casesPath);
     const reporting = {
-      summary: judgeSummaryAccumulator(),
+      summary: judgeSummaryAccumulator({ trials }),
       agreement: agreementReporter({ trials, minAgreement: config.gates.min_agreement }),
+      reduction: reducer === null ? null : trialReduction(reducer, trials),
     };
     await judgeAll(caseContexts(file, defaultRunId, casesPath), judge, {
       concurrency,
@@ -162,11 +200,14 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
       onResult: (result) => {
         reporting.summary.add(result);
         reporting.agreement.add(result);
+        return reporting.reduction?.add(result) ?? null;
       },
+      closing: () => reporting.reduction?.flush() ?? [],
     });
+    const summary = reporting.summary.summary();
     reportJudgeRun(
       judge.settings.name,
-      reporting.summary.summary(),
+      reporting.reduction?.summaryOf(summary) ?? summary,
       scan.malformed,
       config,
       options,
@@ -212,7 +253,8 @@ function refuseSequentialBeyondOneProcess(
 
 /**
  * Judge every case, writing each result as it finishes (nothing is kept:
- * `onResult` folds what the summary needs); Ctrl-C cancels what is in flight.
+ * `onResult` folds what the summary needs, and may hand back a record to write
+ * after the result, as a case's `reduced` record); Ctrl-C cancels what is in flight.
  */
 function judgeAll(
   cases: AsyncIterable<JudgeContext>,
@@ -222,7 +264,9 @@ function judgeAll(
     readonly outPath: string | undefined;
     readonly trials: number;
     readonly total: number;
-    readonly onResult: (result: JudgeResult) => void;
+    readonly onResult: (result: JudgeResult) => object | null;
+    /** Records to write once every judgement is in. */
+    readonly closing?: () => readonly object[];
   },
 ): Promise<void> {
   const { concurrency, outPath, trials } = options;
@@ -263,14 +307,19 @@ function judgeAll(
     subscription = judgeTrials(cases, judge, { concurrency, trials }).subscribe({
       next: (result) => {
         judged++;
-        options.onResult(result);
+        const record = options.onResult(result);
         if (result.status === 'error') errors++;
         if (pendingLines === '') setImmediate(writePending);
         pendingLines += `${JSON.stringify(result)}\n`;
+        if (record !== null) pendingLines += `${JSON.stringify(record)}\n`;
         bar.update(judged, errors > 0 ? `${errors} errors` : '');
       },
       error: (error: unknown) => finish(error),
-      complete: () => finish(),
+      complete: () => {
+        for (const record of options.closing?.() ?? [])
+          pendingLines += `${JSON.stringify(record)}\n`;
+        finish();
+      },
     });
   });
 }

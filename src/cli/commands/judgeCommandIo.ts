@@ -8,6 +8,7 @@ import {
 } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
+import { formatEstimate } from '../../domain/stats/interval.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
 import { cannotReadFile } from '../../ports/runtime/unreadableFile.js';
 import { caseKeyOf } from '../../ports/store/judgeStore.js';
@@ -31,6 +32,7 @@ export interface JudgeCommandOptions extends NatsCredentialFlags {
   maxInFlight?: string;
   trials?: string;
   seed?: string;
+  reduce?: string;
 }
 
 /** The evaluation run id of cases without one: named after the cases file's bytes. */
@@ -223,7 +225,7 @@ export function reportJudgeRun(
  * @example
  * ```ts
  * formatSummary('strict', summary, 0, [], { lines: [], json: {}, failedGates: [] });
- * // 'judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0\nmean score 0.6333, …\ngates: pass\n'
+ * // 'judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0\npass rate 0.6667 (95% CI 0.2077-0.9385, n 3), …\ngates: pass\n'
  * ```
  */
 export function formatSummary(
@@ -236,16 +238,37 @@ export function formatSummary(
   const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
     .map((status) => `${status} ${summary.byStatus[status]}`)
     .join(', ');
-  const ratio = (value: number | null): string =>
-    value === null ? 'n/a' : String(Number(value.toFixed(4)));
   const lines = [
     `judged ${extra.judged ?? counted(summary.total, 'case')} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${counted(malformed, 'malformed line')} skipped` : ''}`,
-    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), ${costText(summary.costUsd)}`,
+    ratesLine(summary),
+    `tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), ${costText(summary.costUsd)}`,
     ...summary.errorTypes.map(errorTypeLine),
     ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The pass rate and the mean score, each with its 95% interval and what it
+ * counts: `pass rate 0.72 (95% CI 0.68-0.76, n 500), mean score 0.7 (95% CI 0.67-0.73, n 500)`;
+ * with unreduced trials the intervals say they are clustered by case, and
+ * reduced trials name the reducer first.
+ *
+ * @example
+ * ```ts
+ * ratesLine(summaryOfTrials);
+ * // 'pass rate 0.6667 (95% CI 0.1332-1 clustered by 3 cases, n 9), mean score 0.6333 (95% CI -0.4838 to 1.7504 clustered by 3 cases, n 9)'
+ * ```
+ */
+export function ratesLine(summary: JudgeSummary): string {
+  const clustered =
+    summary.clusteredBy === undefined ? '' : `clustered by ${summary.clusteredBy.cases} cases`;
+  const reduced =
+    summary.reduced === undefined
+      ? ''
+      : `reduced by ${summary.reduced.reducer} over ${summary.reduced.trials} trials: `;
+  return `${reduced}pass rate ${formatEstimate(summary.passRate, summary.passRateCi, summary.n, clustered)}, mean score ${formatEstimate(summary.meanScore, summary.meanScoreCi, summary.scored, clustered)}`;
 }
 
 /** `cost $0.001200`, or that it is unknown: no result had a price (unknown is not zero). */

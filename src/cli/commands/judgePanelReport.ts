@@ -6,6 +6,7 @@ import { isPanelResult, panelAccumulator } from '../../domain/judge/panel.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import type { JudgeSummary } from '../../domain/judge/summary.js';
 import { type TrialJudgeResult, trialStabilityAccumulator } from '../../domain/judge/trials.js';
+import { formatEstimate } from '../../domain/stats/interval.js';
 import { CliError, ExitCode } from '../errors.js';
 
 /** What `arena judge` adds for a panel or `--trials`: lines before the gates, JSON fields, failed gates. */
@@ -66,7 +67,7 @@ export function checkAgreementGate(config: JudgeConfig, judge: Judge, trials: nu
  * @example
  * ```ts
  * agreementReport(panelResults, { trials: 1, minAgreement: 0.4 }).lines;
- * // ['member strict: passed 2, failed 1, skipped 1, error 0; pass rate 0.6667', ...,
+ * // ['member strict: passed 2, failed 1, skipped 1, error 0; pass rate 0.6667 (95% CI 0.2077-0.9385, n 3)', ...,
  * //  "agreement of the members: Fleiss' kappa 0.4545 over 4 judgements (categories failed, passed, skipped)"]
  * ```
  */
@@ -151,7 +152,7 @@ function memberLine(summary: JudgeSummary): string {
   const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
     .map((status) => `${status} ${summary.byStatus[status]}`)
     .join(', ');
-  return `${statuses}; pass rate ${ratio(summary.passRate)}`;
+  return `${statuses}; pass rate ${formatEstimate(summary.passRate, summary.passRateCi, summary.n)}`;
 }
 
 function kappaLine(agreement: RatingAgreement, subjects: string): string {

@@ -1,3 +1,9 @@
+import { clusteredMeanAccumulator } from '../stats/clusteredStandardError.js';
+import { normalQuantile } from '../stats/distributions.js';
+import { type ConfidenceInterval, DEFAULT_CONFIDENCE } from '../stats/interval.js';
+import { meanInterval, tInterval } from '../stats/meanInterval.js';
+import { addMoment, emptyMoments } from '../stats/runningMoments.js';
+import { wilsonInterval } from '../stats/wilsonInterval.js';
 import type { JudgeResult, JudgeStatus } from './result.js';
 
 /** What a batch of judgements came to. */
@@ -8,6 +14,26 @@ export interface JudgeSummary {
   readonly meanScore: number | null;
   /** passed / (passed + failed + error): skipped results do not count; `null` when none counts. */
   readonly passRate: number | null;
+  /** The results the pass rate counts (passed + failed + error). */
+  readonly n: number;
+  /**
+   * The 95% interval of the pass rate: Wilson's; with trials of each case, the
+   * normal interval of the standard error clustered by case. `null` when it
+   * cannot be told (no result counts; one case of trials).
+   */
+  readonly passRateCi: ConfidenceInterval | null;
+  /** The results with a score. */
+  readonly scored: number;
+  /** The 95% t interval of the mean score (clustered by case with trials); `null` for fewer than two. */
+  readonly meanScoreCi: ConfidenceInterval | null;
+  /** Set when the results are trials of cases: the standard errors are clustered by case. */
+  readonly clusteredBy?: { readonly cases: number; readonly trials: number };
+  /**
+   * Set when each case's trials were reduced to one value (`--reduce`): the
+   * pass rate, the mean score, `n`, `scored` and their intervals are then over
+   * the reduced cases, and the gates judge those.
+   */
+  readonly reduced?: { readonly reducer: string; readonly trials: number; readonly cases: number };
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly totalTokens: number;
@@ -47,20 +73,31 @@ export function summarizeJudgeResults(results: Iterable<JudgeResult>): JudgeSumm
 
 /**
  * A summary built one result at a time: a run of any size is summarised in
- * constant memory.
+ * constant memory (with `trials`, plus the cases whose trials are still coming).
+ *
+ * With `trials` above 1 the results are that many trials of each case (run,
+ * case and subject id): they are not independent, so the intervals use the
+ * standard error clustered by case (Miller 2024), not the one of n independent results.
  *
  * @example
  * ```ts
  * const accumulator = judgeSummaryAccumulator();
  * for await (const verdict of verdicts) accumulator.add(verdict.result);
  * accumulator.summary().passRate; // 0.6667
+ * accumulator.summary().passRateCi; // { low: 0.2076596008020477, high: 0.9385080552796037 }
  * ```
  */
-export function judgeSummaryAccumulator(): {
+export function judgeSummaryAccumulator(options: { readonly trials?: number } = {}): {
   add(result: JudgeResult): void;
   summary(): JudgeSummary;
 } {
   const byStatus: Record<JudgeStatus, number> = { passed: 0, failed: 0, skipped: 0, error: 0 };
+  const trials = options.trials ?? 1;
+  const clustered =
+    trials > 1
+      ? { pass: clusteredMeanAccumulator(trials), score: clusteredMeanAccumulator(trials) }
+      : null;
+  const scores = emptyMoments();
   let total = 0;
   let scoreSum = 0;
   let scored = 0;
@@ -78,6 +115,12 @@ export function judgeSummaryAccumulator(): {
       if (result.score !== null) {
         scoreSum += result.score;
         scored++;
+        addMoment(scores, result.score);
+      }
+      if (clustered !== null) {
+        const caseKey = JSON.stringify([result.evaluationRunId, result.caseId, result.subjectId]);
+        clustered.pass.add(caseKey, passIndicator(result.status));
+        clustered.score.add(caseKey, result.score);
       }
       inputTokens += result.usage?.inputTokens ?? 0;
       outputTokens += result.usage?.outputTokens ?? 0;
@@ -89,11 +132,37 @@ export function judgeSummaryAccumulator(): {
     },
     summary() {
       const counted = byStatus.passed + byStatus.failed + byStatus.error;
+      const passRate = counted > 0 ? byStatus.passed / counted : null;
+      const meanScore = scored > 0 ? scoreSum / scored : null;
+      let intervals: Pick<JudgeSummary, 'passRateCi' | 'meanScoreCi' | 'clusteredBy'>;
+      if (clustered === null) {
+        intervals = {
+          passRateCi: wilsonInterval(byStatus.passed, counted),
+          meanScoreCi: meanInterval(scores),
+        };
+      } else {
+        const pass = clustered.pass.result();
+        const score = clustered.score.result();
+        intervals = {
+          passRateCi:
+            passRate === null || pass.standardError === null
+              ? null
+              : normalInterval(passRate, pass.standardError),
+          meanScoreCi:
+            meanScore === null || score.standardError === null || score.degreesOfFreedom === null
+              ? null
+              : tInterval(meanScore, score.standardError, score.degreesOfFreedom),
+          clusteredBy: { cases: Math.max(pass.clusters, score.clusters), trials },
+        };
+      }
       return {
         total,
         byStatus: { ...byStatus },
-        meanScore: scored > 0 ? scoreSum / scored : null,
-        passRate: counted > 0 ? byStatus.passed / counted : null,
+        meanScore,
+        passRate,
+        n: counted,
+        scored,
+        ...intervals,
         inputTokens,
         outputTokens,
         totalTokens,
@@ -102,6 +171,17 @@ export function judgeSummaryAccumulator(): {
       };
     },
   };
+}
+
+/** A result as a pass (1) or not (0, a failure or an error); `null` for a skipped one, which the pass rate leaves out. */
+function passIndicator(status: JudgeStatus): number | null {
+  return status === 'passed' ? 1 : status === 'skipped' ? null : 0;
+}
+
+/** rate ± z · se, kept inside [0, 1]: the interval of a rate from its (clustered) standard error. */
+function normalInterval(rate: number, standardError: number): ConfidenceInterval {
+  const halfWidth = normalQuantile(1 - (1 - DEFAULT_CONFIDENCE) / 2) * standardError;
+  return { low: Math.max(0, rate - halfWidth), high: Math.min(1, rate + halfWidth) };
 }
 
 function countError(

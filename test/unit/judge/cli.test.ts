@@ -141,7 +141,8 @@ describe('the summary arena judge prints', () => {
     expect(summary.costUsd).toBeNull();
     expect(formatSummary('strict', summary, 1, [], agreement).split('\n')).toEqual([
       'judged 1 case with strict: passed 1, failed 0, skipped 0, error 0; 1 malformed line skipped',
-      'mean score 1, pass rate 1, tokens 12 (in 10, out 2), cost unknown (no prices configured)',
+      'pass rate 1 (95% CI 0.2065-1, n 1), mean score 1 (n 1)',
+      'tokens 12 (in 10, out 2), cost unknown (no prices configured)',
       'gates: pass',
       '',
     ]);
@@ -154,7 +155,7 @@ describe('the summary arena judge prints', () => {
     ]);
     expect(summary.costUsd).toBeCloseTo(0.001);
     expect(formatSummary('strict', summary, 2, [], agreement)).toContain(
-      'judged 2 cases with strict: passed 1, failed 1, skipped 0, error 0; 2 malformed lines skipped\nmean score 0.5, pass rate 0.5, tokens 24 (in 20, out 4), cost $0.001000\n',
+      'judged 2 cases with strict: passed 1, failed 1, skipped 0, error 0; 2 malformed lines skipped\npass rate 0.5 (95% CI 0.0945-0.9055, n 2), mean score 0.5 (95% CI -5.8531 to 6.8531, n 2)\ntokens 24 (in 20, out 4), cost $0.001000\n',
     );
   });
 });

@@ -204,8 +204,8 @@ describe('agreementReport', () => {
     expect(results.map((result) => result.status)).toEqual(['passed', 'failed']);
     const report = agreementReport(results, { trials: 1, minAgreement: 0.1 });
     expect(report.lines).toEqual([
-      'member a: passed 2, failed 0, skipped 0, error 0; pass rate 1',
-      'member b: passed 1, failed 1, skipped 0, error 0; pass rate 0.5',
+      'member a: passed 2, failed 0, skipped 0, error 0; pass rate 1 (95% CI 0.3424-1, n 2)',
+      'member b: passed 1, failed 1, skipped 0, error 0; pass rate 0.5 (95% CI 0.0945-0.9055, n 2)',
       "agreement of the members: Fleiss' kappa -0.3333 over 2 judgements (categories failed, passed)",
     ]);
     expect(report.failedGates).toEqual([
