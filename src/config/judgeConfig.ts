@@ -76,6 +76,11 @@ const judgeProfileSchema = z
       })
       .optional(),
     seed: z.number().int().nonnegative().default(0),
+    /**
+     * `single` judges one candidate output a case; `pairwise` compares the
+     * case's `candidates` two at a time, each pair in both orders.
+     */
+    mode: z.enum(['single', 'pairwise']).default('single'),
   })
   .refine((judge) => (judge.model === undefined) !== (judge.agent === undefined), {
     message: 'a judge references exactly one of model or agent',
@@ -136,6 +141,17 @@ export const judgeConfigSchema = z
         max_errors: z.number().int().nonnegative().optional(),
         /** The least Fleiss' kappa of a panel's members (and of `--trials`) that passes. */
         min_agreement: z.number().min(-1).max(1).optional(),
+        /**
+         * A pairwise judge's gate: `system` beats `against` at least this
+         * often, by the lower bound of the win rate's 95% bootstrap interval.
+         */
+        min_win_rate: z
+          .strictObject({ system: nonEmpty, against: nonEmpty, value: z.number().min(0).max(1) })
+          .refine((gate) => gate.system !== gate.against, {
+            path: ['against'],
+            message: 'expected another system than system',
+          })
+          .optional(),
       })
       .default({}),
   })
@@ -181,7 +197,13 @@ function panelIssues(
     });
   }
   panel.members.forEach((member, index) => {
-    if (!(member in judges)) {
+    if ((judges[member] as { mode?: string } | undefined)?.mode === 'pairwise') {
+      found.push({
+        code: 'custom',
+        path: at('members', index),
+        message: `judge '${member}' is pairwise: a panel's members judge single outputs`,
+      });
+    } else if (!(member in judges)) {
       found.push({
         code: 'custom',
         path: at('members', index),
