@@ -354,3 +354,18 @@ export function selectedPanelName(config: JudgeConfig, name?: string): string | 
   const chosen = name ?? config.judge;
   return chosen !== undefined && chosen in (config.panels ?? {}) ? chosen : undefined;
 }
+
+/**
+ * How the judge `arena judge` would use reads its cases: `pairwise` for a
+ * judge profile with `mode: pairwise`, else `single` (a panel too).
+ *
+ * @example
+ * ```ts
+ * judgeModeOf(loadJudgeConfig('examples/judge/pairwise.yaml').config); // 'pairwise'
+ * judgeModeOf(loadJudgeConfig('examples/judge/replay.yaml').config); // 'single'
+ * ```
+ */
+export function judgeModeOf(config: JudgeConfig, name?: string): 'single' | 'pairwise' {
+  if (selectedPanelName(config, name) !== undefined) return 'single';
+  return config.judges[selectJudgeName(config, name)]?.mode ?? 'single';
+}

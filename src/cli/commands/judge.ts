@@ -4,7 +4,7 @@ import type { Subscription } from 'rxjs';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import { judgeTrials } from '../../actors/judging/judgeTrials.js';
-import { loadJudgeConfig } from '../../config/judgeConfig.js';
+import { judgeModeOf, loadJudgeConfig } from '../../config/judgeConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
@@ -20,8 +20,9 @@ import {
   reportJudgeRun,
   scanCases,
 } from './judgeCommandIo.js';
-import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { checkAgreementGate, parseTrials } from './judgePanelReport.js';
 import { withNatsOptions } from './natsTarget.js';
+import { checkPairwiseOptions, extrasReporter } from './pairwiseReport.js';
 
 /**
  * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
@@ -117,20 +118,22 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     ...(options.judge ? { name: options.judge } : {}),
   });
   checkAgreementGate(config, judge, trials);
+  const mode = judgeModeOf(config, options.judge);
+  checkPairwiseOptions(config, mode, trials);
   const file = await openCases(casesPath);
   try {
     const defaultRunId = options.runId ?? defaultRunIdOf(await fileSha256(file));
     // read once to refuse what cannot be judged, then again as the judging takes the cases
-    const scan = await scanCases(file, defaultRunId, casesPath);
+    const scan = await scanCases(file, defaultRunId, casesPath, { mode });
     const reporting = {
       summary: judgeSummaryAccumulator(),
-      agreement: agreementReporter({ trials, minAgreement: config.gates.min_agreement }),
+      agreement: extrasReporter(config, judge.settings.name, mode, trials),
     };
-    await judgeAll(caseContexts(file, defaultRunId, casesPath), judge, {
+    await judgeAll(caseContexts(file, defaultRunId, casesPath, mode), judge, {
       concurrency,
       outPath: options.out,
       trials,
-      total: scan.cases * trials,
+      total: scan.judgements * trials,
       onResult: (result) => {
         reporting.summary.add(result);
         reporting.agreement.add(result);

@@ -272,9 +272,15 @@ export function formatSummary(
     .join(', ');
   const ratio = (value: number | null): string =>
     value === null ? 'n/a' : String(Number(value.toFixed(4)));
+  const skipped = malformed > 0 ? `; ${malformed} malformed lines skipped` : '';
+  const tokens = `tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`;
   const lines = [
-    `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
-    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    ...(extra.headline === undefined
+      ? [
+          `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${skipped}`,
+          `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, ${tokens}`,
+        ]
+      : [`${extra.headline}${skipped}`, tokens]),
     ...summary.errorTypes.map(errorTypeLine),
     ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,

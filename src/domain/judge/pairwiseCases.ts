@@ -77,13 +77,7 @@ export function parsePairwiseCaseLine(
   } catch {
     return { kind: 'malformed', problem: { line, message: 'not valid JSON' } };
   }
-  const parsed = pairwiseCaseLineSchema.safeParse(value);
-  if (!parsed.success) {
-    const message = parsed.error.issues
-      .map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`)
-      .join('; ');
-    return { kind: 'malformed', problem: { line, message } };
-  }
+  // JSON.parse keeps the last of two equal keys: look at the text first
   const repeated = repeatedKeyIn(text, 'candidates');
   if (repeated !== null) {
     return {
@@ -93,6 +87,13 @@ export function parsePairwiseCaseLine(
         message: `candidates.${repeated}: system ${JSON.stringify(repeated)} is named twice`,
       },
     };
+  }
+  const parsed = pairwiseCaseLineSchema.safeParse(value);
+  if (!parsed.success) {
+    const message = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`)
+      .join('; ');
+    return { kind: 'malformed', problem: { line, message } };
   }
   const data = parsed.data;
   const candidates = data.candidates as Record<string, string>;
