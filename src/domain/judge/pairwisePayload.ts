@@ -57,7 +57,14 @@ export const pairwisePayloadJsonSchema = {
   additionalProperties: false,
 } as const;
 
-/** The name of the pairwise structured-output format sent to providers. */
+/**
+ * The name of the pairwise structured-output format sent to providers.
+ *
+ * @example
+ * ```ts
+ * PAIRWISE_RESPONSE_FORMAT_NAME; // 'arena_pairwise_result'
+ * ```
+ */
 export const PAIRWISE_RESPONSE_FORMAT_NAME = 'arena_pairwise_result';
 
 /**

@@ -1,12 +1,34 @@
 import { arenaErrorClass } from '../shared/errors.js';
 
-/** Bad input to `bradleyTerry`: a matrix of the wrong shape, or a count that is not a finite, non-negative number. */
+/**
+ * Bad input to `bradleyTerry`: a matrix of the wrong shape, or a count that is not a finite, non-negative number.
+ *
+ * @example
+ * ```ts
+ * bradleyTerry([[0, -1], [1, 0]]);
+ * // throws BradleyTerryInputError (code BRADLEY_TERRY_INPUT): wins[0][1] must be a finite number at least 0, got -1
+ * ```
+ */
 export class BradleyTerryInputError extends arenaErrorClass('BRADLEY_TERRY_INPUT') {}
 
-/** Points of the Elo scale per unit of log strength: 400 / ln 10. */
+/**
+ * Points of the Elo scale per unit of log strength: 400 / ln 10.
+ *
+ * @example
+ * ```ts
+ * ELO_PER_LOG_STRENGTH; // 173.71779276130073
+ * ```
+ */
 export const ELO_PER_LOG_STRENGTH = 400 / Math.LN10;
 
-/** The mean of every fit's ratings. */
+/**
+ * The mean of every fit's ratings.
+ *
+ * @example
+ * ```ts
+ * MEAN_RATING; // 1000
+ * ```
+ */
 export const MEAN_RATING = 1000;
 
 /** Converged when no log strength moves by more than this in one MM step. */

@@ -5,5 +5,12 @@ export {
   bootstrapRecords,
   DEFAULT_BOOTSTRAP_RESAMPLES,
 } from './bootstrap.js';
+export {
+  type BradleyTerryFit,
+  BradleyTerryInputError,
+  bradleyTerry,
+  ELO_PER_LOG_STRENGTH,
+  MEAN_RATING,
+} from './bradleyTerry.js';
 export { StatsInputError } from './errors.js';
 export { percentileOfSorted } from './percentile.js';
