@@ -50,7 +50,7 @@ describe('arena judge with a pairwise judge', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n').slice(0, 4)).toEqual([
       'judged 4 cases in 24 judgements with prefer (pairwise): answered 24, error 0',
-      'tokens 6480 (in 5760, out 720), cost $0.000000',
+      'tokens 6480 (in 5760, out 720), cost unknown (no prices configured)',
       'pairwise: 4 cases, 12 pairs judged in both orders, 0 pairs in error',
       'position consistency 0.75 (9 of 12 pairs), first-slot rate 0.6364 (14 of 22 non-tie answers chose first; 0.5 is unbiased)',
     ]);
@@ -115,16 +115,16 @@ describe('arena judge with a pairwise judge', () => {
     const run = await runArena(['judge', 'bad.jsonl', '--config', CONFIG], { cwd: folder });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      'arena: bad.jsonl line 2: candidates.alpha: system "alpha" is named twice',
+      'arena: bad.jsonl:2: candidates.alpha: system "alpha" is named twice',
     );
     expect(run.stderr).toContain(
-      'arena: bad.jsonl line 3: candidates: missing: a pairwise judge needs candidates',
+      'arena: bad.jsonl:3: candidates: missing: a pairwise judge needs candidates',
     );
     expect(run.stderr).toContain(
-      'arena: bad.jsonl line 4: candidates: expected two or more systems, got 1',
+      'arena: bad.jsonl:4: candidates: expected two or more systems, got 1',
     );
     expect(run.stderr).toContain(
-      "arena: bad.jsonl line 5: candidates.beta: expected the system's output as a string, got a number",
+      "arena: bad.jsonl:5: candidates.beta: expected the system's output as a string, got a number",
     );
   });
 
