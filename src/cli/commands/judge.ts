@@ -21,7 +21,7 @@ import {
   reportJudgeRun,
   scanCases,
 } from './judgeCommandIo.js';
-import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { checkAgreementGate, parseTrials } from './judgePanelReport.js';
 import { judgeSequentially, parseDrawSeed } from './judgeSequential.js';
 import { withNatsOptions } from './natsTarget.js';
 import { checkPairwiseOptions, extrasReporter } from './pairwiseReport.js';
