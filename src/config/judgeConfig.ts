@@ -83,6 +83,11 @@ const judgeProfileSchema = z
       })
       .optional(),
     seed: z.number().int().nonnegative().default(0),
+    /**
+     * `single` judges one candidate output a case; `pairwise` compares the
+     * case's `candidates` two at a time, each pair in both orders.
+     */
+    mode: z.enum(['single', 'pairwise']).default('single'),
     /** The scores this judge gives, `[lo, hi]`: a sequential `min_mean_score` gate needs it. */
     score_range: scoreRangeSchema.optional(),
   })
@@ -152,6 +157,17 @@ export const judgeConfigSchema = z
         /** The most false passes (judge passed, people failed) over people's fails in that calibration (needs `--store`). */
         max_false_pass_rate: z.number().min(0).max(1).optional(),
         /**
+         * A pairwise judge's gate: `system` beats `against` at least this
+         * often, by the lower bound of the win rate's 95% bootstrap interval.
+         */
+        min_win_rate: z
+          .strictObject({ system: nonEmpty, against: nonEmpty, value: z.number().min(0).max(1) })
+          .refine((gate) => gate.system !== gate.against, {
+            path: ['against'],
+            message: 'expected another system than system',
+          })
+          .optional(),
+        /**
          * Decide `min_pass_rate` (and `min_mean_score`) by an anytime-valid
          * betting test over the cases in a seeded random order, and stop
          * judging once it is settled: a wrong decision has probability at most `alpha`.
@@ -210,7 +226,13 @@ function panelIssues(
     });
   }
   panel.members.forEach((member, index) => {
-    if (!(member in judges)) {
+    if ((judges[member] as { mode?: string } | undefined)?.mode === 'pairwise') {
+      found.push({
+        code: 'custom',
+        path: at('members', index),
+        message: `judge '${member}' is pairwise: a panel's members judge single outputs`,
+      });
+    } else if (!(member in judges)) {
       found.push({
         code: 'custom',
         path: at('members', index),
@@ -362,4 +384,19 @@ export function selectJudgeName(config: JudgeConfig, name?: string): string {
 export function selectedPanelName(config: JudgeConfig, name?: string): string | undefined {
   const chosen = name ?? config.judge;
   return chosen !== undefined && chosen in (config.panels ?? {}) ? chosen : undefined;
+}
+
+/**
+ * How the judge `arena judge` would use reads its cases: `pairwise` for a
+ * judge profile with `mode: pairwise`, else `single` (a panel too).
+ *
+ * @example
+ * ```ts
+ * judgeModeOf(loadJudgeConfig('examples/judge/pairwise.yaml').config); // 'pairwise'
+ * judgeModeOf(loadJudgeConfig('examples/judge/replay.yaml').config); // 'single'
+ * ```
+ */
+export function judgeModeOf(config: JudgeConfig, name?: string): 'single' | 'pairwise' {
+  if (selectedPanelName(config, name) !== undefined) return 'single';
+  return config.judges[selectJudgeName(config, name)]?.mode ?? 'single';
 }

@@ -75,6 +75,7 @@ export {
   selectedPanelName,
   selectJudgeName,
 } from '../config/judgeConfig.js';
+export type { PairwiseSubject } from '../domain/judge/context.js';
 export type {
   AgentJudgePolicyInput,
   CaseLineOutcome,
@@ -133,6 +134,32 @@ export {
   toolIsSafe,
   trialStability,
 } from '../domain/judge/index.js';
+export { pairwiseCaseLineSchema, parsePairwiseCaseLine } from '../domain/judge/pairwiseCases.js';
+export {
+  PAIRWISE_RESPONSE_FORMAT_NAME,
+  pairwisePayloadJsonSchema,
+  pairwisePayloadSchema,
+  readPairwisePayload,
+} from '../domain/judge/pairwisePayload.js';
+export {
+  PAIRWISE_TEMPLATE_VERSION,
+  pairwiseCandidateMessage,
+  subjectMessages,
+} from '../domain/judge/pairwisePrompt.js';
+export {
+  type PairTally,
+  type PairwiseSummary,
+  type PairwiseSummaryOptions,
+  pairwiseAccumulator,
+  type SystemRating,
+} from '../domain/judge/pairwiseSummary.js';
+export type { PairVerdict, PairWinner } from '../domain/judge/result.js';
+export {
+  type BradleyTerryFit,
+  BradleyTerryInputError,
+  bradleyTerry,
+  ELO_PER_LOG_STRENGTH,
+} from '../domain/stats/bradleyTerry.js';
 export type {
   JudgeClock,
   JudgeJob,

@@ -5,20 +5,28 @@ import {
   errorTypeOf,
   readAnsweredAttempt,
 } from '../domain/judge/attempt.js';
-import type { JudgeContext } from '../domain/judge/context.js';
+import type { JudgeContext, PairwiseSubject } from '../domain/judge/context.js';
 import { JudgeResponseError, JudgeTimeoutError } from '../domain/judge/errors.js';
+import {
+  PAIRWISE_RESPONSE_FORMAT_NAME,
+  pairwisePayloadJsonSchema,
+  readPairwisePayload,
+} from '../domain/judge/pairwisePayload.js';
+import { subjectMessages } from '../domain/judge/pairwisePrompt.js';
 import {
   JUDGE_RESPONSE_FORMAT_NAME,
   type JudgePayload,
   judgePayloadJsonSchema,
+  readJudgePayload,
 } from '../domain/judge/payload.js';
-import { type ChatMessage, judgeMessages, messagesSha256 } from '../domain/judge/prompt.js';
+import { type ChatMessage, messagesSha256 } from '../domain/judge/prompt.js';
 import {
   awareUtcTimestamp,
   type ClockReading,
   evidenceReference,
   type JudgeResult,
   type JudgeStatus,
+  type PairVerdict,
 } from '../domain/judge/result.js';
 import { type JudgeSettings, retryDelayMs, timerDelayMs } from '../domain/judge/settings.js';
 import { addUsage, type TokenUsage } from '../domain/judge/usage.js';
@@ -64,6 +72,13 @@ export const judgeResponseSchema: ResponseSchema = {
   name: JUDGE_RESPONSE_FORMAT_NAME,
   strict: true,
   schema: judgePayloadJsonSchema,
+};
+
+/** The strict structured-output format of a pairwise judgement. */
+export const pairwiseResponseSchema: ResponseSchema = {
+  name: PAIRWISE_RESPONSE_FORMAT_NAME,
+  strict: true,
+  schema: pairwisePayloadJsonSchema,
 };
 
 interface Verdict {
@@ -176,7 +191,10 @@ export const judgeMachine = setup({
     })),
     /** Read the answer once, then add its usage and cost to the totals. */
     recordAnswer: assign(({ context }, response: ModelResponse) => {
-      const answered = readAnsweredAttempt(response);
+      const answered = readAnsweredAttempt(
+        response,
+        context.job.subject.pairwise === undefined ? readJudgePayload : readPairwisePayload,
+      );
       const counted = !answered.accountingInvalid && answered.costUsd !== null;
       return {
         answered,
@@ -292,7 +310,10 @@ export const judgeMachine = setup({
         input: ({ context }) => ({
           attempt: context.attempt,
           messages: context.job.messages,
-          responseSchema: judgeResponseSchema,
+          responseSchema:
+            context.job.subject.pairwise === undefined
+              ? judgeResponseSchema
+              : pairwiseResponseSchema,
           timeoutMs: context.job.settings.timeoutMs,
           metadata: context.job.metadata,
         }),
@@ -368,7 +389,7 @@ const SELF_EVALUATION_DETAIL =
 /** Build the judgement's fixed part: the messages, their hash and metadata, once. */
 function judgeJobOf(input: JudgeMachineInput): JudgeJob {
   const { subject, settings } = input;
-  const messages = judgeMessages(settings.rubric, subject);
+  const messages = subjectMessages(settings.rubric, subject);
   const promptSha256 = messagesSha256(messages);
   return {
     subject,
@@ -415,5 +436,18 @@ function judgeResultOf(context: JudgeMachineContext, verdict: Verdict): JudgeRes
     errorType: verdict.errorType,
     detail: verdict.detail,
     createdAt: awareUtcTimestamp(job.clock.now()),
+    ...(job.subject.pairwise ? { pair: pairVerdictOf(job.subject.pairwise, verdict) } : {}),
+  };
+}
+
+/** A pairwise result's pair, order and answer (the answer only when the judge gave one). */
+function pairVerdictOf(pair: PairwiseSubject, verdict: Verdict): PairVerdict {
+  const winner = verdict.payload?.label;
+  return {
+    systems: pair.first < pair.second ? [pair.first, pair.second] : [pair.second, pair.first],
+    first: pair.first,
+    second: pair.second,
+    winner: winner === 'first' || winner === 'second' || winner === 'tie' ? winner : null,
+    candidates: pair.candidates,
   };
 }

@@ -1,4 +1,8 @@
-import type { CaseLineOutcome, MalformedCaseLine } from '../../domain/judge/cases.js';
+import {
+  type CaseLineOutcome,
+  contextsOfLine,
+  type MalformedCaseLine,
+} from '../../domain/judge/cases.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
 import {
   caseKeyOf,
@@ -96,8 +100,10 @@ export async function submitEvaluationRun(
         options.onMalformed?.(each.problem);
         continue;
       }
-      if (each.kind !== 'case') continue;
-      batch.push({ caseKey: caseKeyOf(each.context), context: each.context });
+      // a pairwise case is queued as its judgements: every order of every pair
+      for (const context of contextsOfLine(each)) {
+        batch.push({ caseKey: caseKeyOf(context), context });
+      }
       if (batch.length >= window) await flush();
     }
     if (failure === null) await flush();

@@ -5,7 +5,8 @@ import type { Judge } from './judges.js';
 
 /**
  * The cache key of a judgement: the prompt's sha256 and the judge's identity
- * (name, judge and rubric versions, evaluator and model), hashed together.
+ * (name, judge and rubric versions, evaluator and model), hashed together;
+ * for one order of a pairwise case, also the systems shown first and second.
  * Any change to the prompt, the model or a version is another key. It is the
  * key of `judgeMany`'s cache and of the store's verdict cache alike.
  *
@@ -16,7 +17,7 @@ import type { Judge } from './judges.js';
  * ```
  */
 export function judgeCacheKey(judge: Judge, context: JudgeContext): string {
-  return keyOf(judge, judge.promptSha256(context));
+  return keyOf(judge, judge.promptSha256(context), context);
 }
 
 /**
@@ -32,7 +33,7 @@ export function judgeCacheKey(judge: Judge, context: JudgeContext): string {
 export function verdictCacheEntryOf(judge: Judge, context: JudgeContext): VerdictCacheEntry {
   const promptSha256 = judge.promptSha256(context);
   return {
-    key: keyOf(judge, promptSha256),
+    key: keyOf(judge, promptSha256, context),
     promptSha256,
     model: judge.model,
     judgeVersion: judge.settings.judgeVersion,
@@ -41,6 +42,14 @@ export function verdictCacheEntryOf(judge: Judge, context: JudgeContext): Verdic
 }
 
 // Stored in every verdict cache already: this exact text is hashed, or stored verdicts stop matching.
-function keyOf(judge: Judge, promptSha256: string): string {
-  return sha256Hex(JSON.stringify([promptSha256, judge.identity]));
+// A pairwise judgement's key adds its order and pair (the systems shown first and second).
+function keyOf(judge: Judge, promptSha256: string, context: JudgeContext): string {
+  const pair = context.pairwise;
+  return sha256Hex(
+    JSON.stringify(
+      pair === undefined
+        ? [promptSha256, judge.identity]
+        : [promptSha256, judge.identity, pair.first, pair.second],
+    ),
+  );
 }

@@ -90,5 +90,8 @@ function relabel(cached: JudgeResult, context: JudgeContext): JudgeResult {
     caseId: context.caseId,
     subjectId: context.subjectId,
     cached: true,
+    ...(cached.pair && context.pairwise
+      ? { pair: { ...cached.pair, candidates: context.pairwise.candidates } }
+      : {}),
   };
 }

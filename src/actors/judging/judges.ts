@@ -7,7 +7,7 @@ import {
   JudgeConfigurationError,
   JudgeResponseError,
 } from '../../domain/judge/errors.js';
-import { promptSha256 } from '../../domain/judge/prompt.js';
+import { subjectPromptSha256 } from '../../domain/judge/pairwisePrompt.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import {
   type JudgeSettings,
@@ -92,7 +92,7 @@ function createJudge(
       evaluator.kind,
       evaluator.model ?? '',
     ].join('\u0000'),
-    promptSha256: (context) => promptSha256(settings.rubric, context),
+    promptSha256: (context) => subjectPromptSha256(settings.rubric, context),
     evaluate: (subject, evaluateOptions = {}) => {
       let context: JudgeContext;
       try {

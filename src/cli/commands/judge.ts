@@ -4,7 +4,7 @@ import type { Subscription } from 'rxjs';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import { judgeTrials } from '../../actors/judging/judgeTrials.js';
-import { loadJudgeConfig } from '../../config/judgeConfig.js';
+import { judgeModeOf, loadJudgeConfig } from '../../config/judgeConfig.js';
 import { sequentialGateSpecs } from '../../config/sequentialGateConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
@@ -24,10 +24,11 @@ import {
   scanCases,
 } from './judgeCommandIo.js';
 import type { JudgeCompareOptions } from './judgeCompare.js';
-import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { checkAgreementGate, parseTrials } from './judgePanelReport.js';
 import { parseReduceOption, trialReduction } from './judgeReduce.js';
 import { judgeSequentially, parseDrawSeed } from './judgeSequential.js';
 import { withNatsOptions } from './natsTarget.js';
+import { checkPairwiseOptions, extrasReporter } from './pairwiseReport.js';
 
 /**
  * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
@@ -166,6 +167,8 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     ...(options.judge ? { name: options.judge } : {}),
   });
   checkAgreementGate(config, judge, trials);
+  const mode = judgeModeOf(config, options.judge);
+  checkPairwiseOptions(config, mode, trials);
   const gates = sequential
     ? sequentialGateSpecs(config, judge.settings.name, options.config)
     : null;
@@ -186,17 +189,17 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   try {
     const defaultRunId = options.runId ?? defaultRunIdOf(await fileSha256(file));
     // read once to refuse what cannot be judged, then again as the judging takes the cases
-    const scan = await scanCases(file, defaultRunId, casesPath);
+    const scan = await scanCases(file, defaultRunId, casesPath, { mode });
     const reporting = {
       summary: judgeSummaryAccumulator({ trials }),
-      agreement: agreementReporter({ trials, minAgreement: config.gates.min_agreement }),
+      agreement: extrasReporter(config, judge.settings.name, mode, trials),
       reduction: reducer === null ? null : trialReduction(reducer, trials),
     };
-    await judgeAll(caseContexts(file, defaultRunId, casesPath), judge, {
+    await judgeAll(caseContexts(file, defaultRunId, casesPath, mode), judge, {
       concurrency,
       outPath: options.out,
       trials,
-      total: scan.cases * trials,
+      total: scan.judgements * trials,
       onResult: (result) => {
         reporting.summary.add(result);
         reporting.agreement.add(result);

@@ -3,10 +3,12 @@ import type { JudgeConfig } from '../../config/judgeConfig.js';
 import { createCaseKeyDigests } from '../../domain/judge/caseKeyDigests.js';
 import {
   type CaseLineOutcome,
+  contextsOfLine,
   type MalformedCaseLine,
   parseCaseLine,
 } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
+import { parsePairwiseCaseLine } from '../../domain/judge/pairwiseCases.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
 import { formatEstimate } from '../../domain/stats/interval.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
@@ -44,7 +46,12 @@ export function defaultRunIdOf(casesSha256: string): string {
 export interface CasesScan {
   readonly cases: number;
   readonly malformed: number;
+  /** The judgements the cases make: one a case, or for a pairwise judge two a pair of systems. */
+  readonly judgements: number;
 }
+
+/** How the judge reads a case: one candidate output (`single`), or `candidates` to compare in pairs. */
+export type CaseMode = 'single' | 'pairwise';
 
 /** What a queue message of a case would weigh, beside the most its server takes. */
 export type MessageSize = (context: JudgeContext) => {
@@ -70,33 +77,37 @@ export async function scanCases(
   file: FileHandle,
   defaultRunId: string,
   casesPath: string,
-  options: { readonly messageSize?: MessageSize } = {},
+  options: { readonly messageSize?: MessageSize; readonly mode?: CaseMode } = {},
 ): Promise<CasesScan> {
+  const mode = options.mode ?? 'single';
   const seen = createCaseKeyDigests();
   let line = 0;
   let cases = 0;
+  let judgements = 0;
   let malformed = 0;
-  for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
+  for await (const outcome of caseLines(file, defaultRunId, casesPath, mode)) {
     line++;
     if (outcome.kind === 'malformed') {
       malformed++;
       reportMalformedLine(casesPath, outcome.problem);
       continue;
     }
-    if (outcome.kind !== 'case') continue;
+    const contexts = contextsOfLine(outcome);
+    if (contexts.length === 0) continue;
     cases++;
-    const { context } = outcome;
-    const key = caseKeyOf(context);
+    judgements += contexts.length;
+    const context = contexts[0]!;
+    const key = lineKeyOf(outcome);
     if (!seen.add(key)) {
-      const first = await firstLineOf(file, key, line, defaultRunId, casesPath);
+      const first = await firstLineOf(file, key, line, defaultRunId, casesPath, mode);
       if (first !== null) {
         throw new CliError(
-          `${casesPath}:${line}: case id ${JSON.stringify(context.caseId)}${context.subjectId === context.caseId ? '' : ` for subject ${JSON.stringify(context.subjectId)}`} is given again (first on line ${first}): a case is judged once, give each its own case_id`,
+          `${casesPath}:${line}: case id ${JSON.stringify(context.caseId)}${outcome.kind !== 'case' || context.subjectId === context.caseId ? '' : ` for subject ${JSON.stringify(context.subjectId)}`} is given again (first on line ${first}): a case is judged once, give each its own case_id`,
           ExitCode.badInput,
         );
       }
     }
-    const size = options.messageSize?.(context);
+    const size = largestMessage(contexts, options.messageSize);
     if (size !== undefined && size.bytes > size.maxBytes) {
       throw new CliError(
         `${casesPath}:${line}: case id ${JSON.stringify(context.caseId)} needs a queue message of ${size.bytes} bytes, more than the NATS server's max_payload of ${size.maxBytes} bytes: nothing was queued (shorten the case, or raise max_payload on the server)`,
@@ -104,7 +115,29 @@ export async function scanCases(
       );
     }
   }
-  return { cases, malformed };
+  return { cases, malformed, judgements };
+}
+
+/** The identity of a line's case: its key, or for a pairwise case its run and case id. */
+function lineKeyOf(outcome: CaseLineOutcome): string {
+  if (outcome.kind === 'case') return caseKeyOf(outcome.context);
+  if (outcome.kind !== 'pairwise') return '';
+  const [context] = outcome.contexts;
+  return JSON.stringify(['pairwise', context?.evaluationRunId, outcome.caseId]);
+}
+
+/** The largest queue message of a line's judgements, beside the limit. */
+function largestMessage(
+  contexts: readonly JudgeContext[],
+  messageSize: MessageSize | undefined,
+): ReturnType<MessageSize> | undefined {
+  if (messageSize === undefined) return undefined;
+  let largest: ReturnType<MessageSize> | undefined;
+  for (const context of contexts) {
+    const size = messageSize(context);
+    if (largest === undefined || size.bytes > largest.bytes) largest = size;
+  }
+  return largest;
 }
 
 /** The first line before `before` whose case has `key`; `null` when none has (two keys shared a digest). */
@@ -114,24 +147,30 @@ async function firstLineOf(
   before: number,
   defaultRunId: string,
   casesPath: string,
+  mode: CaseMode,
 ): Promise<number | null> {
   let line = 0;
-  for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
+  for await (const outcome of caseLines(file, defaultRunId, casesPath, mode)) {
     line++;
     if (line >= before) return null;
-    if (outcome.kind === 'case' && caseKeyOf(outcome.context) === key) return line;
+    if (contextsOfLine(outcome).length > 0 && lineKeyOf(outcome) === key) return line;
   }
   return null;
 }
 
-/** The cases of the file as they are read (malformed and blank lines skipped: `scanCases` told of them). */
+/**
+ * The judgements of the file as they are read (malformed and blank lines
+ * skipped: `scanCases` told of them): a case each, or every order of every
+ * pair of a pairwise case, one after the other.
+ */
 export async function* caseContexts(
   file: FileHandle,
   defaultRunId: string,
   casesPath: string,
+  mode: CaseMode = 'single',
 ): AsyncGenerator<JudgeContext> {
-  for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
-    if (outcome.kind === 'case') yield outcome.context;
+  for await (const outcome of caseLines(file, defaultRunId, casesPath, mode)) {
+    yield* contextsOfLine(outcome);
   }
 }
 
@@ -140,12 +179,14 @@ export async function* caseLines(
   file: FileHandle,
   defaultRunId: string,
   casesPath: string,
+  mode: CaseMode = 'single',
 ): AsyncGenerator<CaseLineOutcome> {
+  const parse = mode === 'pairwise' ? parsePairwiseCaseLine : parseCaseLine;
   let line = 0;
   try {
     for await (const text of fileLines(file)) {
       line += 1;
-      yield parseCaseLine(text, line, defaultRunId);
+      yield parse(text, line, defaultRunId);
     }
   } catch (error) {
     if (!isFileSystemError(error)) throw error;
@@ -238,10 +279,16 @@ export function formatSummary(
   const statuses = (['passed', 'failed', 'skipped', 'error'] as const)
     .map((status) => `${status} ${summary.byStatus[status]}`)
     .join(', ');
+  const skipped = malformed > 0 ? `; ${counted(malformed, 'malformed line')} skipped` : '';
+  const tokens = `tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), ${costText(summary.costUsd)}`;
   const lines = [
-    `judged ${extra.judged ?? counted(summary.total, 'case')} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${counted(malformed, 'malformed line')} skipped` : ''}`,
-    ratesLine(summary),
-    `tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), ${costText(summary.costUsd)}`,
+    ...(extra.headline === undefined
+      ? [
+          `judged ${extra.judged ?? counted(summary.total, 'case')} with ${judgeName}: ${statuses}${skipped}`,
+          ratesLine(summary),
+          tokens,
+        ]
+      : [`${extra.headline}${skipped}`, tokens]),
     ...summary.errorTypes.map(errorTypeLine),
     ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,

@@ -9,7 +9,12 @@ import { judgeEvaluationRun } from '../../actors/judging/judgeEvaluationRun.js';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import { judgeOnFleet } from '../../actors/judging/judgeOnFleet.js';
 import type { Judge } from '../../actors/judging/judges.js';
-import { type JudgeConfig, loadJudgeConfig, selectJudgeName } from '../../config/judgeConfig.js';
+import {
+  type JudgeConfig,
+  judgeModeOf,
+  loadJudgeConfig,
+  selectJudgeName,
+} from '../../config/judgeConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
@@ -41,8 +46,8 @@ import {
   reportJudgeRun,
   scanCases,
 } from './judgeCommandIo.js';
-import { agreementReporter } from './judgePanelReport.js';
 import { natsTargetOf } from './natsTarget.js';
+import { checkPairwiseOptions, extrasReporter } from './pairwiseReport.js';
 import { openJudgeQueue } from './runQueueOpen.js';
 
 /**
@@ -65,6 +70,8 @@ export async function judgeOnFleetCommand(
 ): Promise<void> {
   const { config, baseDir } = loadJudgeConfig(options.config);
   const judgeName = selectJudgeName(config, options.judge);
+  const mode = judgeModeOf(config, options.judge);
+  checkPairwiseOptions(config, mode, 1);
   const nats = natsTargetOf(options);
   const location = storeLocationOf(options.store, '--nats');
   const file = await openCases(casesPath);
@@ -83,12 +90,13 @@ export async function judgeOnFleetCommand(
     // read once before anything is queued: a repeated case or one too large for the server is refused
     const scan = await scanCases(file, defaultRunId, casesPath, {
       messageSize: queueMessageSize(queue, judgeName),
+      mode,
     });
     store = patientStore(await openJudgeStore(location), stop.signal);
     let malformed = 0;
     // a long file takes a while to queue: a bar over its non-blank lines
-    const queueing = bars.open(Math.max(1, scan.cases + scan.malformed), 'queueing');
-    const { run, ended } = await judgeOnFleet(caseLines(file, defaultRunId, casesPath), {
+    const queueing = bars.open(Math.max(1, scan.judgements + scan.malformed), 'queueing');
+    const { run, ended } = await judgeOnFleet(caseLines(file, defaultRunId, casesPath, mode), {
       store,
       queue,
       run: {
@@ -160,9 +168,11 @@ export async function judgeIntoStoreCommand(
     const casesSha256 = await fileSha256(file);
     const defaultRunId = options.runId ?? defaultRunIdOf(casesSha256);
     // read once before anything is judged: a repeated case is refused, naming both lines
-    const scan = await scanCases(file, defaultRunId, casesPath);
+    const mode = judgeModeOf(config, options.judge);
+    checkPairwiseOptions(config, mode, 1);
+    const scan = await scanCases(file, defaultRunId, casesPath, { mode });
     store = await openJudgeStore(location);
-    await judgeScannedIntoStore(store, caseContexts(file, defaultRunId, casesPath), options, {
+    await judgeScannedIntoStore(store, caseContexts(file, defaultRunId, casesPath, mode), options, {
       judge,
       config,
       baseDir,
@@ -194,7 +204,11 @@ async function judgeScannedIntoStore(
   const stop = new AbortController();
   const store = patientStore(openedStore, stop.signal);
   const onInterrupt = (): void => stop.abort();
-  const bar = createProgressBar({ total: scan.cases, label: 'judging', stream: process.stderr });
+  const bar = createProgressBar({
+    total: scan.judgements,
+    label: 'judging',
+    stream: process.stderr,
+  });
   {
     process.once('SIGINT', onInterrupt);
     let done = 0;
@@ -240,7 +254,7 @@ async function finishStoredRun(
     ? createWriteStream(options.out)
     : process.stdout;
   const summary = judgeSummaryAccumulator();
-  const agreement = agreementReporter({ trials: 1, minAgreement: config.gates.min_agreement });
+  const agreement = extrasReporter(config, run.judgeName, judgeModeOf(config, run.judgeName), 1);
   let fromCache = 0;
   for await (const verdict of verdicts) {
     summary.add(verdict.result);

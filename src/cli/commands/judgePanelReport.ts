@@ -13,6 +13,8 @@ import { CliError, ExitCode } from '../errors.js';
 export interface AgreementReport {
   /** What was judged, when not simply `N cases`: `12 judgements (4 cases × 3 trials)`. */
   readonly judged?: string;
+  /** The first line of the summary, when it is not a count of statuses (a pairwise judge's). */
+  readonly headline?: string;
   readonly lines: readonly string[];
   readonly json: Readonly<Record<string, unknown>>;
   readonly failedGates: readonly string[];

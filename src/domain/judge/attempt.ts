@@ -1,5 +1,11 @@
 import { ArenaError } from '../shared/errors.js';
 import { type JudgePayload, readJudgePayload } from './payload.js';
+
+/** Reads raw model output into a payload, or says what is wrong with it. */
+export type PayloadReader = (
+  content: string,
+) => { payload: JudgePayload; problem: null } | { payload: null; problem: string };
+
 import { normaliseUsage, type ReportedUsage, responseCost, type TokenUsage } from './usage.js';
 
 /** The error type of a failed call: the error's class name, as the seed does. */
@@ -64,11 +70,14 @@ export interface AnsweredAttempt {
  * //   problem: 'judge response cost must be numeric' }
  * ```
  */
-export function readAnsweredAttempt(response: {
-  readonly content: unknown;
-  readonly usage?: ReportedUsage | null;
-  readonly costUsd?: unknown;
-}): AnsweredAttempt {
+export function readAnsweredAttempt(
+  response: {
+    readonly content: unknown;
+    readonly usage?: ReportedUsage | null;
+    readonly costUsd?: unknown;
+  },
+  readPayload: PayloadReader = readJudgePayload,
+): AnsweredAttempt {
   let usage: TokenUsage | null = null;
   let accountingProblem: string | null = null;
   try {
@@ -84,7 +93,7 @@ export function readAnsweredAttempt(response: {
   }
   const read =
     typeof response.content === 'string'
-      ? readJudgePayload(response.content)
+      ? readPayload(response.content)
       : { payload: null, problem: 'the answer has no text content' };
   return {
     usage,

@@ -37,9 +37,17 @@ export interface MalformedCaseLine {
   readonly message: string;
 }
 
-/** The outcome of reading one line: a context, a problem, or nothing (blank line). */
+/**
+ * The outcome of reading one line: a context, a pairwise case's judgements
+ * (every order of every pair), a problem, or nothing (blank line).
+ */
 export type CaseLineOutcome =
   | { readonly kind: 'case'; readonly context: JudgeContext }
+  | {
+      readonly kind: 'pairwise';
+      readonly caseId: string;
+      readonly contexts: readonly JudgeContext[];
+    }
   | { readonly kind: 'malformed'; readonly problem: MalformedCaseLine }
   | { readonly kind: 'blank' };
 
@@ -89,4 +97,19 @@ export function parseCaseLine(text: string, line: number, defaultRunId: string):
       },
     },
   };
+}
+
+/**
+ * The judgements of a line: its one context, a pairwise case's every order of
+ * every pair, or none (a blank or malformed line).
+ *
+ * @example
+ * ```ts
+ * contextsOfLine(parseCaseLine('{"case_id":"c1","input":"x","candidate_output":"y"}', 1, 'run')).length; // 1
+ * ```
+ */
+export function contextsOfLine(outcome: CaseLineOutcome): readonly JudgeContext[] {
+  if (outcome.kind === 'case') return [outcome.context];
+  if (outcome.kind === 'pairwise') return outcome.contexts;
+  return [];
 }

@@ -32,6 +32,22 @@ export interface JudgeContext {
   readonly referenceContexts?: readonly JsonValue[];
   readonly expectedToolCalls?: readonly JsonValue[];
   readonly observation: SubjectObservation;
+  /**
+   * Set for one order of one pair of a pairwise case: the model sees the two
+   * outputs as `first` and `second`, never the systems' names (`candidateOutput` is then `null`).
+   */
+  readonly pairwise?: PairwiseSubject;
+}
+
+/** One order of one pair of systems of a pairwise case. */
+export interface PairwiseSubject {
+  /** The system whose output is shown first. */
+  readonly first: string;
+  readonly second: string;
+  readonly firstOutput: string;
+  readonly secondOutput: string;
+  /** How many systems the case compares: it has `n (n - 1) / 2` pairs. */
+  readonly candidates: number;
 }
 
 const subjectKeys = [
@@ -44,6 +60,7 @@ const subjectKeys = [
   'referenceContexts',
   'expectedToolCalls',
   'observation',
+  'pairwise',
 ] as const;
 const observationKeys = ['model', 'provider', 'agentName', 'details'] as const;
 /** Subjects already checked (and completed): a judge checks each once, however often it is handed on. */

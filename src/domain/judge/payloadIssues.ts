@@ -28,32 +28,48 @@ const QUOTABLE_STATUS = /^[A-Za-z_ -]{1,16}$/;
  * // 'status: expected passed, failed or skipped, got "pass"'
  * ```
  */
-export function payloadIssuesLine(parsed: unknown, issues: readonly z.core.$ZodIssue[]): string {
+export function payloadIssuesLine(
+  parsed: unknown,
+  issues: readonly z.core.$ZodIssue[],
+  rules: Readonly<Record<string, string>> = FIELD_RULES,
+): string {
   const lines = new Map<string, string>();
   for (const issue of issues) {
     const where = issue.path.map(String).join('.') || '(root)';
-    if (!lines.has(where)) lines.set(where, issueLine(where, parsed, issue));
+    if (!lines.has(where)) lines.set(where, issueLine(where, parsed, issue, rules));
   }
   const shown = [...lines.values()].slice(0, MOST_ISSUES);
   const more = lines.size - shown.length;
   return `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
-function issueLine(where: string, parsed: unknown, issue: z.core.$ZodIssue): string {
+function issueLine(
+  where: string,
+  parsed: unknown,
+  issue: z.core.$ZodIssue,
+  rules: Readonly<Record<string, string>>,
+): string {
+  const fields = rules === FIELD_RULES ? FIELDS : Object.keys(rules).join(', ');
   if (issue.code === 'unrecognized_keys') {
     const count = issue.keys.length;
-    return `${where}: ${count} unexpected key${count === 1 ? '' : 's'} (expected only ${FIELDS})`;
+    return `${where}: ${count} unexpected key${count === 1 ? '' : 's'} (expected only ${fields})`;
   }
-  const rule = issue.code === 'custom' ? issue.message : ruleAt(issue.path.map(String));
+  const rule =
+    issue.code === 'custom' ? issue.message : ruleAt(issue.path.map(String), rules, fields);
   const value = valueAt(parsed, issue.path);
   if (value === undefined) return `${where}: missing, expected ${rule}`;
-  return `${where}: expected ${rule}, got ${describeValue(value, issue.path[0] === 'status')}`;
+  const quotable = issue.path[0] === 'status' || issue.path[0] === 'winner';
+  return `${where}: expected ${rule}, got ${describeValue(value, quotable)}`;
 }
 
-function ruleAt(path: readonly string[]): string {
-  if (path.length === 0) return `a JSON object with ${FIELDS}`;
+function ruleAt(
+  path: readonly string[],
+  rules: Readonly<Record<string, string>>,
+  fields: string,
+): string {
+  if (path.length === 0) return `a JSON object with ${fields}`;
   if (path[0] === 'evidence' && path.length > 1) return EVIDENCE_VALUE_RULE;
-  return FIELD_RULES[path[0]!] ?? 'nothing here';
+  return rules[path[0]!] ?? 'nothing here';
 }
 
 function valueAt(parsed: unknown, path: readonly PropertyKey[]): unknown {

@@ -47,6 +47,28 @@ export interface JudgeResult {
    * `true` when this result came from it, without a provider call.
    */
   readonly cached?: boolean;
+  /** A pairwise judgement's pair, order and answer (absent for single judging). */
+  readonly pair?: PairVerdict;
+}
+
+/** The slot a pairwise judge chose. */
+export type PairWinner = 'first' | 'second' | 'tie';
+
+/**
+ * One order of one pair, as a result names it. A pairwise result's `status` is
+ * `passed` when the judge answered (its `label` is then the winner too) and
+ * `error` when it did not.
+ */
+export interface PairVerdict {
+  /** The two systems, sorted: the pair whatever the order. */
+  readonly systems: readonly [string, string];
+  /** The system shown first: the order. */
+  readonly first: string;
+  readonly second: string;
+  /** `null` for an `error` result. */
+  readonly winner: PairWinner | null;
+  /** How many systems the case compares. */
+  readonly candidates: number;
 }
 
 /**

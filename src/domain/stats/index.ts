@@ -5,6 +5,13 @@ export {
   bootstrapRecords,
   DEFAULT_BOOTSTRAP_RESAMPLES,
 } from './bootstrap.js';
+export {
+  type BradleyTerryFit,
+  BradleyTerryInputError,
+  bradleyTerry,
+  ELO_PER_LOG_STRENGTH,
+  MEAN_RATING,
+} from './bradleyTerry.js';
 export { type ClusteredMean, clusteredMeanAccumulator } from './clusteredStandardError.js';
 export { cohenKappa, kappaOfConfusion, kappaOfMatrix } from './cohenKappa.js';
 export { type ConfusionMatrix, confusionMatrix } from './confusionMatrix.js';

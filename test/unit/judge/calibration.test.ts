@@ -17,15 +17,15 @@ const referenceScores = [1, 0.2, 0, 0.9, 0.6, 0.5, 0.9, 0.1];
 describe('the calibration fold', () => {
   const fold = () => {
     const calibration = calibrationAccumulator({ categories: ['passed', 'failed', 'skipped'] });
-    judge.forEach((status, i) =>
+    judge.forEach((status, i) => {
       calibration.add({
         caseId: `c${i}`,
         judge: status,
         reference: reference[i]!,
         judgeScore: judgeScores[i]!,
         referenceScore: referenceScores[i]!,
-      }),
-    );
+      });
+    });
     calibration.add({ caseId: 'err', judge: null, reference: 'failed' });
     return calibration;
   };
