@@ -22,10 +22,17 @@ import { createLogger, type Logger, type LogLevel } from '../../ports/runtime/lo
 import { redactUrl } from '../../ports/runtime/redactUrl.js';
 import { withPatience } from '../../ports/runtime/serverFailure.js';
 import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
+import type { RunStore } from '../../ports/store/store.js';
+import type { TableWrite } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
+import {
+  type NatsCredentialFlags,
+  type NatsTarget,
+  natsTargetOf,
+  withNatsOptions,
+} from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import {
@@ -118,6 +125,53 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
   const reconfigureFleet = options.reconfigureFleet === true;
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
+  // the store first: a refused password or role ends the worker at once, before it holds a connection to NATS
+  const store = await openStoreAsync(location, {
+    requiredWrites: workerWrites(judgeConcurrency > 0),
+  });
+  try {
+    return await workOn(store, {
+      options,
+      nats,
+      location,
+      name,
+      concurrency,
+      maxInProgress,
+      maxDeliveries,
+      moduleRoots,
+      leaseTtlMs,
+      ackWaitMs,
+      judgeConcurrency,
+      reconfigureFleet,
+      logger,
+    });
+  } finally {
+    store.close();
+  }
+}
+
+/** A worker's settings, read from its options and environment before anything is opened. */
+interface WorkerSettings {
+  readonly options: WorkerCommandOptions;
+  readonly nats: NatsTarget;
+  readonly location: StoreLocation;
+  readonly name: string;
+  readonly concurrency: number;
+  readonly maxInProgress: number | undefined;
+  readonly maxDeliveries: number;
+  readonly moduleRoots: readonly string[];
+  readonly leaseTtlMs: number | undefined;
+  readonly ackWaitMs: number;
+  readonly judgeConcurrency: number;
+  readonly reconfigureFleet: boolean;
+  readonly logger: Logger;
+}
+
+/** Open the queues, put back what the store expects, and take runs and judge jobs until stopped. */
+async function workOn(store: RunStore, settings: WorkerSettings): Promise<number> {
+  const { options, nats, location, name, concurrency, maxInProgress, maxDeliveries } = settings;
+  const { moduleRoots, leaseTtlMs, ackWaitMs, judgeConcurrency, reconfigureFleet, logger } =
+    settings;
   const queue = await openRunQueue(nats, {
     ackWaitMs,
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
@@ -128,14 +182,16 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const judgeQueue =
     judgeConcurrency > 0
       ? await openJudgeQueue(nats, {
-          consume: { ackWaitMs: judgeAckWaitMs, ...(reconfigureFleet ? { reconfigureFleet } : {}) },
+          consume: {
+            ackWaitMs: judgeAckWaitMs,
+            ...(reconfigureFleet ? { reconfigureFleet } : {}),
+          },
           logger,
         }).catch(async (error: unknown) => {
           await queue.close();
           throw error;
         })
       : null;
-  const store = await openStoreAsync(location);
   const stop = new AbortController();
   const onSignal = () => {
     if (stop.signal.aborted) return;
@@ -168,6 +224,11 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
           logger,
           json: options.json === true,
           moduleRoots,
+        }).catch(async (error: unknown) => {
+          process.removeListener('SIGINT', onSignal);
+          process.removeListener('SIGTERM', onSignal);
+          await queue.close();
+          throw error;
         })
       : null;
   // the judge loop gave up (its store stayed away past the patience): the whole worker stops, and says why
@@ -211,8 +272,26 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
     await remote?.close();
     await queue.close();
-    store.close();
   }
+}
+
+/** What a worker writes in the store (docs/postgres/grants.sql): a role without it is refused at the start. */
+function workerWrites(judging: boolean): TableWrite[] {
+  const runs: TableWrite[] = [
+    { privilege: 'UPDATE', table: 'runs' },
+    ...['phases', 'episodes', 'checkpoints', 'snapshots', 'resumes'].map((table) => ({
+      privilege: 'INSERT' as const,
+      table,
+    })),
+    // a resume truncates what came after its resume point
+    { privilege: 'DELETE', table: 'episodes' },
+  ];
+  if (!judging) return runs;
+  return [
+    ...runs,
+    { privilege: 'UPDATE', table: 'evaluation_runs' },
+    { privilege: 'INSERT', table: 'verdicts' },
+  ];
 }
 
 function report(name: string, event: WorkerEvent, json: boolean): void {
