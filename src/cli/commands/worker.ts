@@ -15,6 +15,7 @@ import {
 } from '../../actors/judging/judgeWorker.js';
 import { requeueCases } from '../../actors/judging/requeueCases.js';
 import { builtinComponents } from '../../builtins/index.js';
+import { ArenaError } from '../../domain/shared/errors.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
 import { ackWaitFor } from '../../ports/queue/queueUri.js';
 import type { RemoteComponentHost } from '../../ports/remote/remoteComponent.js';
@@ -177,21 +178,6 @@ async function workOn(store: RunStore, settings: WorkerSettings): Promise<number
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
     ...(reconfigureFleet ? { reconfigureFleet: true } : {}),
   });
-  // both shared consumers are checked before any work: a worker at odds with the fleet stops at once
-  const judgeAckWaitMs = judgeAckWaitFromEnvironment();
-  const judgeQueue =
-    judgeConcurrency > 0
-      ? await openJudgeQueue(nats, {
-          consume: {
-            ackWaitMs: judgeAckWaitMs,
-            ...(reconfigureFleet ? { reconfigureFleet } : {}),
-          },
-          logger,
-        }).catch(async (error: unknown) => {
-          await queue.close();
-          throw error;
-        })
-      : null;
   const stop = new AbortController();
   const onSignal = () => {
     if (stop.signal.aborted) return;
@@ -201,39 +187,55 @@ async function workOn(store: RunStore, settings: WorkerSettings): Promise<number
     stop.abort();
     process.once('SIGINT', () => process.exit(ExitCode.cancelled));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  say(
-    `arena worker ${name}: taking runs from ${redactUrl(nats.url)}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
-  );
-  // the store is the truth: what the queue lost (a server back without its folder) is put back first
-  await requeueRuns(store, queue).then(
-    (done) => say(`arena worker ${name}: ${runsLine(done)}`),
-    (error: unknown) => say(`arena worker ${name}: could not put runs back: ${messageOf(error)}`),
-  );
+  let judging: { done: Promise<JudgeWorkerTally> } | null = null;
   let remote: RemoteComponentHost | null = null;
-  const judging =
-    judgeQueue !== null
-      ? await startJudgeWorker({
-          queue: judgeQueue,
-          ackWaitMs: judgeAckWaitMs,
-          location,
-          name,
-          concurrency: judgeConcurrency,
-          signal: stop.signal,
-          logger,
-          json: options.json === true,
-          moduleRoots,
-        }).catch(async (error: unknown) => {
-          process.removeListener('SIGINT', onSignal);
-          process.removeListener('SIGTERM', onSignal);
-          await queue.close();
-          throw error;
-        })
-      : null;
-  // the judge loop gave up (its store stayed away past the patience): the whole worker stops, and says why
-  judging?.done.catch(() => stop.abort());
   try {
+    // both shared consumers are checked before any work: a worker at odds with the fleet stops at once
+    const judgeAckWaitMs = judgeAckWaitFromEnvironment();
+    const judgeQueue =
+      judgeConcurrency > 0
+        ? await openJudgeQueue(nats, {
+            consume: {
+              ackWaitMs: judgeAckWaitMs,
+              ...(reconfigureFleet ? { reconfigureFleet } : {}),
+            },
+            logger,
+          })
+        : null;
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    say(
+      `arena worker ${name}: taking runs from ${redactUrl(nats.url)}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
+    );
+    // the store is the truth: what the queue lost (a server back without its folder) is put back first
+    await requeueRuns(store, queue).then(
+      (done) => say(`arena worker ${name}: ${runsLine(done)}`),
+      async (error: unknown) => {
+        // a role the bus refuses a requeue: no wait cures it (docs/nats/authorization.conf grants it)
+        if (ArenaError.is(error, 'NATS_PERMISSION')) {
+          await judgeQueue?.close();
+          throw error;
+        }
+        say(`arena worker ${name}: could not put runs back: ${messageOf(error)}`);
+      },
+    );
+    judging =
+      judgeQueue !== null
+        ? await startJudgeWorker({
+            queue: judgeQueue,
+            ackWaitMs: judgeAckWaitMs,
+            location,
+            name,
+            concurrency: judgeConcurrency,
+            signal: stop.signal,
+            logger,
+            json: options.json === true,
+            moduleRoots,
+          })
+        : null;
+    // the judge loop gave up (its store stayed away past the patience, or the bus refused its pulls):
+    // the whole worker stops, and says why
+    judging?.done.catch(() => stop.abort());
     // runs may name nats:<service> components: they are served through the worker's NATS server.
     // The queues reached it a moment ago, so a refusal now is an outage to wait out, not a bad URL.
     remote = await withPatience(() => openRemoteComponents(nats), {
@@ -363,8 +365,13 @@ async function startJudgeWorker(options: {
     (done) => {
       for (const line of casesLines(done)) say(`arena worker ${options.name}: ${line}`);
     },
-    (error: unknown) =>
-      say(`arena worker ${options.name}: could not put cases back: ${messageOf(error)}`),
+    async (error: unknown) => {
+      if (ArenaError.is(error, 'NATS_PERMISSION')) {
+        await Promise.all([queue.close(), store.close()]);
+        throw error;
+      }
+      say(`arena worker ${options.name}: could not put cases back: ${messageOf(error)}`);
+    },
   );
   const run = async (): Promise<JudgeWorkerTally> => {
     try {

@@ -181,7 +181,9 @@ export async function openJetStreamJudgeQueue(
           jsm,
           stream,
           `${prefix}.cases.${subjectToken(evaluationRunId)}`,
-        );
+        ).catch((error: unknown) => {
+          throw permissionRefusal(error, options.url) ?? error;
+        });
         const runPrefix = `${evaluationRunId}:`;
         return new Set([...ids].map((id) => id.slice(runPrefix.length)));
       },

@@ -54,7 +54,10 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
     const js = jetstream(nc);
     const { consume } = options;
-    const queued = () => queuedMessageIds(jsm, stream, subject);
+    const queued = () =>
+      queuedMessageIds(jsm, stream, subject).catch((error: unknown) => {
+        throw permissionRefusal(error, options.url) ?? error;
+      });
     if (consume === undefined) return jetStreamQueue(nc, js, null, subject, queued, options.url);
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {

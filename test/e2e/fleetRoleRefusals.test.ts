@@ -3,7 +3,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
-import { repoRoot } from '../support/cli.js';
+import { repoRoot, runArena } from '../support/cli.js';
+import { judgeFixture } from '../support/judgeFleet.js';
 import { type AuthorizedNats, startAuthorizedNats } from '../support/natsRoles.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import {
@@ -14,6 +15,7 @@ import {
   submit,
   type WorkerProcess,
   waitForStart,
+  waitUntil,
 } from '../support/queueFleet.js';
 
 // A worker or submitter whose store or bus refuses it at the start says so in one line and exits 2:
@@ -121,5 +123,80 @@ describe('a worker or submitter refused at the start', () => {
     expect(submitted.stderr).toBe(
       `arena: StorePermissionError: postgres://arena_viewer@127.0.0.1:${postgres.port}/arena_refused: user 'arena_viewer' was refused: permission denied for table runs (42501) (that role may not do this; arena's roles: docs/postgres/roles.sql and grants.sql)\n`,
     );
+  });
+});
+
+describe('requeue with the documented roles', () => {
+  let evaluationRunId = '';
+  let lostRunId = '';
+
+  it('arena requeue as the submitter puts back a queued run the queue lost, and counts what it still holds', async () => {
+    for (let index = 0; index < 2; index++) {
+      const submitted = await submit(experiment.runFile, {
+        nats: nats.urlOf('submitter'),
+        store: uriAs('arena_submitter'),
+        cwd: experiment.folder,
+      });
+      expect(submitted.code, submitted.stderr).toBe(0);
+    }
+    // a submit whose publish never reached the queue: the store holds the run as queued
+    const store = openPostgresStore(uriAs('arena_submitter'));
+    try {
+      const runFile = readFileSync(experiment.runFile, 'utf8');
+      lostRunId = store.createRun({
+        uid: 'lost',
+        seed: 1,
+        runFile,
+        runFilePath: experiment.runFile,
+        status: 'queued',
+      }).runId;
+    } finally {
+      store.close();
+    }
+    const fixture = judgeFixture({ baseURL: 'http://127.0.0.1:9/v1' }, 5);
+    const judged = await runArena(
+      [
+        ...['judge', fixture.cases, '--config', fixture.config],
+        ...['--nats', nats.urlOf('submitter'), '--store', uriAs('arena_submitter')],
+      ],
+      { cwd: fixture.folder, env: fleetEnv },
+    );
+    expect(judged.code, judged.stderr).toBe(0);
+    evaluationRunId = /as evaluation run (\S+)/.exec(judged.stderr)?.[1] ?? 'none';
+    const requeued = await runArena(
+      ['requeue', '--nats', nats.urlOf('submitter'), '--store', uriAs('arena_submitter')],
+      { cwd: experiment.folder },
+    );
+    expect(requeued.code, requeued.stderr).toBe(0);
+    expect(requeued.stdout).toBe(
+      `put back 1 run (2 still queued): ${lostRunId}\nput back 0 cases of evaluation run ${evaluationRunId} (5 still queued)\n`,
+    );
+  });
+
+  it('arena requeue as the viewer is one line naming the refused read and the user, exit 2', async () => {
+    const requeued = await runArena(
+      ['requeue', '--nats', nats.urlOf('viewer'), '--store', uriAs('arena_submitter')],
+      { cwd: experiment.folder },
+    );
+    expect(requeued.code).toBe(2);
+    expect(requeued.stderr).toBe(
+      `arena: NatsPermissionError: nats://viewer:***@127.0.0.1:${nats.server.port} refused user viewer: Permissions Violation for Publish to "$JS.API.STREAM.MSG.GET.ARENA_RUNS" (that role may not do this; arena's roles: docs/nats/authorization.conf)\n`,
+    );
+  });
+
+  it("a worker's start-up requeue as the worker reads what the queues hold, and puts back nothing twice", async () => {
+    const worker = spawnWorker(
+      ['--nats', nats.urlOf('worker'), '--store', uriAs('arena_worker'), '--name', 'w2'],
+      { cwd: experiment.folder, env: fleetEnv },
+    );
+    started.push(worker);
+    await waitUntil('the worker put back what the store expects', () =>
+      /put back \d+ cases? of evaluation run/.test(worker.stderr()),
+    );
+    expect(worker.stderr()).toContain('arena worker w2: put back 0 runs (3 still queued)');
+    expect(worker.stderr()).toContain(
+      `arena worker w2: put back 0 cases of evaluation run ${evaluationRunId} (5 still queued)`,
+    );
+    expect(worker.stderr()).not.toMatch(/could not put/);
   });
 });
