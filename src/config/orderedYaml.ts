@@ -12,7 +12,9 @@ import {
 import { escapePointerToken } from '../domain/definition/pointer.js';
 import type { KeyOrder } from '../domain/definition/types.js';
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
+import { formatYamlPath } from './configIssue.js';
 import { DEFAULT_MAX_ALIAS_COUNT, resolveAliases } from './yamlAliases.js';
+import { tooDeepMessage, tooDeepYaml } from './yamlDepth.js';
 import { YamlKeyCollisionError, YamlSyntaxError } from './yamlErrors.js';
 
 export { DEFAULT_MAX_ALIAS_COUNT } from './yamlAliases.js';
@@ -73,6 +75,14 @@ export function composeYaml(text: string): ComposedYaml {
  * ```
  */
 export function parseYamlWithKeyOrder(text: string, options: YamlParseOptions = {}): OrderedYaml {
+  const tooDeep = tooDeepYaml(text);
+  if (tooDeep !== null) {
+    throw new YamlSyntaxError(
+      `${formatYamlPath(tooDeep.segments)}: ${tooDeepMessage()}`,
+      tooDeep.location.line,
+      tooDeep.location.column,
+    );
+  }
   const composed = composeYaml(text);
   const [firstError] = composed.document.errors;
   if (firstError !== undefined) {

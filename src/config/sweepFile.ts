@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { JsonPointerError } from '../domain/definition/errors.js';
 import { parsePointer } from '../domain/definition/pointer.js';
-import type { JsonValue } from '../domain/shared/json.js';
+import { isPlainObject, type JsonValue } from '../domain/shared/json.js';
 import type { SweepParameter, SweepPruner, SweepSpec } from '../domain/sweep/types.js';
 import { type ConfigIssue, formatYamlPath, type PathSegment } from './configIssue.js';
 import { readInputText } from './inputFile.js';
@@ -89,9 +89,17 @@ const sweepSchema = z.strictObject({
     .optional(),
   parameters: z
     .array(
-      z.union([listed, ranged], {
-        error: 'expected { pointer, values } or { pointer, low, high }',
-      }),
+      // chosen by its keys, so a problem is told at its field (`low`), not as a mismatch of both shapes
+      z.unknown().pipe(
+        z.custom<unknown>().transform((value, context) => {
+          const shape = isPlainObject(value) && 'values' in value ? listed : ranged;
+          const parsed = shape.safeParse(value);
+          if (parsed.success) return parsed.data;
+          for (const issue of parsed.error.issues)
+            context.addIssue({ ...issue, input: value } as never);
+          return z.NEVER;
+        }),
+      ) as unknown as z.ZodType<z.infer<typeof listed> | z.infer<typeof ranged>>,
       {
         error: expecting('a list of parameters'),
       },
@@ -224,13 +232,26 @@ export function parseSweepFile(text: string, options: { readonly path: string })
     issues.push(at([], 'expected exactly one of objective or objectives'));
   }
   if (issues.length > 0) fail(issues);
-  const objectives = (document.objectives ?? (document.objective ? [document.objective] : [])).map(
-    (each) => ({
-      metric: each.metric,
-      weights: each.weights ?? { [each.agent as string]: 1 },
-      direction: each.direction,
-    }),
-  );
+  const written = document.objectives ?? (document.objective ? [document.objective] : []);
+  const objectives = written.map((each) => ({
+    metric: each.metric,
+    weights: each.weights ?? { [each.agent as string]: 1 },
+    direction: each.direction,
+  }));
+  const objectiveSources = written.map((each, index) => {
+    const at: PathSegment[] =
+      document.objectives === undefined ? ['objective'] : ['objectives', index];
+    const agents = Object.keys(each.weights ?? { [each.agent as string]: 1 });
+    return {
+      metric: formatYamlPath([...at, 'metric']),
+      agents: Object.fromEntries(
+        agents.map((agent) => [
+          agent,
+          formatYamlPath(each.weights === undefined ? [...at, 'agent'] : [...at, 'weights', agent]),
+        ]),
+      ),
+    };
+  });
   return {
     uid: document.sweep,
     seed: document.seed ?? 0,
@@ -239,6 +260,7 @@ export function parseSweepFile(text: string, options: { readonly path: string })
     search: search === 'grid' ? { kind: 'grid' } : { kind: 'random', trials: search.random.trials },
     objectives,
     pruner: prunerOf(document.pruner),
+    objectiveSources,
   };
 }
 

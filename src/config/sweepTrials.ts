@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { countTrials, DEFAULT_MAX_TRIALS } from '../domain/sweep/countTrials.js';
 import { SweepSearchError } from '../domain/sweep/errors.js';
 import { expandTrials } from '../domain/sweep/expandTrials.js';
 import type { SweepSpec, TrialParameters } from '../domain/sweep/types.js';
@@ -7,6 +9,7 @@ import { RunFileError } from './runFileError.js';
 import { type RunFileValidationOptions, validateRunFileText } from './runFileValidation.js';
 import type { RunSpec } from './runSpec.js';
 import { SweepFileError } from './sweepFile.js';
+import { objectiveIssues } from './sweepObjectives.js';
 import { trialRunFileText } from './trialRunFile.js';
 
 /** One trial, ready to run: what it varies and its run file, checked as `arena run` checks one. */
@@ -31,8 +34,22 @@ export interface PreparedTrial {
 export async function prepareSweepTrials(
   spec: SweepSpec,
   sweepFilePath: string,
-  options: RunFileValidationOptions,
+  options: RunFileValidationOptions & {
+    /** The most trials the sweep may make (default 10,000): counted before any is expanded. */
+    readonly maxTrials?: number;
+  },
 ): Promise<PreparedTrial[]> {
+  const maxTrials = options.maxTrials ?? DEFAULT_MAX_TRIALS;
+  const count = countTrials(spec);
+  if (count > maxTrials) {
+    throw new SweepFileError(sweepFilePath, [
+      {
+        path: spec.search.kind === 'grid' ? 'parameters' : 'search.random.trials',
+        message: `the sweep makes ${trialCountText(spec, count)}, more than --max-trials ${maxTrials}: narrow it, or raise --max-trials`,
+        location: null,
+      },
+    ]);
+  }
   let baseText: string;
   try {
     baseText = await readRunFileText(spec.runFile);
@@ -72,6 +89,20 @@ export async function prepareSweepTrials(
       }
     }
   }
+  const first = prepared[0];
+  if (issues.length === 0 && first !== undefined) {
+    issues.push(...objectiveIssues(spec, first.spec, path.basename(spec.runFile)));
+  }
   if (issues.length > 0) throw new SweepFileError(sweepFilePath, issues);
   return prepared;
+}
+
+/** `1000000 trials (1000 × 1000 values)` for a grid, `5000 trials` for a random search. */
+function trialCountText(spec: SweepSpec, count: number): string {
+  const trials = Number.isFinite(count) ? `${count} trials` : 'more than 2^53 trials';
+  if (spec.search.kind !== 'grid') return trials;
+  const axes = spec.parameters.map((parameter) =>
+    parameter.kind === 'values' ? parameter.values.length : 1,
+  );
+  return `${trials} (${axes.join(' × ')} values)`;
 }

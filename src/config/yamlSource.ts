@@ -2,7 +2,9 @@ import { isMap, isNode, isPair, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { KeyOrder } from '../domain/definition/types.js';
 import { ArenaError } from '../domain/shared/errors.js';
 import type { ConfigIssue, PathSegment, SourceLocation } from './configIssue.js';
+import { formatYamlPath } from './configIssue.js';
 import { composeYaml, orderedValueOf, type YamlParseOptions } from './orderedYaml.js';
+import { type TooDeep, tooDeepMessage, tooDeepYaml } from './yamlDepth.js';
 
 /**
  * A parsed YAML text that can say where a path sits in it. Values, key order
@@ -29,6 +31,8 @@ export interface YamlSource {
  * ```
  */
 export function readYamlSource(text: string, options: YamlParseOptions = {}): YamlSource {
+  const tooDeep = tooDeepYaml(text);
+  if (tooDeep !== null) return tooDeepSource(tooDeep);
   const composed = composeYaml(text);
   const { document, lineCounter } = composed;
   const locateOffset = (offset: number): SourceLocation => {
@@ -115,4 +119,14 @@ function nodeFinder(
 function syntaxMessage(message: string): string {
   const firstLine = message.split('\n')[0] ?? message;
   return firstLine.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** A text nested too deep to parse: one issue at the first collection past the limit, and no value. */
+function tooDeepSource({ segments, location }: TooDeep): YamlSource {
+  const issue: ConfigIssue = {
+    path: formatYamlPath(segments),
+    message: tooDeepMessage(),
+    location,
+  };
+  return { value: undefined, keyOrder: {}, syntaxIssues: [issue], locate: () => location };
 }

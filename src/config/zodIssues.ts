@@ -91,10 +91,13 @@ export function issuesFromZod(
         });
       }
     } else if (issue.code === 'invalid_union') {
+      // a union's own message says what it takes; zod's default is the JSON values' union
       issues.push({
         segments,
         message:
-          'expected plain data (strings, finite numbers, booleans, null, lists and mappings)',
+          issue.message !== 'Invalid input'
+            ? issue.message
+            : 'expected plain data (strings, finite numbers, booleans, null, lists and mappings)',
       });
     } else {
       issues.push({ segments, message: issue.message });

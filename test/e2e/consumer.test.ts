@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, repoRoot, runProcess } from '../support/cli.js';
+import { manualText } from '../support/manual.js';
 
 /** The environment for npm in the scratch app, without what `npm test` says about this repo. */
 function scratchNpmEnv(): NodeJS.ProcessEnv {
@@ -370,7 +371,7 @@ describe('an app that embeds the machines: the library and xstate, nothing else'
     const line = `MissingPeerDependencyError: arena-runtime/store (SQLite stores): better-sqlite3 is not installed; add it with: ${installHint('better-sqlite3')}`;
     expect(result.stderr).toContain(`\n${line}\n`);
     // the README shows it as it is
-    expect(readFileSync(path.join(repoRoot, 'README.md'), 'utf8')).toContain(`\n${line}\n`);
+    expect(manualText()).toContain(`\n${line}\n`);
   });
 
   it('type-checks code using every entry point with only xstate and Node types, no skipLibCheck', async () => {

@@ -252,7 +252,7 @@ describe('arena fuzz termination on a run file', () => {
   });
 
   it("assumes a range from the run file's own success threshold and says so, with readable values", async () => {
-    // the README's own suggestion, with no --metric
+    // the manual's own suggestion (docs/termination.md), with no --metric
     const { code, stdout, stderr } = await runArena([
       'fuzz',
       'termination',

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/ports/store/sqlite/sqliteStore.js';
 import { repoRoot, runArena, runProcess } from '../support/cli.js';
+import { manualText } from '../support/manual.js';
 import { fillSampleRun, sampleClock } from '../unit/store/sampleRun.js';
 
 const cli = path.join(repoRoot, 'cli/bin/arena.js');
@@ -360,7 +361,7 @@ describe('every command exits quietly when its reader goes away', () => {
 });
 
 describe('README hostile input section', () => {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const readme = manualText();
 
   it.each([
     [['validate', 'examples/hostile/alias-bomb.yaml']],

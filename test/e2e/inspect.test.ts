@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { repoRoot, runArena } from '../support/cli.js';
+import { manualText } from '../support/manual.js';
 
 // The only test that starts the Stately inspector relay.
 
@@ -152,10 +153,15 @@ describe('arena run --inspect', () => {
     expect(run.output().stderr).toContain(
       'arena: a viewer has the whole run; closing the inspector\n',
     );
-    // The README shows these stderr lines as real output (from a run on port 44667).
+    // docs/lifecycles.md quotes the lines that name no port (its runnable block has no viewer)
     const port = new URL(page).port;
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    expect(readme).toContain(run.output().stderr.replaceAll(`:${port}`, ':44667'));
+    const manual = manualText().replace(/\s+/g, ' ');
+    const quoted = run
+      .output()
+      .stderr.split('\n')
+      .filter((line) => line !== '' && !line.includes(`:${port}`));
+    expect(quoted).toEqual(['arena: a viewer has the whole run; closing the inspector']);
+    for (const line of quoted) expect(manual).toContain(line);
     expect(await viewer.closedWith).toBe(1001);
     expectTheWholeRun(viewer.received);
     // A late viewer is given the registrations first, the root controller's at the head.

@@ -7,6 +7,7 @@ import { type ChatServer, type ScriptedReply, startChatServer } from '../support
 import { repoRoot, runArena } from '../support/cli.js';
 import { resultLines, startJudgeWorker, stopWorkers } from '../support/judgeFleet.js';
 import { judgeStdout } from '../support/judgeOutput.js';
+import { manualText } from '../support/manual.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { scratchFolder } from '../support/scratch.js';
 
@@ -201,7 +202,7 @@ describe('arena judge: errors fail the run by default, and each says what went w
 
 describe('README: errors fail a judge run', () => {
   it('shows the real output of the near-miss example, which fails with no gates in its config', async () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const readme = manualText();
     const config = path.join(repoRoot, 'examples/judge/near-miss.yaml');
     expect(readFileSync(config, 'utf8')).not.toMatch(/^gates:/m);
     const out = path.join(scratchFolder('arena-judge-near-miss-'), 'results.jsonl');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { judgeStdout } from '../support/judgeOutput.js';
+import { manualText } from '../support/manual.js';
 import { scratchFolder } from '../support/scratch.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
@@ -248,7 +249,7 @@ describe('arena judge --trials', () => {
 
 describe('README judge panels', () => {
   it('shows the real output of the panel example and of --trials', async () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const readme = manualText();
     for (const [config, extra] of [
       ['panel.yaml', []],
       ['replay.yaml', ['--trials', '3']],

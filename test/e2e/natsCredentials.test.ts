@@ -6,6 +6,7 @@ import { type ChatServer, startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
 import { judgeFixture, judgeFleetEnv, verdictFor } from '../support/judgeFleet.js';
+import { manualText } from '../support/manual.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
   fleetEnv,
@@ -39,7 +40,7 @@ describe('README Credentials', () => {
     const args = ['worker', '--nats', 'tls://nats.example:4222', '--nats-creds', 'worker.creds'];
     const result = await runArena(args, { cwd: tmpdir() });
     expect(result.code).toBe(2);
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const readme = manualText();
     expect(readme).toContain(`$ npx arena ${args.join(' ')}\n${result.stderr}\`\`\``);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
 import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
-import { repoRoot, runArena } from '../support/cli.js';
+import { runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
 import {
   judgeFixture,
@@ -15,6 +15,7 @@ import {
   spawnArena,
   verdictFor,
 } from '../support/judgeFleet.js';
+import { manualText } from '../support/manual.js';
 import { type AuthorizedNats, startAuthorizedNats } from '../support/natsRoles.js';
 import {
   fleetEnv,
@@ -156,7 +157,7 @@ describe('the fleet with each command connected as its role', () => {
       `arena: NatsPermissionError: nats://viewer:***@${server} refused user viewer: Permissions Violation for Publish to "arena.runs.queued" (that role may not do this; arena's roles: docs/nats/authorization.conf)\n`,
     );
     // the README shows this line, on the default port
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const readme = manualText();
     expect(readme).toContain(asViewer.stderr.replace(server, '127.0.0.1:4222'));
     const asSubmitter = await runArena(
       [

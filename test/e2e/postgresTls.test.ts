@@ -6,6 +6,7 @@ import { openPostgresJudgeStore } from '../../src/ports/store/postgres/postgresJ
 import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
 import { StoreOpenError } from '../../src/ports/store/storeErrors.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { manualText } from '../support/manual.js';
 import {
   passwordUser,
   passwordUserPassword,
@@ -16,7 +17,7 @@ import {
 const tls = (name: string) => path.join(repoRoot, 'test/fixtures/tls', name);
 const ca = tls('ca.pem');
 const otherCa = tls('other-ca.pem');
-const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const readme = manualText();
 /** A line as the README shows it: on port 5433, the CA file named as the README names it. */
 const asInReadme = (line: string, port: number) =>
   line.replaceAll(`:${port}`, ':5433').replaceAll(ca, 'ca.pem');
@@ -228,9 +229,9 @@ describe('arena check over sslmode=verify-full', () => {
       `arena: StoreOpenError: postgres://arena@127.0.0.1:${elsewhere.port}/arena: the server at 127.0.0.1:${elsewhere.port} failed sslmode=verify-full: Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list:  (ERR_TLS_CERT_ALTNAME_INVALID)\n`,
     );
     expect(refused.code).toBe(2);
-    expect(readme).toContain(
-      asInReadme(`$ npx arena check '${args[1]}'\n${refused.stderr}`, elsewhere.port),
-    );
+    // docs/fleet.md quotes the line (its command needs this server) and names the command
+    expect(readme).toContain(`arena check '${asInReadme(args[1]!, elsewhere.port)}'`);
+    expect(readme).toContain(asInReadme(refused.stderr, elsewhere.port));
   });
 
   it('refuses an unknown sslmode with exit 2, naming the parameter and its values, never the password', async () => {

@@ -6,7 +6,7 @@ import { JudgeResponseError } from '../../src/domain/judge/index.js';
 import { parseJudgePayload } from '../../src/domain/judge/payload.js';
 import { repoRoot, runArena } from '../support/cli.js';
 
-// The differences from the seeds that README's "Deliberate differences from the seeds" lists:
+// The differences from the seeds that docs/differences.md lists:
 // each test pins arena's choice.
 
 let folder: string;

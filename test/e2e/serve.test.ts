@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runArena } from '../support/cli.js';
+import { runArena } from '../support/cli.js';
 import { remoteRunFile, type ServeProcess, startServe } from '../support/componentServer.js';
+import { manualText } from '../support/manual.js';
 import { moduleLog } from '../support/moduleLog.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import {
@@ -327,7 +328,7 @@ describe('arena serve and nats:<service> components', () => {
       env: { ARENA_NATS: '' },
     });
     expect(run.code).toBe(2);
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const readme = manualText();
     expect(readme).toContain(`$ npx arena run examples/remote-environment.yaml\n${run.stderr}`);
   });
 

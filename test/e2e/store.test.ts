@@ -16,6 +16,7 @@ import { postgresMigrations } from '../../src/ports/store/postgres/postgresSchem
 import { storeMigrations } from '../../src/ports/store/sqlite/sqliteSchema.js';
 import { arenaForOtherUser } from '../support/arenaForOtherUser.js';
 import { type CliRun, repoRoot, runArena } from '../support/cli.js';
+import { manualText } from '../support/manual.js';
 import { scratchFolder } from '../support/scratch.js';
 
 const runFile = path.join(repoRoot, 'examples/custom-environment.yaml');
@@ -220,12 +221,12 @@ describe('README: what the store promises', () => {
     expect((await runArena(['run', runFile], { cwd: folder })).code).toBe(0);
     const { code, stdout } = await runArena(['check'], { cwd: folder });
     expect(code).toBe(0);
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    expect(readme).toContain(`  $ arena check\n  ${stdout}  \`\`\``);
+    const readme = manualText();
+    expect(readme).toContain(`  $ npx arena check\n  ${stdout}  \`\`\``);
   });
 
   it('explains the schema version it shows, with the numbers this arena writes', () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const readme = manualText().replace(/\s+/g, ' ');
     expect(readme).toContain('The schema version counts the migrations a store has had');
     expect(readme).toContain(
       `SQLite stores are at version ${storeMigrations.length} and its PostgreSQL stores at ${postgresMigrations.length}`,

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runArena } from '../support/cli.js';
@@ -102,6 +103,18 @@ describe('arena sweep', () => {
       expect(readStore(killed.store, (opened) => opened.getSweep(sweepId as string).status)).toBe(
         'running',
       );
+      // and shown as what it is: interrupted, with the command that goes on with it
+      const shown = await runArena(['show', sweepId as string, '--store', store], {
+        cwd: killed.folder,
+      });
+      expect(shown.stdout).toMatch(new RegExp(`^sweep ${sweepId}: interrupted, 8 trials`, 'm'));
+      expect(shown.stdout).toContain(
+        `interrupted: its runner (pid ${running.child.pid} on ${hostname()}) is gone; go on with: arena sweep --resume ${sweepId} --store sqlite:`,
+      );
+      const listed = await runArena(['sweeps', '--store', store, '--json'], { cwd: killed.folder });
+      expect(JSON.parse(listed.stdout)).toMatchObject([
+        { sweepId, status: 'interrupted', trials: 8 },
+      ]);
     }
     const resumed = await runArena(
       ['sweep', '--resume', sweepId as string, '--store', store, '--json'],
@@ -176,4 +189,83 @@ describe('arena sweep', () => {
     );
     expect(existsSync(store)).toBe(false);
   });
+  it('refuses hostile sweep files before expanding or storing anything: too many trials, too deep, bad bounds, unknown agent', async () => {
+    const { folder, sweepFile, store } = slowSweep();
+    const shipped = readFileSync(sweepFile, 'utf8');
+    const values = (count: number) => `[${Array.from({ length: count }, (_, i) => i).join(', ')}]`;
+    const hostile: [string, string][] = [
+      [
+        shipped.replace('values: [1, 2, 3, 4, 5, 6, 7, 8]', `values: ${values(100_000)}`),
+        'parameters: the sweep makes 100000 trials (100000 values), more than --max-trials 10000',
+      ],
+      [
+        `${shipped}search: { random: { trials: 1000000000 } }\n`,
+        'search.random.trials: the sweep makes 1000000000 trials, more than --max-trials 10000',
+      ],
+      [
+        shipped.replace(
+          'values: [1, 2, 3, 4, 5, 6, 7, 8]',
+          `values: ${'['.repeat(5000)}${']'.repeat(5000)}`,
+        ),
+        'parameters[0].values: nested deeper than 64 levels of lists and mappings; flatten it',
+      ],
+      [
+        shipped.replace(
+          'values: [1, 2, 3, 4, 5, 6, 7, 8]',
+          'low: .nan\n    high: .inf\nsearch: { random: { trials: 2 } }',
+        ),
+        'parameters[0].low: expected a finite number, got number NaN',
+      ],
+      [
+        shipped.replace('agent: operator', 'agent: operater'),
+        `objective.agent: no agent 'operater' in run.yaml; did you mean "operator"?`,
+      ],
+    ];
+    for (const [text, problem] of hostile) {
+      writeFileSync(sweepFile, text);
+      const refused = await runArena(['sweep', sweepFile, '--store', `sqlite:${store}`], {
+        cwd: folder,
+      });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(problem);
+      expect(refused.stderr).not.toMatch(/at .*\.js:\d+/);
+      expect(existsSync(store)).toBe(false);
+      const validated = await runArena(['validate', sweepFile], { cwd: folder });
+      expect(validated.code).toBe(2);
+      expect(validated.stderr).toContain(problem);
+    }
+    writeFileSync(sweepFile, shipped);
+    const capped = await runArena(['validate', sweepFile, '--max-trials', '7'], { cwd: folder });
+    expect(capped.code).toBe(2);
+    expect(capped.stderr).toContain(
+      'the sweep makes 8 trials (8 values), more than --max-trials 7',
+    );
+    const tooHigh = await runArena(['validate', sweepFile, '--max-trials', '1e15'], {
+      cwd: folder,
+    });
+    expect(tooHigh.code).toBe(2);
+    expect(tooHigh.stderr).toContain('--max-trials: expected a whole number from 1 to 100000');
+  }, 180_000);
+  it('runs the shipped random search: its seeded draws within their ranges, pruned by the median rule', async () => {
+    const result = await runArena([
+      'sweep',
+      'examples/sweep-random.yaml',
+      '--store',
+      'sqlite::memory:',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const table = JSON.parse(result.stdout) as Table;
+    expect(table.trials).toHaveLength(6);
+    for (const row of table.trials) {
+      const population = row.parameters['/schedule/0/train/agents/0/brain/params/population'];
+      const minDelta =
+        row.parameters['/run_config/condition/params/agents/operator/plateau/min_delta'];
+      expect(
+        Number.isInteger(population) && (population as number) >= 4 && (population as number) <= 12,
+      ).toBe(true);
+      expect((minDelta as number) >= 0.05 && (minDelta as number) < 0.5).toBe(true);
+    }
+    expect(table.trials.some((row) => row.status === 'pruned')).toBe(true);
+  }, 120_000);
 });

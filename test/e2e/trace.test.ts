@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActorTimeline } from '../../src/actors/inspection/inspection.js';
-import { repoRoot, runArena } from '../support/cli.js';
+import { runArena } from '../support/cli.js';
 
 let folder: string;
 let traceFile: string;
@@ -103,11 +103,6 @@ describe('arena run --trace and arena trace', () => {
       expect.stringMatching(/^x:\d+ {2}machine simulationController {2}phase warmup {2}\(root\)$/),
       expect.stringMatching(/^x:\d+ {2}machine simulationController {2}phase test {2}\(root\)$/),
     ]);
-    // The README shows these lines as real output.
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    expect(readme).toContain(
-      `$ npx arena trace two-phases.jsonl | grep root\n${roots.join('\n')}\n`,
-    );
     const timelines: ActorTimeline[] = JSON.parse(
       (await runArena(['trace', twoPhases, '--json'])).stdout,
     );

@@ -9,6 +9,7 @@ import {
   writeRunFile,
 } from '../support/badRunFiles.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { manualText } from '../support/manual.js';
 
 const fixture = (name: string) => path.join(repoRoot, 'test/fixtures/runs', name);
 
@@ -288,7 +289,7 @@ describe('README: the shipped run files with mistakes', () => {
       const run = await runArena(['validate', `examples/${file}`]);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+      const readme = manualText();
       expect(readme).toContain(`$ npx arena validate examples/${file}\n${run.stderr}\`\`\``);
     },
   );

@@ -229,6 +229,25 @@ describe('decideRung properties', () => {
       { numRuns },
     );
   });
+  it('(g) a rung where no entry has any value prunes nothing, whatever the pruner', () => {
+    fc.assert(
+      fc.property(
+        rungCase(objectivesOf({ min: 1, max: 3 })).map((rung) => ({
+          ...rung,
+          entries: rung.entries.map((entry) => ({
+            ...entry,
+            values: entry.values.map(() => null),
+          })),
+        })),
+        ({ objectives, entries, pruner, rungIndex }) => {
+          const decision = decideRung(pruner, rungIndex, entries, objectives);
+          expect(decision.pruned).toEqual([]);
+          expect(decision.kept).toHaveLength(entries.length);
+        },
+      ),
+      { numRuns },
+    );
+  });
 });
 
 describe('expandTrials properties', () => {

@@ -100,7 +100,7 @@ export function writeRunFile(text: string): { cwd: string; file: string } {
   return { cwd, file };
 }
 
-/** The shipped run files that carry a mistake on purpose, for the README's `arena validate` transcripts. */
+/** The shipped run files that carry a mistake on purpose, for the manual's `arena validate` transcripts. */
 export const examplesWithMistakes: readonly string[] = ['tank-typo.yaml', 'bad-loop.yaml'];
 
 /** The shipped sweep files: they name a run file, they are not one (`arena sweep`, not `arena run`). */

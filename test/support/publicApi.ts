@@ -13,6 +13,8 @@ export interface ExportDeclaration {
   readonly kind: 'value' | 'type';
   readonly file: string;
   readonly doc: string | null;
+  /** How it is declared: `function`, `class`, `const`, `interface`, `type`, `enum`... */
+  readonly declaredAs: string;
 }
 
 /** One `export { a, type b as c } from './x.js'` clause, parsed. */
@@ -54,7 +56,7 @@ export function barrelNames(file: string): EntryNames {
 }
 
 const declarationKeywords =
-  '(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|const|let|interface|type|enum)';
+  '(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(function\\*?|class|const|let|interface|type|enum)';
 
 function sourceOf(fromFile: string, specifier: string): string {
   return path.resolve(path.dirname(fromFile), specifier).replace(/\.js$/, '.ts');
@@ -85,7 +87,9 @@ export function findDeclaration(
     `^export\\s+${declarationKeywords}\\s+${regexName(name)}(?![\\w$])`,
     'm',
   ).exec(text);
-  if (direct) return { name, kind, file, doc: docBefore(text, direct.index) };
+  if (direct) {
+    return { name, kind, file, doc: docBefore(text, direct.index), declaredAs: direct[1]! };
+  }
   for (const clause of reExportsOf(text)) {
     const entry = clause.entries.find((candidate) => candidate.exported === name);
     if (entry === undefined) continue;
@@ -96,7 +100,9 @@ export function findDeclaration(
       `^(?:export\\s+)?${declarationKeywords}\\s+${regexName(entry.local)}(?![\\w$])`,
       'm',
     ).exec(text);
-    if (local) return { name, kind, file, doc: docBefore(text, local.index) };
+    if (local) {
+      return { name, kind, file, doc: docBefore(text, local.index), declaredAs: local[1]! };
+    }
   }
   const imported = new RegExp(
     `import\\s+(?:type\\s+)?\\{[^}]*\\b${regexName(name)}(?![\\w$])[^}]*\\}\\s*from\\s*'([^']+)'`,

@@ -13,7 +13,8 @@ import {
 } from '../../machines/sweep.js';
 import type { RunQueue } from '../../ports/queue/runQueue.js';
 import { silentLogger } from '../../ports/runtime/logger.js';
-import type { NewRun, RunStore, SweepStatus } from '../../ports/store/store.js';
+import { processLeaseOwner } from '../../ports/store/leaseOwner.js';
+import type { LeaseOwner, NewRun, RunStore, SweepStatus } from '../../ports/store/store.js';
 import { newRunOf } from '../experiment/newRun.js';
 import type { RunEvent } from '../experiment/runEvents.js';
 import { type RunExperimentOptions, runExperiment } from '../experiment/runExperiment.js';
@@ -86,6 +87,8 @@ export type SweepStart =
 /** What the store persists of a sweep: the machine's snapshot. */
 interface StoredSweepState {
   readonly machine: JsonValue;
+  /** Who runs the sweep now; `null` once it was stopped (Ctrl-C) to be resumed. */
+  readonly runner: LeaseOwner | null;
 }
 
 /**
@@ -108,12 +111,14 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
   const logger = options.logger ?? silentLogger();
   const emit = (event: SweepRunEvent): void => options.onEvent?.(event);
   const { spec, trials } = start;
+  const runner = processLeaseOwner();
   const begun =
     start.kind === 'new'
       ? createSweep(
           start,
           store,
           await Promise.all(trials.map((trial) => newRunOf(trial.spec, trial.text))),
+          runner,
         )
       : loadSweep(start.sweepId, store);
   const { sweepId } = begun;
@@ -156,7 +161,7 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
           store.holdTrial(runIdOf(emitted.index), emitted.holdAt);
         }
       }
-      store.saveSweep(sweepId, { status, state: stateOf(actor) });
+      store.saveSweep(sweepId, { status, state: stateOf(actor, runner) });
     });
     for (const emitted of emittedNow) {
       if (emitted.type === 'trial.released') runnable.push(emitted.index);
@@ -196,6 +201,7 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
     });
     actor.stop();
     const ended = actor.getSnapshot();
+    stopped(store, sweepId, actor);
     return { sweepId, status: statusOf(ended), progress: ended.context };
   }
   const parallel = Math.max(1, options.parallel ?? 1);
@@ -258,11 +264,18 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
         ? `${fault.error.name}: ${fault.error.message}`
         : String(fault.error);
     logger.error({ err: fault.error }, 'the sweep failed');
-    store.saveSweep(sweepId, { status: 'failed', state: stateOf(actor), error: reason });
+    store.saveSweep(sweepId, { status: 'failed', state: stateOf(actor, runner), error: reason });
     throw fault.error;
   }
   const snapshot = actor.getSnapshot();
+  stopped(store, sweepId, actor);
   return { sweepId, status: statusOf(snapshot), progress: snapshot.context };
+}
+
+/** A sweep that stops unfinished (its signal aborted) is stored as nobody's: `arena show` calls it interrupted. */
+function stopped(store: RunStore, sweepId: string, actor: Actor<typeof sweepMachine>): void {
+  const status = statusOf(actor.getSnapshot());
+  if (status === 'running') store.saveSweep(sweepId, { status, state: stateOf(actor, null) });
 }
 
 function statusOf(snapshot: SnapshotFrom<typeof sweepMachine>): SweepStatus {
@@ -323,24 +336,15 @@ async function sweepOnFleet(queue: RunQueue, fleet: FleetSweep): Promise<void> {
       }
     }
     if (actor.getSnapshot().status !== 'active') break;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, fleet.pollMs);
-      fleet.signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    await pause(fleet.pollMs, fleet.signal);
   }
 }
 
-function stateOf(actor: Actor<typeof sweepMachine>): JsonValue {
+function stateOf(actor: Actor<typeof sweepMachine>, runner: LeaseOwner | null): JsonValue {
   return {
     machine: actor.getPersistedSnapshot() as unknown as JsonValue,
-  } satisfies StoredSweepState;
+    runner,
+  } satisfies StoredSweepState as unknown as JsonValue;
 }
 
 function evidenceOf(store: RunStore, runId: string, spec: SweepSpec): TrialEvidence {
@@ -367,6 +371,7 @@ function createSweep(
   start: Extract<SweepStart, { kind: 'new' }>,
   store: RunStore,
   runs: readonly NewRun[],
+  runner: LeaseOwner,
 ): { sweepId: string; snapshot: null; progress: SweepContext } {
   const { spec } = start;
   const firstHold = spec.pruner.rungs[0] ?? null;
@@ -394,7 +399,7 @@ function createSweep(
     });
     const progress = { ...blank, trials };
     const actor = createActor(sweepMachine, { input: progress });
-    store.saveSweep(sweep.sweepId, { status: 'running', state: stateOf(actor) });
+    store.saveSweep(sweep.sweepId, { status: 'running', state: stateOf(actor, runner) });
     return { sweepId: sweep.sweepId, snapshot: null, progress };
   });
 }
@@ -410,4 +415,17 @@ function loadSweep(
     snapshot,
     progress: (snapshot as unknown as { context: SweepContext }).context,
   };
+}
+
+/** Wait `ms`, or until `signal` aborts; the abort listener is removed either way (one per poll would pile up). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

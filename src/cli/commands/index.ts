@@ -21,6 +21,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   requeue: async () => (await import('./requeue.js')).registerRequeueCommand,
   serve: async () => (await import('./serve.js')).registerServeCommand,
   sweep: async () => (await import('./sweep.js')).registerSweepCommand,
+  sweeps: async () => (await import('./sweeps.js')).registerSweepsCommand,
 };
 
 /** Top-level commands registered by another command's module. */

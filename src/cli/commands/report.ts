@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { parseSweepFile } from '../../config/sweepFile.js';
 import type { RunStore } from '../../ports/store/store.js';
 import { buildRunReportHtml } from '../../report/buildRunReport.js';
+import { sweepActivity } from '../../report/sweepActivity.js';
 import { buildSweepReportHtml } from '../../report/sweepReport.js';
 import { writeCommandOutput } from './diagram.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
@@ -55,10 +56,11 @@ export function registerReportCommand(program: Command): void {
 function sweepReportHtml(store: RunStore, sweepId: string): string {
   const record = store.getSweep(sweepId);
   const progress = storedSweepProgress(record);
+  const activity = sweepActivity(record);
   const spec = parseSweepFile(record.sweepFile, { path: record.sweepFilePath });
   const names = spec.parameters.map((parameter) => parameter.name);
   const leaderboard = sweepTableText(
-    sweepTable(sweepId, record.status, progress, store),
+    sweepTable(sweepId, activity.status, progress, store, activity.interruption),
     spec.objectives.map((objective) => objective.metric),
     names,
   );

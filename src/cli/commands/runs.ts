@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { parseSweepFile } from '../../config/sweepFile.js';
 import type { RunStore } from '../../ports/store/store.js';
+import type { StoreLocation } from '../../ports/store/storeUri.js';
 import { runDetails } from '../../report/runDetails.js';
 import { runListings } from '../../report/runListings.js';
+import { sweepActivity } from '../../report/sweepActivity.js';
 import { CliError, ExitCode } from '../errors.js';
-import { storeArgument } from '../storeArgument.js';
+import { shellWord, storeArgument } from '../storeArgument.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { formatRunDetails, formatRunTable } from './runsText.js';
 import { isSweepOnly } from './sweepOnly.js';
@@ -60,7 +62,7 @@ export function registerRunsCommands(program: Command): void {
       const options = command.optsWithGlobals<StoreCommandOptions>();
       await withRunStore(options.store, (store, location) => {
         if (isSweepOnly(store, runId)) {
-          printLine(showSweep(store, runId, options.json === true));
+          printLine(showSweep(store, runId, options.json === true, location));
           return;
         }
         const details = runDetails(store, runId);
@@ -87,16 +89,27 @@ function printLine(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-/** A stored sweep's leaderboard (its state as of its last decision), as `arena sweep` prints it. */
-function showSweep(store: RunStore, sweepId: string, json: boolean): string {
+/**
+ * A stored sweep's leaderboard (its state as of its last decision), as `arena
+ * sweep` prints it; an interrupted one says why, and how to go on with it.
+ */
+function showSweep(
+  store: RunStore,
+  sweepId: string,
+  json: boolean,
+  location: StoreLocation,
+): string {
   const record = store.getSweep(sweepId);
   const progress = storedSweepProgress(record);
-  const table = sweepTable(sweepId, record.status, progress, store);
+  const activity = sweepActivity(record);
+  const table = sweepTable(sweepId, activity.status, progress, store, activity.interruption);
   if (json) return JSON.stringify(table, null, 2);
   const spec = parseSweepFile(record.sweepFile, { path: record.sweepFilePath });
-  return sweepTableText(
+  const text = sweepTableText(
     table,
     spec.objectives.map((objective) => objective.metric),
     spec.parameters.map((parameter) => parameter.name),
   );
+  if (activity.status !== 'interrupted') return text;
+  return `${text}\n\ninterrupted: ${activity.interruption}; go on with: arena sweep --resume ${shellWord(sweepId)}${storeArgument(location)}`;
 }

@@ -9,6 +9,7 @@ import { openStoreAsync, parseStoreUri } from '../../ports/store/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupts.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
+import { maxTrialsOf, withMaxTrials } from './maxTrials.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { openRunQueue } from './runQueueOpen.js';
 import { sweepTable, sweepTableText } from './sweepTable.js';
@@ -18,6 +19,7 @@ interface SweepCommandOptions extends NatsCredentialFlags {
   parallel?: string;
   resume?: string;
   json?: boolean;
+  maxTrials?: string;
   logLevel: LogLevel;
 }
 
@@ -52,13 +54,15 @@ export function registerSweepCommand(program: Command): void {
       '--resume <sweep-id>',
       'go on with a stored sweep after a kill or Ctrl-C, to the same decisions',
     )
-    .option('--json', 'the leaderboard as JSON on stdout')
-    .action(async (sweepFile: string | undefined, _options: unknown, command: Command) => {
+    .option('--json', 'the leaderboard as JSON on stdout');
+  withMaxTrials(command).action(
+    async (sweepFile: string | undefined, _options: unknown, command: Command) => {
       process.exitCode = await sweepCommand(
         sweepFile,
         command.optsWithGlobals<SweepCommandOptions>(),
       );
-    });
+    },
+  );
 }
 
 async function sweepCommand(
@@ -66,6 +70,7 @@ async function sweepCommand(
   options: SweepCommandOptions,
 ): Promise<number> {
   const parallel = parallelOf(options.parallel);
+  const maxTrials = maxTrialsOf(options.maxTrials);
   const nats = options.nats !== undefined ? natsTargetOf(options) : null;
   if (nats !== null && options.parallel !== undefined) {
     throw new CliError(
@@ -74,7 +79,7 @@ async function sweepCommand(
   }
   const location = parseStoreUri(options.store);
   // a new sweep's file and every trial's run file are checked before the store is opened
-  const fresh = options.resume === undefined ? await prepareNew(sweepFile) : null;
+  const fresh = options.resume === undefined ? await prepareNew(sweepFile, maxTrials) : null;
   const store = await openStoreAsync(location);
   const queue =
     nats === null
@@ -115,7 +120,14 @@ async function sweepCommand(
         }
       },
     });
-    const table = sweepTable(outcome.sweepId, outcome.status, outcome.progress, store);
+    const shown = outcome.status === 'running' ? 'interrupted' : outcome.status;
+    const table = sweepTable(
+      outcome.sweepId,
+      shown,
+      outcome.progress,
+      store,
+      shown === 'interrupted' ? 'it was stopped' : null,
+    );
     if (options.json === true) process.stdout.write(`${JSON.stringify(table, null, 2)}\n`);
     else {
       const names = start.spec.objectives.map((objective) => objective.metric);
@@ -160,12 +172,15 @@ function parallelOf(text: string | undefined): number {
   return value;
 }
 
-async function prepareNew(sweepFile: string | undefined): Promise<SweepStart> {
+async function prepareNew(sweepFile: string | undefined, maxTrials: number): Promise<SweepStart> {
   if (sweepFile === undefined)
     throw new CliError('a sweep file is required (or --resume <sweep-id>)');
   try {
     const { spec, text } = loadSweepFile(sweepFile);
-    const trials = await prepareSweepTrials(spec, sweepFile, { builtins: builtinComponents });
+    const trials = await prepareSweepTrials(spec, sweepFile, {
+      builtins: builtinComponents,
+      maxTrials,
+    });
     return { kind: 'new', spec, sweepFile: text, sweepFilePath: sweepFile, trials };
   } catch (error) {
     if (error instanceof SweepFileError)
@@ -183,6 +198,8 @@ async function prepareResume(
   // the trials run the run files stored with their runs: the same trials, whatever changed on disk since
   const prepared = await prepareSweepTrials(spec, record.sweepFilePath, {
     builtins: builtinComponents,
+    // the stored sweep was accepted when it started: its count is not asked again
+    maxTrials: Number.POSITIVE_INFINITY,
   });
   const stored = store.sweepTrials(sweepId);
   for (const trial of stored) {

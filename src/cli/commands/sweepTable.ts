@@ -27,25 +27,33 @@ export interface SweepTableRow {
 /** A sweep's table: its trials best first, and what pruning left unrun. */
 export interface SweepTable {
   readonly sweepId: string;
-  readonly status: SweepStatus;
+  /** The stored status, except that a `running` sweep nobody runs any more is `interrupted`. */
+  readonly status: SweepStatus | 'interrupted';
+  /** Why an `interrupted` sweep is no longer running, else `null`. */
+  readonly interruption: string | null;
   readonly trials: readonly SweepTableRow[];
   readonly decisions: SweepProgress['decisions'];
   readonly episodes: number;
 }
 
-const group = (trial: TrialProgress): number =>
-  trial.status === 'completed'
-    ? 0
-    : trial.status === 'pruned'
-      ? 1
-      : trial.status === 'failed'
-        ? 3
-        : 2;
+/**
+ * How far a trial stands, smaller first: completed trials; then by the rungs it
+ * was kept at, a trial still in contention before one pruned at its next rung
+ * (it was not beaten there); failed trials last.
+ */
+const standing = (trial: TrialProgress): readonly number[] => {
+  if (trial.status === 'completed') return [0, 0, 0];
+  if (trial.status === 'failed') return [2, 0, 0];
+  const survived = trial.status === 'pruned' ? (trial.prunedAtRung ?? 0) : trial.rungIndex;
+  return [1, -survived, trial.status === 'pruned' ? 1 : 0];
+};
 
 /**
  * A sweep's leaderboard from its progress and its trials' stored records:
- * completed trials first (best objective first), then pruned ones (the
- * latest rung first, best first within it), then the rest; ties by index.
+ * completed trials first (best objective first); then by evidence, the trials
+ * kept at more rungs first, and of those kept at as many, one still running
+ * (an interrupted sweep's) before one pruned at the next rung, best first
+ * within each; failed trials last; ties by index.
  *
  * @example
  * ```ts
@@ -55,9 +63,10 @@ const group = (trial: TrialProgress): number =>
  */
 export function sweepTable(
   sweepId: string,
-  status: SweepStatus,
+  status: SweepStatus | 'interrupted',
   progress: SweepProgress,
   store: RunStore,
+  interruption: string | null = null,
 ): SweepTable {
   const objectiveOf = (trial: TrialProgress): readonly (number | null)[] | null =>
     trial.status === 'pruned' && trial.prunedAtRung !== null
@@ -65,11 +74,9 @@ export function sweepTable(
       : (trial.evidence?.lastValues ?? null);
   const blank = progress.objectives.map(() => null);
   const ordered = [...progress.trials].sort((a, b) => {
-    const byGroup = group(a) - group(b);
-    if (byGroup !== 0) return byGroup;
-    if (a.status === 'pruned' && b.status === 'pruned' && a.prunedAtRung !== b.prunedAtRung) {
-      return (b.prunedAtRung ?? 0) - (a.prunedAtRung ?? 0);
-    }
+    const [left, right] = [standing(a), standing(b)];
+    const byStanding = left.findIndex((value, at) => value !== right[at]);
+    if (byStanding >= 0) return (left[byStanding] ?? 0) - (right[byStanding] ?? 0);
     const [first] = rankTrials(
       [a, b].map((trial) => ({
         trial: trial.index,
@@ -106,8 +113,12 @@ export function sweepTable(
       error: trial.error,
     };
   });
-  return { sweepId, status, trials, decisions: progress.decisions, episodes };
+  return { sweepId, status, interruption, trials, decisions: progress.decisions, episodes };
 }
+
+/** A parameter's value in the table: a drawn float to 4 significant digits (`--json` keeps it whole). */
+const parameterText = (value: JsonValue | undefined): string =>
+  typeof value === 'number' ? String(Number(value.toPrecision(4))) : JSON.stringify(value);
 
 const number = (value: number | null | undefined): string =>
   value === null || value === undefined ? '-' : Number(value.toFixed(3)).toString();
@@ -156,7 +167,7 @@ export function sweepTableText(
   const rows = table.trials.map((trial) => [
     String(trial.rank),
     String(trial.index),
-    ...pointers.map((pointer) => JSON.stringify(trial.parameters[pointer])),
+    ...pointers.map((pointer) => parameterText(trial.parameters[pointer])),
     trial.prunedAt !== null
       ? `pruned at rung ${trial.prunedAt.rung} (${trial.prunedAt.checkpoints})`
       : trial.status,

@@ -9,6 +9,7 @@ import { isSweepFileText, loadSweepFile, SweepFileError } from '../../config/swe
 import { prepareSweepTrials } from '../../config/sweepTrials.js';
 import { describeRunSpec } from '../../config/validateRunFile.js';
 import { CliError, ExitCode } from '../errors.js';
+import { maxTrialsOf, withMaxTrials } from './maxTrials.js';
 
 /**
  * `arena validate <run-file>`: check a run file without running it, exactly
@@ -32,7 +33,7 @@ export function registerValidateCommand(
   program: Command,
   builtins: ReadonlyMap<string, unknown> = builtinComponents,
 ): void {
-  program
+  const command = program
     .command('validate')
     .description(
       'check a run file as arena run does (schema, lifecycle script, components and their params, definitions, termination rules) without running it',
@@ -41,12 +42,14 @@ export function registerValidateCommand(
     .option(
       '--json',
       'print { ok, problems: [{ path, message, expected?, suggestion?, line?, column? }] }',
-    )
-    .action(async (runFile: string, options: { json?: boolean }) => {
+    );
+  withMaxTrials(command).action(
+    async (runFile: string, options: { json?: boolean; maxTrials?: string }) => {
+      const maxTrials = maxTrialsOf(options.maxTrials);
       try {
         if (await isSweepFile(runFile)) {
           const { spec } = loadSweepFile(runFile);
-          const trials = await prepareSweepTrials(spec, runFile, { builtins });
+          const trials = await prepareSweepTrials(spec, runFile, { builtins, maxTrials });
           process.stdout.write(
             options.json
               ? `${JSON.stringify(validationJson([]))}\n`
@@ -64,7 +67,8 @@ export function registerValidateCommand(
         process.stdout.write(`${JSON.stringify(validationJson(error.issues))}\n`);
         process.exitCode = ExitCode.badInput;
       }
-    });
+    },
+  );
 }
 
 /** Whether the file is a sweep file (a top-level `sweep:` key); an unreadable one is left to the run file's checks. */

@@ -21,6 +21,9 @@ import type { RungDecision, RungEntry, SweepObjective, SweepPruner } from './typ
  *   worse than the median in every objective (several). `median` is filled.
  * - `none`: stops nothing.
  *
+ * A rung where no entry has any value (every objective missing, e.g. a metric
+ * no trial reports) stops nothing: there is no evidence to rank on.
+ *
  * An entry that is not `prunable` (its trial already ended) is ranked and
  * counted but always kept. `kept` and `pruned` are sorted by trial index and
  * hold every entry exactly once. Throws `SweepDecisionError` on two entries
@@ -54,7 +57,10 @@ export function decideRung(
   const sorted = sortedRungEntries(entries, objectives);
   const ranks = paretoRanks(sorted, objectives);
   const ranking = rankingFrom(ranks);
-  const { pruned, median } = prunedBy(pruner, sorted, ranking, ranks, objectives);
+  const decided = prunedBy(pruner, sorted, ranking, ranks, objectives);
+  // with no value at all there is no evidence to rank on: an order by index alone prunes no one
+  const pruned = sorted.some(hasValue) ? decided.pruned : [];
+  const { median } = decided;
   const stopped = new Set(pruned);
   return {
     rungIndex,
@@ -90,4 +96,8 @@ function prunedBy(
     case 'none':
       return { pruned: [], median: null };
   }
+}
+
+function hasValue(entry: RungEntry): boolean {
+  return entry.values.some((value) => value !== null);
 }

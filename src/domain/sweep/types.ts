@@ -99,6 +99,16 @@ export interface SweepSpec {
   /** One objective, or several (multi-objective: Pareto dominance at rungs). */
   readonly objectives: readonly SweepObjective[];
   readonly pruner: SweepPruner;
+  /** Where each objective was written in the sweep file, to name it in an error (parsed files have it). */
+  readonly objectiveSources?: readonly ObjectiveSource[];
+}
+
+/** Where one objective's metric and each of its agents stand in the sweep file, as YAML paths. */
+export interface ObjectiveSource {
+  /** `objective.metric`, `objectives[1].metric`. */
+  readonly metric: string;
+  /** Agent name -> `objective.agent` or `objectives[1].weights.<agent>`. */
+  readonly agents: Readonly<Record<string, string>>;
 }
 
 /** One trial's evidence at a rung: its objective values (one per objective; `null` when a value is missing). */

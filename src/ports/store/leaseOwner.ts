@@ -42,9 +42,22 @@ export function processLeaseOwner(): LeaseOwner {
  * ```
  */
 export function holderProcessIsGone(holder: LeaseHolder): boolean {
-  if (holder.owner.host !== hostname() || holder.owner.pid === process.pid) return false;
+  return ownerProcessIsGone(holder.owner);
+}
+
+/**
+ * Whether an owner is a process of this host that no longer exists; one on
+ * another host is never judged gone.
+ *
+ * @example
+ * ```ts
+ * ownerProcessIsGone({ id: 'pid 1 on lab-1', host: 'lab-1', pid: 1 }); // false while pid 1 lives
+ * ```
+ */
+export function ownerProcessIsGone(owner: LeaseOwner): boolean {
+  if (owner.host !== hostname() || owner.pid === process.pid) return false;
   try {
-    process.kill(holder.owner.pid, 0);
+    process.kill(owner.pid, 0);
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';

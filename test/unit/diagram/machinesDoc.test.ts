@@ -6,8 +6,7 @@ import { markdownDiagrams } from '../../../src/diagram/markdownDiagrams.js';
 import { toMermaid } from '../../../src/diagram/mermaid.js';
 
 const docPath = path.resolve(import.meta.dirname, '../../../docs/machines.md');
-const regenerate =
-  'docs/machines.md is out of date: regenerate it with `npx tsx scripts/docs-machines.ts`';
+const regenerate = 'docs/machines.md is out of date: regenerate it with `npm run docs`';
 
 describe('docs/machines.md', () => {
   const blocks = markdownDiagrams(readFileSync(docPath, 'utf8'));
