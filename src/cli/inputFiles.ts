@@ -1,6 +1,7 @@
 import { readInputText } from '../config/inputFile.js';
 import { parseYamlWithKeyOrder } from '../config/orderedYaml.js';
 import { ArenaError } from '../domain/shared/errors.js';
+import { cannotReadFile } from '../ports/runtime/unreadableFile.js';
 import { CliError } from './errors.js';
 
 /**
@@ -33,8 +34,7 @@ export function readYamlInput(filePath: string): { text: string; value: unknown 
     text = readInputText(filePath);
   } catch (error) {
     if (ArenaError.is(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CliError(`${filePath}: cannot read the file (${code})`, undefined, { cause: error });
+    throw new CliError(cannotReadFile(filePath, error), undefined, { cause: error });
   }
   try {
     return { text, value: parseYamlWithKeyOrder(text).value };

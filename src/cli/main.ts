@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { ArenaError } from '../domain/shared/errors.js';
+import { arenaCommand } from '../ports/runtime/arenaCommand.js';
 import { isServerFailure } from '../ports/runtime/serverFailure.js';
 import { CliError, ExitCode } from './errors.js';
 import { createProgram } from './program.js';
@@ -45,7 +46,7 @@ function reportError(error: unknown): number {
   if (isSqliteError(error)) {
     // damage found while reading (a page the open did not touch): the file, not arena, is at fault
     process.stderr.write(
-      `arena: the store failed: ${error.message} (${error.code}); arena check tells what is damaged\n`,
+      `arena: the store failed: ${error.message} (${error.code}); ${arenaCommand('check')} tells what is damaged\n`,
     );
     return ExitCode.badInput;
   }

@@ -22,7 +22,7 @@ export interface ProgressBarOptions {
  * @example
  * ```ts
  * const bar = createProgressBar({ total: 200, label: 'judging', stream: process.stderr });
- * bar.update(50, '2 errors'); // on a 60-column TTY: judging [######...................]  50/200  25%  2 errors
+ * bar.update(50, '2 errors'); // on a 60-column TTY: judging [###.......]  50/200  25%  2 errors
  * bar.finish();
  * ```
  */
@@ -46,8 +46,13 @@ export function createProgressBar(options: ProgressBarOptions): ProgressBar {
   };
 }
 
-/** Columns kept for the note after the counts ("running", "12 errors"), so a note never resizes the bar. */
-const NOTE_ROOM = 16;
+/**
+ * Columns kept for the note after the counts (`eval objective 0.8123 | active`,
+ * `12 errors`), so a note never resizes the bar; the bar is at most
+ * `BAR_MOST` wide, and a wider terminal gives the note the rest.
+ */
+const NOTE_ROOM = 40;
+const BAR_MOST = 40;
 
 /**
  * The text of one progress line, fitted to `columns`. The bar's width
@@ -57,8 +62,10 @@ const NOTE_ROOM = 16;
  *
  * @example
  * ```ts
- * formatProgressLine(1, 4, 'judging', '', 60);        // 'judging [######.................] 1/4  25%'
- * formatProgressLine(1, 4, 'judging', 'running', 60); // 'judging [######.................] 1/4  25%  running'
+ * formatProgressLine(1, 4, 'judging', '', 60);        // 'judging [###.......] 1/4  25%'
+ * formatProgressLine(1, 4, 'judging', 'running', 60); // 'judging [###.......] 1/4  25%  running'
+ * formatProgressLine(12, 60, 'explore_1 (train)', 'eval objective 0.8123 | active', 160);
+ * // 'explore_1 (train) [########................................] 12/60  20%  eval objective 0.8123 | active'
  * ```
  */
 export function formatProgressLine(
@@ -76,7 +83,10 @@ export function formatProgressLine(
   const width = String(total).length;
   const counts = `${String(done).padStart(width)}/${total} ${String(Math.round(fraction * 100)).padStart(3)}%`;
   const suffix = extra ? `  ${extra}` : '';
-  const barWidth = Math.max(10, columns - label.length - counts.length - NOTE_ROOM - 6);
+  const barWidth = Math.min(
+    BAR_MOST,
+    Math.max(10, columns - label.length - counts.length - NOTE_ROOM - 6),
+  );
   const filled = Math.round(fraction * barWidth);
   return `${label} [${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${counts}${suffix}`.slice(
     0,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { arenaCommand } from '../ports/runtime/arenaCommand.js';
 import { defaultStorePath, type StoreLocation } from '../ports/store/storeUri.js';
 import { shownStorePath } from './paths.js';
 
@@ -36,7 +37,7 @@ export function storeArgument(
  * ```
  */
 export function resumeCommand(runId: string, store: string): string {
-  return `arena run --resume ${shellWord(runId)}${store}`;
+  return arenaCommand(`run --resume ${shellWord(runId)}${store}`);
 }
 
 function withoutPassword(uri: string): string {

@@ -4,8 +4,10 @@ import { JudgeConfigurationError } from '../domain/judge/errors.js';
 import { MAX_TIMER_MS } from '../domain/judge/settings.js';
 import { TOKEN_PARAMETERS } from '../domain/judge/tokenParameter.js';
 import { ArenaError } from '../domain/shared/errors.js';
+import { cannotReadFile } from '../ports/runtime/unreadableFile.js';
 import { readInputText } from './inputFile.js';
 import { parseYamlWithKeyOrder } from './orderedYaml.js';
+import { sequentialGateIssues } from './sequentialGateConfig.js';
 import { expecting } from './zodIssues.js';
 
 const nonEmpty = z.string().trim().min(1);
@@ -45,6 +47,11 @@ const priceSchema = z.strictObject({
   output_per_million: z.number().finite().nonnegative(),
 });
 
+/** `[lo, hi]`, lo below hi: the scores a judge gives. */
+const scoreRangeSchema = z
+  .tuple([z.number().finite(), z.number().finite()])
+  .refine(([lo, hi]) => lo < hi, { message: 'expected [lo, hi] with lo below hi' });
+
 const judgeProfileSchema = z
   .strictObject({
     model: nonEmpty.optional(),
@@ -76,6 +83,8 @@ const judgeProfileSchema = z
       })
       .optional(),
     seed: z.number().int().nonnegative().default(0),
+    /** The scores this judge gives, `[lo, hi]`: a sequential `min_mean_score` gate needs it. */
+    score_range: scoreRangeSchema.optional(),
   })
   .refine((judge) => (judge.model === undefined) !== (judge.agent === undefined), {
     message: 'a judge references exactly one of model or agent',
@@ -107,6 +116,8 @@ const panelSchema = z.strictObject({
   /** `mean_score` only: the panel passes when the voters' mean score reaches it. */
   threshold: z.number().finite().optional(),
   judge_version: nonEmpty.default('1'),
+  /** The scores the panel's verdicts carry, `[lo, hi]`: a sequential `min_mean_score` gate needs it. */
+  score_range: scoreRangeSchema.optional(),
 });
 
 /**
@@ -136,6 +147,19 @@ export const judgeConfigSchema = z
         max_errors: z.number().int().nonnegative().optional(),
         /** The least Fleiss' kappa of a panel's members (and of `--trials`) that passes. */
         min_agreement: z.number().min(-1).max(1).optional(),
+        /**
+         * Decide `min_pass_rate` (and `min_mean_score`) by an anytime-valid
+         * betting test over the cases in a seeded random order, and stop
+         * judging once it is settled: a wrong decision has probability at most `alpha`.
+         */
+        sequential: z
+          .strictObject({
+            alpha: z
+              .number()
+              .gt(0, { error: expecting('a probability strictly between 0 and 1') })
+              .lt(1, { error: expecting('a probability strictly between 0 and 1') }),
+          })
+          .optional(),
       })
       .default({}),
   })
@@ -152,6 +176,7 @@ export const judgeConfigSchema = z
     for (const [name, panel] of Object.entries(config.panels)) {
       for (const issue of panelIssues(name, panel, config.judges)) issues.addIssue(issue);
     }
+    for (const issue of sequentialGateIssues(config.gates)) issues.addIssue(issue);
     if (
       config.judge !== undefined &&
       !(config.judge in config.judges) &&
@@ -275,7 +300,9 @@ export function loadJudgeConfig(file: string): LoadedJudgeConfig {
     text = readInputText(file);
   } catch (error) {
     if (ArenaError.is(error)) throw error;
-    throw new JudgeConfigurationError(`cannot read judge config ${file}`, { cause: error });
+    throw new JudgeConfigurationError(`judge config: ${cannotReadFile(file, error)}`, {
+      cause: error,
+    });
   }
   let value: unknown;
   try {

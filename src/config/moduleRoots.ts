@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ArenaError } from '../domain/shared/errors.js';
+import { arenaCommand } from '../ports/runtime/arenaCommand.js';
 
 /**
  * A module a run (or a judge config) names lies outside the folders this
@@ -25,7 +26,7 @@ export class ModuleNotAllowedError extends ArenaError {
     const real = realFile === file ? '' : ` (real path ${realFile})`;
     super(
       'MODULE_NOT_ALLOWED',
-      `module ${file}${real} is outside the folders this worker imports modules from: ${roots.join(', ')} (widen with arena worker --modules DIR)`,
+      `module ${file}${real} is outside the folders this worker imports modules from: ${roots.join(', ')} (widen with ${arenaCommand('worker --modules DIR')})`,
     );
     this.file = file;
     this.realFile = realFile;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { KeyOrder } from '../domain/definition/types.js';
 import { ArenaError } from '../domain/shared/errors.js';
 import { deepFreeze, isPlainObject, type JsonObject } from '../domain/shared/json.js';
+import { cannotReadFile, unreadableReason } from '../ports/runtime/unreadableFile.js';
 import {
   type ConfigIssue,
   formatYamlPath,
@@ -49,8 +50,8 @@ export async function loadRunFile(filePath: string): Promise<RunSpec> {
  * @example
  * ```ts
  * await readRunFileText('absent.yaml');
- * // RunFileError: absent.yaml: invalid run file, 1 problem:
- * //   cannot read the run file (no such file): Error: ENOENT: no such file or directory, open 'absent.yaml'
+ * // RunFileError: cannot read absent.yaml: no such file
+ * //   (one issue, at no path: 'cannot read the run file: no such file')
  * ```
  */
 export async function readRunFileText(filePath: string): Promise<string> {
@@ -58,18 +59,16 @@ export async function readRunFileText(filePath: string): Promise<string> {
     return readInputText(filePath);
   } catch (error) {
     if (ArenaError.is(error)) throw error;
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
     throw new RunFileError(
       filePath,
       [
         {
           path: '',
-          message: `cannot read the run file (${reason}): ${String(error)}`,
+          message: `cannot read the run file: ${unreadableReason(error)}`,
           location: null,
         },
       ],
-      { cause: error },
+      { cause: error, message: cannotReadFile(filePath, error) },
     );
   }
 }

@@ -20,8 +20,17 @@ export class RunFileError extends ArenaError {
   /** The file the issues are about. */
   readonly sourcePath: string;
 
-  constructor(sourcePath: string, issues: readonly ConfigIssue[], options?: { cause?: unknown }) {
-    super('RUN_FILE', describeIssues(sourcePath, 'invalid run file', issues), options);
+  /** `message`: one line instead of the list, for a file that could not be read at all. */
+  constructor(
+    sourcePath: string,
+    issues: readonly ConfigIssue[],
+    options?: { cause?: unknown; message?: string },
+  ) {
+    super(
+      'RUN_FILE',
+      options?.message ?? describeIssues(sourcePath, 'invalid run file', issues),
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.issues = issues;
     this.sourcePath = sourcePath;
   }

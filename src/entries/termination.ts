@@ -4,10 +4,10 @@
  *
  * @example
  * ```ts
- * import { createTerminationState, applyCheckpoint, parseTerminationConfig } from 'arena-runtime/termination';
- * const state = createTerminationState(parseTerminationConfig({ agents: { SAC: { success: {
+ * import { createTerminationState, applyCheckpoint } from 'arena-runtime/termination';
+ * const state = createTerminationState({ agents: { SAC: { success: {
  *   metric: 'objective', threshold: 0.8, direction: 'greater_equal', consecutive: 1, min_evaluations: 1,
- * } } } }));
+ * } } } });
  * applyCheckpoint(state, [{ agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 } }])
  *   .decision.reason; // 'success'
  * ```
@@ -36,6 +36,7 @@ export type {
   TerminationConfig,
   TerminationConfigIssue,
   TerminationReason,
+  TerminationRulesInput,
   TerminationState,
   TerminationStateDict,
 } from '../domain/termination/index.js';
@@ -57,6 +58,7 @@ export {
   TerminationConfigError,
   TerminationStateError,
   terminationConfigIssues,
+  terminationConfigOf,
   toStateDict,
   validatePhaseConfiguration,
 } from '../domain/termination/index.js';

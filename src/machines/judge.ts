@@ -431,7 +431,8 @@ function judgeResultOf(context: JudgeMachineContext, verdict: Verdict): JudgeRes
     model: job.model,
     usage: context.usage,
     costUsd: context.sawCost ? context.costUsd : null,
-    durationMs: Math.max(0, job.clock.monotonicMs() - job.startedAtMs),
+    // whole milliseconds: a monotonic clock's fractions are noise in a stored result (66.94137799999999)
+    durationMs: Math.max(0, Math.round(job.clock.monotonicMs() - job.startedAtMs)),
     attemptCount: verdict.attemptCount,
     errorType: verdict.errorType,
     detail: verdict.detail,

@@ -186,7 +186,8 @@ function panelResultOf(context: JudgePanelMachineContext): PanelJudgeResult {
       null,
     ),
     costUsd: costs.length > 0 ? costs.reduce((sum, cost) => sum + cost, 0) : null,
-    durationMs: Math.max(0, job.clock.monotonicMs() - job.startedAtMs),
+    // whole milliseconds: a monotonic clock's fractions are noise in a stored result (66.94137799999999)
+    durationMs: Math.max(0, Math.round(job.clock.monotonicMs() - job.startedAtMs)),
     attemptCount: members.reduce((sum, member) => sum + member.attemptCount, 0),
     errorType: verdict.errorType,
     detail: verdict.detail,

@@ -302,7 +302,6 @@ const PAGES_OF_OTHER_BRANCHES = [
   'docs/judge-calibration.md',
   'docs/judge-pairwise.md',
   'docs/judge-statistics.md',
-  'docs/judge-sequential-gate.md',
   'docs/viewer.md',
 ];
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -107,5 +107,26 @@ describe('the shipped examples', () => {
   it('runs a user-written environment module', async () => {
     const summary = await runJson(path.join(examples, 'custom-environment.yaml'));
     expect(['success', 'plateau']).toContain(summary.phases[0]?.reason);
+  });
+
+  it('runs examples/my-env.js copied next to a run file in a folder with no packages, and checks its params as in the checkout', async () => {
+    // a user's own folder: no node_modules, nothing to import but what the file holds
+    const folder = workDir();
+    for (const file of ['my-env.js', 'custom-environment.yaml', 'tank-typo.yaml']) {
+      copyFileSync(path.join(examples, file), path.join(folder, file));
+    }
+    const copied = await runArena(['run', 'custom-environment.yaml', '--json'], { cwd: folder });
+    expect(copied.stderr).toBe('');
+    expect(copied.code).toBe(0);
+    const inCheckout = await runJson(path.join(examples, 'custom-environment.yaml'));
+    const { phases } = JSON.parse(copied.stdout) as RunSummary;
+    expect(phases).toEqual(inCheckout.phases);
+    const mistakes = await runArena(['validate', 'tank-typo.yaml'], { cwd: folder });
+    const inRepo = await runArena(['validate', 'examples/tank-typo.yaml']);
+    expect(mistakes.code).toBe(2);
+    expect(mistakes.stderr).toBe(
+      inRepo.stderr.replaceAll('examples/tank-typo.yaml', 'tank-typo.yaml'),
+    );
+    expect(mistakes.stderr).toContain('params.capcity: unknown key; did you mean "capacity"?');
   });
 });

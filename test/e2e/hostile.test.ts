@@ -381,10 +381,13 @@ describe('streamed inputs that cannot be read', () => {
     expect([replay.code, replay.stdout, replay.stderr]).toEqual([
       2,
       '',
-      `arena: ${folder}: cannot read the file (EISDIR)\n`,
+      `arena: cannot read ${folder}: it is a folder\n`,
     ]);
     const config = path.join(repoRoot, 'examples/judge/replay.yaml');
     const judge = await runArena(['judge', folder, '--config', config]);
-    expect([judge.code, judge.stderr]).toEqual([2, `arena: cannot read cases file ${folder}\n`]);
+    expect([judge.code, judge.stderr]).toEqual([
+      2,
+      `arena: cannot read ${folder}: it is a folder\n`,
+    ]);
   });
 });

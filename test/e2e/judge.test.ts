@@ -77,8 +77,9 @@ describe('arena judge', () => {
     const out = path.join(dir, 'results.jsonl');
     const run = await runArena(['judge', cases, '--config', example('replay.yaml'), '--out', out]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('line 2: not valid JSON');
-    expect(run.stderr).toMatch(/line 4: input: /);
+    // file:line, as every line arena names in a file
+    expect(run.stderr).toContain(`arena: ${cases}:2: not valid JSON\n`);
+    expect(run.stderr).toContain(`arena: ${cases}:4: input: `);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 

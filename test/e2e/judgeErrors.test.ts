@@ -63,7 +63,7 @@ describe('arena judge: errors fail the run by default, and each says what went w
     expect(run.stdout).toBe(
       [
         'judged 4 cases with strict: passed 0, failed 0, skipped 0, error 4',
-        'mean score n/a, pass rate 0, tokens 0 (in 0, out 0), cost $0.000000',
+        'mean score n/a, pass rate 0, tokens 0 (in 0, out 0), cost unknown (no prices configured)',
         `errors: 4 JudgeResponseError, first: ${nearMissDetail} (the last of 2 attempts)`,
         gatesFailed,
         '',

@@ -42,7 +42,7 @@ describe('arena judge with a panel', () => {
     expect(run.stdout).toContain(
       [
         'judged 4 cases with trio: passed 2, failed 1, skipped 1, error 0',
-        'mean score 0.5889, pass rate 0.6667, tokens 3033 (in 2595, out 438), cost $0.000000',
+        'mean score 0.5889, pass rate 0.6667, tokens 3033 (in 2595, out 438), cost unknown (no prices configured)',
         'member strict: passed 2, failed 1, skipped 1, error 0; pass rate 0.6667',
         'member lenient: passed 3, failed 1, skipped 0, error 0; pass rate 0.75',
         'member pedantic: passed 1, failed 2, skipped 1, error 0; pass rate 0.3333',

@@ -1,7 +1,7 @@
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CliRun, repoRoot, runArena, startProcess } from '../support/cli.js';
+import { type CliRun, repoRoot, runArena, runProcess, startProcess } from '../support/cli.js';
 import { readStore } from '../support/records.js';
 import { scratchFolder } from '../support/scratch.js';
 
@@ -35,11 +35,18 @@ async function startedRun(folder: string, episodes: number) {
     [cli, 'run', 'run.yaml', '--store', 'sqlite:runs.db'],
     { cwd: folder, env: { ...process.env, NO_COLOR: '1' } },
   );
+  await waitForEpisodes(path.join(folder, 'runs.db'), episodes);
+  const runId = readStore(path.join(folder, 'runs.db'), (store) => store.listRuns()[0]?.runId);
+  return { running, runId: runId as string };
+}
+
+/** Wait until the first run of the store `file` has stored `episodes` episodes. */
+async function waitForEpisodes(file: string, episodes: number): Promise<void> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const count = (() => {
       try {
-        return readStore(path.join(folder, 'runs.db'), (store) => {
+        return readStore(file, (store) => {
           const [run] = store.listRuns();
           return run === undefined ? 0 : store.episodes(run.runId).length;
         });
@@ -47,10 +54,8 @@ async function startedRun(folder: string, episodes: number) {
         return 0; // not created yet
       }
     })();
-    if (count >= episodes) break;
+    if (count >= episodes) return;
   }
-  const runId = readStore(path.join(folder, 'runs.db'), (store) => store.listRuns()[0]?.runId);
-  return { running, runId: runId as string };
 }
 
 describe('commands arena prints run as printed', () => {
@@ -88,6 +93,66 @@ describe('commands arena prints run as printed', () => {
     expect(checked.stderr).not.toContain('check --store');
     const hint = printedAfter('arena check takes the store as its argument: ', checked.stderr);
     expect(hint).toBe('arena check sqlite:PATH)\n'.trimEnd());
+  });
+});
+
+/**
+ * A user's project with arena-cli installed (its bin in node_modules/.bin, where npx finds it),
+ * and `npx` as they type it: offline, so a missing bin fails instead of fetching a package.
+ */
+function npxProject(): { folder: string; npx: (command: string) => Promise<CliRun> } {
+  const folder = experiment();
+  mkdirSync(path.join(folder, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(cli, path.join(folder, 'node_modules/.bin/arena'));
+  const npx = (command: string) =>
+    runProcess('sh', ['-c', command], {
+      cwd: folder,
+      env: { ...process.env, NO_COLOR: '1', npm_config_offline: 'true' },
+      timeoutMs: 120_000,
+    });
+  return { folder, npx };
+}
+
+describe('commands arena prints through npx run as printed', () => {
+  it("a run started with npx prints 'npx arena show', which shows the run", async () => {
+    const { npx } = npxProject();
+    const run = await npx('npx arena run run.yaml --store sqlite:runs.db');
+    expect(run.code, run.stderr).toBe(0);
+    const show = printedAfter('see it with: ', run.stdout);
+    expect(show).toMatch(/^npx arena show \S+ --store sqlite:runs\.db$/);
+    const shown = await npx(show);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^run slow-line-/);
+  });
+
+  it('a cancelled run under npx prints the npx resume command, which finishes it', async () => {
+    const { folder, npx } = npxProject();
+    const runs = path.join(folder, 'runs.db');
+    // npm's marks as npx sets them for arena (what the test above gets from a real npx)
+    const running = startProcess(
+      process.execPath,
+      [cli, 'run', 'run.yaml', '--store', 'sqlite:runs.db'],
+      {
+        cwd: folder,
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          npm_command: 'exec',
+          npm_lifecycle_event: 'npx',
+          npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
+        },
+      },
+    );
+    await waitForEpisodes(runs, 3);
+    running.child.kill('SIGINT');
+    const cancelled = await running.exited;
+    expect(cancelled.code).toBe(130);
+    const runId = readStore(runs, (store) => store.listRuns()[0]?.runId) as string;
+    const resume = printedAfter('resume it with: ', cancelled.stdout);
+    expect(resume).toBe(`npx arena run --resume ${runId} --store sqlite:runs.db`);
+    const resumed = await npx(resume);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(new RegExp(`^run ${runId}: succeeded`));
   });
 });
 

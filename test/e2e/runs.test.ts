@@ -47,7 +47,8 @@ describe('arena runs', () => {
       [
         'RUN ID                          UID        STATUS       STARTED               PHASES  EPISODES  TERMINATION',
         'plain-20261130T080000-00ff      plain      interrupted  2026-11-30T08:00:00Z  1       1         -',
-        'grid-demo-20261129T200702-3fa2  grid-demo  succeeded    2026-11-29T20:07:02Z  1       6         success',
+        // 4 training episodes (its 2 evaluation episodes are counted apart, as arena show does)
+        'grid-demo-20261129T200702-3fa2  grid-demo  succeeded    2026-11-29T20:07:02Z  1       4         success',
         '',
       ].join('\n'),
     );
@@ -72,7 +73,9 @@ describe('arena runs', () => {
         startedAt: '2026-11-30T08:00:00.000Z',
         phases: 1,
         episodes: 1,
+        evaluationEpisodes: 0,
         terminationReason: null,
+        terminationReasons: [],
         worker: null,
       },
     ]);

@@ -158,6 +158,6 @@ describe('arena termination replay', () => {
       success,
     ]);
     expect(code).toBe(2);
-    expect(stderr).toBe('arena: no/such/rules.yaml: cannot read the file (ENOENT)\n');
+    expect(stderr).toBe('arena: cannot read no/such/rules.yaml: no such file\n');
   });
 });

@@ -131,7 +131,7 @@ describe('arena run --trace and arena trace', () => {
     );
     const missing = await runArena(['trace', path.join(folder, 'none.jsonl')]);
     expect(missing.stderr).toBe(
-      `arena: ${path.join(folder, 'none.jsonl')}: cannot read the file (ENOENT)\n`,
+      `arena: cannot read ${path.join(folder, 'none.jsonl')}: no such file\n`,
     );
   });
 

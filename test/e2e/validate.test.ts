@@ -84,10 +84,20 @@ describe('arena validate', () => {
     expect(run.code).toBe(0);
   });
 
-  it('exits 2 and says so for a file that does not exist', async () => {
-    const run = await runArena(['validate', fixture('absent.yaml')]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('cannot read the run file (no such file)');
+  it('exits 2 and says so in one line for a file that does not exist, in validate and run', async () => {
+    for (const command of ['validate', 'run']) {
+      const run = await runArena([command, fixture('absent.yaml')]);
+      expect([command, run.code, run.stderr]).toEqual([
+        command,
+        2,
+        `arena: cannot read ${fixture('absent.yaml')}: no such file\n`,
+      ]);
+    }
+    const json = await runArena(['validate', '--json', fixture('absent.yaml')]);
+    expect(JSON.parse(json.stdout)).toEqual({
+      ok: false,
+      problems: [{ path: '', message: 'cannot read the run file: no such file' }],
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createProgressBar } from '../../src/cli/progress.js';
+import { createProgressBar, formatProgressLine } from '../../src/cli/progress.js';
 
 /** The bar part of each drawn line: from `[` to `]`. */
 function barsOf(drawn: string): string[] {
@@ -36,6 +36,27 @@ describe('the progress bar (issue 24, point 10)', () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("shows a note of up to 40 characters whole from 100 columns on (a run's `eval objective 0.8123 | active`)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 400 }),
+        fc.integer({ min: 1, max: 99_999 }),
+        fc.string({ minLength: 1, maxLength: 40 }).map((note) => note.replace(/\s/g, '_')),
+        (columns, total, note) => {
+          const line = formatProgressLine(total, total, 'explore_1 (train)', note, columns);
+          expect(line.endsWith(`  ${note}`)).toBe(true);
+          expect(line.length).toBeLessThan(columns);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(
+      formatProgressLine(12, 60, 'explore_1 (train)', 'eval objective 0.8123 | active', 160),
+    ).toBe(
+      'explore_1 (train) [########................................] 12/60  20%  eval objective 0.8123 | active',
     );
   });
 });

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { hangGuard } from './hangGuard.js';
 
 /** The repository root. */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -118,7 +119,7 @@ export function runArena(
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     input: options.input ?? '',
-    timeoutMs: options.timeoutMs ?? 55_000,
+    timeoutMs: options.timeoutMs ?? hangGuard(55_000),
     ...(options.user !== undefined ? { user: options.user } : {}),
   });
 }

@@ -3,6 +3,7 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { hangGuard } from './hangGuard.js';
 
 /** The command that installs nats-server where the tests cannot do it themselves. */
 export const natsInstallHint = 'apt-get install -y nats-server (or put nats-server on PATH)';
@@ -133,18 +134,42 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Wait until the server logs that JetStream is ready and its port takes a connection. */
+/**
+ * Wait until the server logs that it is ready (JetStream with it) and its port
+ * takes a connection, following its log as it is written; a server that exits
+ * first fails at once with its exit and its log's tail. A server that says
+ * nothing for `hangGuard(30 s)` counts as hung: the guard is scaled for load,
+ * as start-ups slow down on a busy machine.
+ */
 async function waitForJetStream(child: ChildProcess, log: () => string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (child.exitCode !== null) {
-      throw new Error(
-        `nats-server exited with ${child.exitCode}: ${log().trim().split('\n').pop()}`,
-      );
-    }
-    if (log().includes('Server is ready') && (await accepts(child))) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const tail = () => log().trim().split('\n').slice(-8).join('\n');
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(guard);
+      child.stderr?.off('data', onLog);
+      child.off('exit', onExit);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onLog = () => {
+      if (log().includes('Server is ready')) done();
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      done(new Error(`nats-server exited (${code ?? signal}) before it was ready:\n${tail()}`));
+    const guard = setTimeout(
+      () => done(new Error(`nats-server was not ready after ${hangGuard(30_000)} ms:\n${tail()}`)),
+      hangGuard(30_000),
+    );
+    child.stderr?.on('data', onLog);
+    child.once('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null)
+      onExit(child.exitCode, child.signalCode);
+    else onLog();
+  });
+  // ready and listening: a connection it refuses now is a port taken by another server
+  if (!(await accepts(child))) {
+    throw new Error(`nats-server logged ready but refuses connections:\n${tail()}`);
   }
-  throw new Error(`nats-server did not become ready: ${log().trim().split('\n').pop()}`);
 }
 
 function accepts(child: ChildProcess): Promise<boolean> {

@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { hangGuard } from './hangGuard.js';
 
 /** A PostgreSQL server these tests started: 127.0.0.1, a free port, a temporary data folder. */
 export interface TestPostgres {
@@ -119,15 +120,62 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A client of this server, or `null` when it exited (its port was taken meanwhile: try another). */
+/**
+ * Resolves `true` once the server logs that it accepts connections and `false`
+ * when it exits first (its port was taken meanwhile: try another), following
+ * its log as it is written. A server that is neither ready nor gone after
+ * `hangGuard(60 s)` counts as hung: initdb and start-up slow down on a busy
+ * machine, and a guard only costs time when something hangs.
+ */
+function serverReady(server: ChildProcess, log: () => string): Promise<boolean> {
+  const readyLine = 'database system is ready to accept connections';
+  return new Promise<boolean>((resolve, reject) => {
+    const done = (outcome: boolean | Error) => {
+      clearTimeout(guard);
+      server.stdout?.off('data', onLog);
+      server.stderr?.off('data', onLog);
+      server.off('exit', onExit);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onLog = () => {
+      if (log().includes(readyLine)) done(true);
+    };
+    const onExit = () => done(false);
+    const guard = setTimeout(
+      () =>
+        done(
+          new Error(
+            `postgres was neither ready nor gone after ${hangGuard(60_000)} ms: ${logTail(log())}`,
+          ),
+        ),
+      hangGuard(60_000),
+    );
+    // after the listeners that collect the log, so each chunk is in log() when onLog reads it
+    server.stdout?.on('data', onLog);
+    server.stderr?.on('data', onLog);
+    server.once('exit', onExit);
+    if (server.exitCode !== null || server.signalCode !== null) onExit();
+    else onLog();
+  });
+}
+
+/** The last lines of a server's log, for an error that says why it did not start. */
+function logTail(log: string): string {
+  return `\n${log.trim().split('\n').slice(-12).join('\n')}`;
+}
+
+/** A client of this server once it is ready, or `null` when it exited (its port was taken meanwhile: try another). */
 async function connectWhenReady(
   port: number,
   data: string,
   server: ChildProcess,
   log: () => string,
 ): Promise<pg.Client | null> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (server.exitCode !== null) return null;
+  if (!(await serverReady(server, log))) return null;
+  // ready, by its own log: a connection that still fails is retried a few times, then reported
+  for (let attempt = 0; ; attempt++) {
+    if (server.exitCode !== null || server.signalCode !== null) return null;
     // over the socket in its folder: whatever pg_hba.conf asks of TCP, and only ever this server
     const client = new pg.Client({
       host: path.dirname(data),
@@ -146,12 +194,16 @@ async function connectWhenReady(
         return null;
       }
       return client;
-    } catch {
+    } catch (error) {
       await client.end().catch(() => undefined);
+      if (attempt === 20) {
+        throw new Error(
+          `postgres logged ready on 127.0.0.1:${port} but refused connections (${String(error)}): ${logTail(log())}`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  throw new Error(`postgres did not accept connections on 127.0.0.1:${port}: ${log()}`);
 }
 
 /**
@@ -184,11 +236,18 @@ async function startInFolder(
     chownSync(folder, user.uid, user.gid);
     chmodSync(folder, 0o700);
   }
-  execFileSync(
-    path.join(bin, 'initdb'),
-    ['-D', data, '-U', 'arena', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
-    { ...asUser, stdio: 'pipe' },
-  );
+  try {
+    execFileSync(
+      path.join(bin, 'initdb'),
+      ['-D', data, '-U', 'arena', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+      { ...asUser, stdio: 'pipe' },
+    );
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`initdb failed in ${data}: ${logTail(`${stdout ?? ''}${stderr ?? ''}`)}`, {
+      cause: error,
+    });
+  }
   // one role that must give a password (scram), to test refused credentials; everyone else is trusted
   const hba = path.join(data, 'pg_hba.conf');
   const local = readFileSync(hba, 'utf8');
@@ -212,6 +271,7 @@ async function startInFolder(
   }
   let output = '';
   const spawnServer = (port: number) => {
+    const from = output.length;
     const server = spawn(
       path.join(bin, 'postgres'),
       [
@@ -240,7 +300,7 @@ async function startInFolder(
       output += chunk;
     });
     const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-    return { server, exited };
+    return { server, exited, log: () => output.slice(from) };
   };
   let started: {
     port: number;
@@ -249,11 +309,12 @@ async function startInFolder(
     admin: pg.Client;
   } | null = null;
   for (let attempt = 0; started === null; attempt++) {
-    if (attempt === 5)
-      throw new Error(`postgres did not start on a free port: ${output.slice(-2000)}`);
+    if (attempt === 5) {
+      throw new Error(`postgres did not start on a free port in 5 tries: ${logTail(output)}`);
+    }
     const port = await freePort();
-    const { server, exited } = spawnServer(port);
-    const admin = await connectWhenReady(port, data, server, () => output.slice(-2000));
+    const { server, exited, log } = spawnServer(port);
+    const admin = await connectWhenReady(port, data, server, log);
     if (admin !== null) started = { port, server, exited, admin };
     else {
       if (server.exitCode === null && server.pid !== undefined) process.kill(server.pid, 'SIGINT');
@@ -291,9 +352,10 @@ async function startInFolder(
       await exited;
       if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       const again = spawnServer(port);
-      const ready = await connectWhenReady(port, data, again.server, () => output.slice(-2000));
-      if (ready === null)
-        throw new Error(`postgres did not start again on ${port}: ${output.slice(-2000)}`);
+      const ready = await connectWhenReady(port, data, again.server, again.log);
+      if (ready === null) {
+        throw new Error(`postgres did not start again on ${port}: ${logTail(again.log())}`);
+      }
       ({ server, exited } = again);
       admin = ready;
       admin.on('error', () => undefined);

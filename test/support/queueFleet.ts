@@ -13,20 +13,32 @@ export const cli = path.join(repoRoot, 'cli/bin/arena.js');
  */
 export const fleetEnv = { ARENA_LEASE_TTL_MS: '2000', ARENA_JUDGE_ACK_WAIT_MS: '2000' } as const;
 
-/** A user's experiment folder: the slow run file (each step sleeps `delayMs`) and its module. */
-export function queueExperiment(delayMs: number): {
+/**
+ * A user's experiment folder: the slow run file (each step sleeps `delayMs`) and its module.
+ * With `gated`, every step waits until `openGate()` was called (the file `gate` in the folder
+ * exists): runs taken before then hold still, whatever the load, so a test can act on the
+ * queue while they are in flight. The gate does not change the records.
+ */
+export function queueExperiment(
+  delayMs: number,
+  options: { gated?: boolean } = {},
+): {
   folder: string;
   runFile: string;
   store: string;
+  openGate(): void;
 } {
   const folder = scratchFolder('arena-queue-');
   cpSync(path.join(repoRoot, 'test/fixtures/runs/slow'), folder, { recursive: true });
   const runFile = path.join(folder, 'run.yaml');
-  writeFileSync(
+  const params = `delay_ms: ${delayMs}${options.gated === true ? ', gate: gate' : ''}`;
+  writeFileSync(runFile, readFileSync(runFile, 'utf8').replace('delay_ms: 1', params));
+  return {
+    folder,
     runFile,
-    readFileSync(runFile, 'utf8').replace('delay_ms: 1', `delay_ms: ${delayMs}`),
-  );
-  return { folder, runFile, store: path.join(folder, 'runs.db') };
+    store: path.join(folder, 'runs.db'),
+    openGate: () => writeFileSync(path.join(folder, 'gate'), ''),
+  };
 }
 
 /** A store file path as `sqlite:PATH`; a `postgres://` (or `sqlite:`) URI as it is. */

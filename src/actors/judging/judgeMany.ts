@@ -1,5 +1,5 @@
 import { defer, from, type Observable, type ObservableInput } from 'rxjs';
-import type { JudgeContext } from '../../domain/judge/context.js';
+import { checkJudgeSubject, type JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { fanOut } from './fanOut.js';
 import { fanOutPulled } from './fanOutPulled.js';
@@ -44,7 +44,9 @@ export function judgeMany(
     cache === undefined
       ? (context: JudgeContext, signal: AbortSignal): JudgeResult | Promise<JudgeResult> =>
           judge.evaluate(context, { signal })
-      : (context: JudgeContext, signal: AbortSignal): JudgeResult | Promise<JudgeResult> => {
+      : (subject: JudgeContext, signal: AbortSignal): JudgeResult | Promise<JudgeResult> => {
+          // checked before its cache key is made of it; the judge then finds it checked
+          const context = checkJudgeSubject(subject);
           const key = judgeCacheKey(judge, context);
           const cached = cache.get(key);
           if (cached) return cached;

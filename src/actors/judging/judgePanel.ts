@@ -1,6 +1,6 @@
 import { createActor, fromPromise } from 'xstate';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
-import type { JudgeContext } from '../../domain/judge/context.js';
+import { checkJudgeSubject, type JudgeContext } from '../../domain/judge/context.js';
 import { JudgeCancelledError, JudgeConfigurationError } from '../../domain/judge/errors.js';
 import {
   checkPanelRule,
@@ -98,8 +98,14 @@ export function createJudgePanel(options: JudgePanelOptions): JudgePanel {
       ...members.map((member) => member.identity),
     ].join('\u0001'),
     promptSha256: (context) => first.promptSha256(context),
-    evaluate: (context, evaluateOptions = {}) =>
-      settleJudgement(
+    evaluate: (subject, evaluateOptions = {}) => {
+      let context: JudgeContext;
+      try {
+        context = checkJudgeSubject(subject);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return settleJudgement(
         () =>
           createActor(machine, {
             input: {
@@ -129,7 +135,8 @@ export function createJudgePanel(options: JudgePanelOptions): JudgePanel {
           if (snapshot.value === 'failed') throw snapshot.context.failure;
           throw new JudgeCancelledError(context.caseId);
         },
-      ),
+      );
+    },
   };
 }
 

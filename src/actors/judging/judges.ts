@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createActor, fromPromise } from 'xstate';
 import { type JudgeConfig, type JudgeProfile, selectJudgeName } from '../../config/judgeConfig.js';
-import type { JudgeContext } from '../../domain/judge/context.js';
+import { checkJudgeSubject, type JudgeContext } from '../../domain/judge/context.js';
 import {
   JudgeCancelledError,
   JudgeConfigurationError,
@@ -100,8 +100,14 @@ function createJudge(
       evaluator.model ?? '',
     ].join('\u0000'),
     promptSha256: (context) => promptSha256(settings.rubric, context),
-    evaluate: (context, evaluateOptions = {}) =>
-      settleJudgement(
+    evaluate: (subject, evaluateOptions = {}) => {
+      let context: JudgeContext;
+      try {
+        context = checkJudgeSubject(subject);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return settleJudgement(
         () =>
           createActor(machine, {
             input: {
@@ -126,7 +132,8 @@ function createJudge(
           logVerdict(logger, output, snapshot.context.lastErrorDetail);
           return output;
         },
-      ),
+      );
+    },
   };
 }
 

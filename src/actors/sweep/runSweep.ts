@@ -2,7 +2,7 @@ import { type Actor, createActor, type SnapshotFrom } from 'xstate';
 import type { RunSpec } from '../../config/runSpec.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import { trialEvidence } from '../../domain/sweep/evidence.js';
-import type { TrialEvidence } from '../../domain/sweep/progress.js';
+import type { TrialEvidence, TrialProgress } from '../../domain/sweep/progress.js';
 import type { SweepSpec } from '../../domain/sweep/types.js';
 import {
   initialSweepProgress,
@@ -12,7 +12,8 @@ import {
   sweepMachine,
 } from '../../machines/sweep.js';
 import type { RunQueue } from '../../ports/queue/runQueue.js';
-import { silentLogger } from '../../ports/runtime/logger.js';
+import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
+import { withPatience } from '../../ports/runtime/serverFailure.js';
 import { processLeaseOwner } from '../../ports/store/leaseOwner.js';
 import type { LeaseOwner, NewRun, RunStore, SweepStatus } from '../../ports/store/store.js';
 import { newRunOf } from '../experiment/newRun.js';
@@ -43,6 +44,8 @@ export interface RunSweepOptions
    */
   readonly queue?: RunQueue;
   readonly pollMs?: number;
+  /** On the fleet, how long a store that stopped answering (a restart) is waited for (default 5 min), then `ServerUnavailableError`. */
+  readonly patienceMs?: number;
 }
 
 /** What the runner tells as it goes: for progress and logs. */
@@ -140,33 +143,38 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
   }
   actor.start();
 
-  /** Send an event, then persist its consequences in one transaction. */
-  const step = (event: Parameters<typeof actor.send>[0]): void => {
+  /** Send an event; returns how to persist its consequences in one transaction (safe to repeat). */
+  const send = (event: Parameters<typeof actor.send>[0]): (() => void) => {
     emittedNow.length = 0;
     actor.send(event);
+    const emitted = [...emittedNow];
     const snapshot = actor.getSnapshot();
     const status = statusOf(snapshot);
+    const state = stateOf(actor, runner);
     const runIdOf = (index: number): string => snapshot.context.trials[index]?.runId as string;
-    store.transaction(() => {
-      for (const emitted of emittedNow) {
-        if (emitted.type === 'trial.pruned') {
-          const runId = runIdOf(emitted.index);
-          const rung = spec.pruner.rungs[emitted.rungIndex];
-          store.holdTrial(runId, null);
-          store.finishRun(runId, {
-            status: 'cancelled',
-            error: `pruned at rung ${emitted.rungIndex + 1} (${rung} evaluation checkpoints) of sweep ${sweepId}`,
-          });
-        } else if (emitted.type === 'trial.released') {
-          store.holdTrial(runIdOf(emitted.index), emitted.holdAt);
-        }
-      }
-      store.saveSweep(sweepId, { status, state: stateOf(actor, runner) });
-    });
-    for (const emitted of emittedNow) {
-      if (emitted.type === 'trial.released') runnable.push(emitted.index);
+    for (const each of emitted) {
+      if (each.type === 'trial.released') runnable.push(each.index);
     }
+    return () =>
+      store.transaction(() => {
+        for (const each of emitted) {
+          if (each.type === 'trial.pruned') {
+            const runId = runIdOf(each.index);
+            const rung = spec.pruner.rungs[each.rungIndex];
+            store.holdTrial(runId, null);
+            store.finishRun(runId, {
+              status: 'cancelled',
+              error: `pruned at rung ${each.rungIndex + 1} (${rung} evaluation checkpoints) of sweep ${sweepId}`,
+            });
+          } else if (each.type === 'trial.released') {
+            store.holdTrial(runIdOf(each.index), each.holdAt);
+          }
+        }
+        store.saveSweep(sweepId, { status, state });
+      });
   };
+  /** Send an event, then persist its consequences in one transaction. */
+  const step = (event: Parameters<typeof actor.send>[0]): void => send(event)();
 
   emit({ type: 'sweep.started', sweepId, trials: trials.length, resumed: start.kind === 'resume' });
   // what the records say about every trial the machine still waits for (all of them, when new)
@@ -192,11 +200,13 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
     await sweepOnFleet(options.queue, {
       actor,
       runnable,
-      step,
+      send,
       store,
       spec,
       signal: options.signal,
       pollMs: options.pollMs ?? 250,
+      patienceMs: options.patienceMs,
+      logger,
       emit,
     });
     actor.stop();
@@ -287,11 +297,14 @@ function statusOf(snapshot: SnapshotFrom<typeof sweepMachine>): SweepStatus {
 interface FleetSweep {
   readonly actor: Actor<typeof sweepMachine>;
   readonly runnable: number[];
-  readonly step: (event: SweepEvent) => void;
+  /** Send an event; the returned call persists it (repeatable). */
+  readonly send: (event: SweepEvent) => () => void;
   readonly store: RunStore;
   readonly spec: SweepSpec;
   readonly signal: AbortSignal | undefined;
   readonly pollMs: number;
+  readonly patienceMs: number | undefined;
+  readonly logger: Logger;
   readonly emit: (event: SweepRunEvent) => void;
 }
 
@@ -303,7 +316,38 @@ interface FleetSweep {
  * anything but this sweep failed.
  */
 async function sweepOnFleet(queue: RunQueue, fleet: FleetSweep): Promise<void> {
-  const { actor, runnable, step, store, spec } = fleet;
+  const { actor, runnable, send, store, spec } = fleet;
+  // the store may restart under the sweep (the workers wait it out too): reads and writes are retried
+  const patiently = <T>(work: () => T): Promise<T> =>
+    withPatience(work, {
+      what: 'the run store',
+      ...(fleet.patienceMs !== undefined ? { patienceMs: fleet.patienceMs } : {}),
+      ...(fleet.signal !== undefined ? { signal: fleet.signal } : {}),
+      onRetry: (error) =>
+        fleet.logger.warn(
+          { err: error },
+          'the run store did not answer; the sweep waits for it and goes on',
+        ),
+    });
+  /** What the records say of a running trial now: the event to send, or `null`. */
+  const observe = (
+    trial: TrialProgress,
+  ): ReturnType<typeof endedEvent> | Extract<SweepEvent, { type: 'trial.held' }> | null => {
+    const runId = trial.runId as string;
+    const run = store.getRun(runId);
+    const evidence = evidenceOf(store, runId, spec);
+    if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') {
+      const status = run.status === 'succeeded' ? 'succeeded' : 'failed';
+      return endedEvent(trial.index, status, run.error ?? run.status, evidence);
+    }
+    const holdAt = store.trialOfRun(runId)?.holdAt ?? null;
+    const held =
+      run.status === 'running' &&
+      run.lease === null &&
+      holdAt !== null &&
+      evidence.checkpoints >= holdAt;
+    return held ? { type: 'trial.held', index: trial.index, evidence } : null;
+  };
   while (actor.getSnapshot().status === 'active' && fleet.signal?.aborted !== true) {
     for (const index of runnable.splice(0)) {
       const trial = actor.getSnapshot().context.trials[index];
@@ -312,28 +356,19 @@ async function sweepOnFleet(queue: RunQueue, fleet: FleetSweep): Promise<void> {
     }
     for (const trial of actor.getSnapshot().context.trials) {
       if (trial.status !== 'running' || trial.runId === null) continue;
-      const run = store.getRun(trial.runId);
-      const evidence = evidenceOf(store, trial.runId, spec);
-      if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') {
-        const status = run.status === 'succeeded' ? 'succeeded' : 'failed';
+      const event = await patiently(() => observe(trial));
+      if (event === null) continue;
+      if (event.type === 'trial.held') {
         fleet.emit({
-          type: 'trial.ended',
+          type: 'trial.held',
           index: trial.index,
-          status: status === 'succeeded' ? 'completed' : 'failed',
+          checkpoints: event.evidence.checkpoints,
         });
-        step(endedEvent(trial.index, status, run.error ?? run.status, evidence));
-        continue;
+      } else {
+        fleet.emit({ type: 'trial.ended', index: trial.index, status: event.status });
       }
-      const holdAt = store.trialOfRun(trial.runId)?.holdAt ?? null;
-      if (
-        run.status === 'running' &&
-        run.lease === null &&
-        holdAt !== null &&
-        evidence.checkpoints >= holdAt
-      ) {
-        fleet.emit({ type: 'trial.held', index: trial.index, checkpoints: evidence.checkpoints });
-        step({ type: 'trial.held', index: trial.index, evidence });
-      }
+      // sent once; only its persisting is repeated through a restart
+      await patiently(send(event));
     }
     if (actor.getSnapshot().status !== 'active') break;
     await pause(fleet.pollMs, fleet.signal);

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { checkSqliteStore, type StoreCheck } from '../../ports/store/sqlite/sqliteCheck.js';
 import { StoreNotFoundError } from '../../ports/store/storeErrors.js';
 import { parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
+import { counted } from '../counted.js';
 import { ExitCode } from '../errors.js';
 import { shownStorePath } from '../paths.js';
 
@@ -44,28 +46,26 @@ export function registerCheckCommand(program: Command): void {
             : `sqlite:${store}`;
       const check = await checkStore(parseStoreUri(uri)).catch((error: unknown) => {
         if (!(error instanceof StoreNotFoundError)) throw error;
-        const hint = 'arena check takes the store as its argument: arena check sqlite:PATH';
+        const hint = `arena check takes the store as its argument: ${arenaCommand('check sqlite:PATH')}`;
         throw new StoreNotFoundError(error.path, hint);
       });
       const shown = shownStorePath(check.path);
       if (options.json) process.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
       else if (check.problems.length === 0) {
-        const upgrade = check.upToDate ? '' : '; the next arena run upgrades its schema';
+        const upgrade = check.upToDate
+          ? ''
+          : `; the next ${arenaCommand('run')} upgrades its schema`;
         process.stdout.write(
-          `ok: ${shown} is a sound arena store (schema version ${check.schemaVersion}, ${count(check.runs, 'run')}${upgrade})\n`,
+          `ok: ${shown} is a sound arena store (schema version ${check.schemaVersion}, ${counted(check.runs, 'run')}${upgrade})\n`,
         );
       } else {
         const lines = check.problems.map((problem) => `  - ${problem}`);
         process.stdout.write(
-          `damaged: ${shown} (${count(check.problems.length, 'problem')})\n${lines.join('\n')}\n`,
+          `damaged: ${shown} (${counted(check.problems.length, 'problem')})\n${lines.join('\n')}\n`,
         );
       }
       process.exitCode = check.problems.length === 0 ? ExitCode.ok : ExitCode.badInput;
     });
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** SQLite's checks for a file; a PostgreSQL store's adapter is loaded only when one is named. */

@@ -5,6 +5,7 @@ import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import { judgeTrials } from '../../actors/judging/judgeTrials.js';
 import { loadJudgeConfig } from '../../config/judgeConfig.js';
+import { sequentialGateSpecs } from '../../config/sequentialGateConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
@@ -21,6 +22,7 @@ import {
   scanCases,
 } from './judgeCommandIo.js';
 import { agreementReporter, checkAgreementGate, parseTrials } from './judgePanelReport.js';
+import { judgeSequentially, parseDrawSeed } from './judgeSequential.js';
 import { withNatsOptions } from './natsTarget.js';
 
 /**
@@ -37,7 +39,7 @@ import { withNatsOptions } from './natsTarget.js';
  * ```sh
  * arena judge examples/judge/cases.jsonl --config examples/judge/replay.yaml --out results.jsonl
  * # judged 4 cases with strict: passed 2, failed 1, skipped 1, error 0
- * # mean score 0.6333, pass rate 0.6667, tokens 1028 (in 865, out 163), cost $0.000000
+ * # mean score 0.6333, pass rate 0.6667, tokens 1028 (in 865, out 163), cost unknown (no prices configured)
  * # gates: pass
  * ```
  */
@@ -70,6 +72,10 @@ export function registerJudgeCommand(program: Command): void {
       'with --nats: set the fleet-wide cap on judgements in flight across all workers, 1 to 1000000 (kept as set when omitted; 128 at first)',
     )
     .option('--trials <n>', 'judge each case n times and report how stable the verdicts are', '1')
+    .option(
+      '--seed <n>',
+      "with gates.sequential: the seed of the cases' random draw order (default: derived from the run id)",
+    )
     .action((casesPath: string, _options: unknown, command: Command) =>
       runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>()),
     );
@@ -101,6 +107,8 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
       '--trials judges in one process: it does not go with --store, --nats or --wait',
     );
   }
+  const seed = parseDrawSeed(options.seed);
+  const sequential = refuseSequentialBeyondOneProcess(options, trials, seed);
   if (options.nats !== undefined || options.wait === true || maxInFlight !== undefined) {
     const { judgeOnFleetCommand } = await import('./judgeFleet.js');
     const { maxInFlight: _text, ...rest } = options;
@@ -125,7 +133,23 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     ...(options.judge ? { name: options.judge } : {}),
   });
   checkAgreementGate(config, judge, trials);
+  const gates = sequential
+    ? sequentialGateSpecs(config, judge.settings.name, options.config)
+    : null;
   const file = await openCases(casesPath);
+  if (gates !== null) {
+    try {
+      const { seed: _text, ...rest } = options;
+      await judgeSequentially(file, casesPath, judge, config, gates, {
+        ...rest,
+        concurrency,
+        ...(seed !== undefined ? { seed } : {}),
+      });
+    } finally {
+      await file.close().catch(() => undefined);
+    }
+    return;
+  }
   try {
     const defaultRunId = options.runId ?? defaultRunIdOf(await fileSha256(file));
     // read once to refuse what cannot be judged, then again as the judging takes the cases
@@ -155,6 +179,39 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   } finally {
     await file.close().catch(() => undefined);
   }
+}
+
+/**
+ * Whether the config asks for the sequential gate, refusing (exit 2) what it
+ * does not go with yet: the store, the fleet, `--trials`; and `--seed` without it.
+ */
+function refuseSequentialBeyondOneProcess(
+  options: JudgeCommandOptions,
+  trials: number,
+  seed: number | undefined,
+): boolean {
+  const sequential = loadJudgeConfig(options.config).config.gates.sequential !== undefined;
+  if (!sequential) {
+    if (seed !== undefined) {
+      throw new CliError(
+        `--seed orders the cases for gates.sequential, and ${options.config} has no gates.sequential`,
+      );
+    }
+    return false;
+  }
+  const beyond = [
+    options.store !== undefined ? '--store' : null,
+    options.nats !== undefined ? '--nats' : null,
+    options.wait === true ? '--wait' : null,
+    options.maxInFlight !== undefined ? '--max-in-flight' : null,
+    trials > 1 ? '--trials' : null,
+  ].filter((flag) => flag !== null);
+  if (beyond.length > 0) {
+    throw new CliError(
+      `${options.config}: gates.sequential judges in one process, without a store: it does not go with ${beyond.join(', ')} yet`,
+    );
+  }
+  return true;
 }
 
 /**

@@ -9,7 +9,9 @@ import {
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
+import { cannotReadFile } from '../../ports/runtime/unreadableFile.js';
 import { caseKeyOf } from '../../ports/store/judgeStore.js';
+import { counted } from '../counted.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, isFileSystemError } from '../fileLines.js';
 import type { AgreementReport } from './judgePanelReport.js';
@@ -28,6 +30,7 @@ export interface JudgeCommandOptions extends NatsCredentialFlags {
   cache: boolean;
   maxInFlight?: string;
   trials?: string;
+  seed?: string;
 }
 
 /** The evaluation run id of cases without one: named after the cases file's bytes. */
@@ -155,7 +158,11 @@ export async function openCases(casesPath: string): Promise<FileHandle> {
   });
   let cause: unknown;
   const isFile = await file.stat().then(
-    (stats) => stats.isFile(),
+    (stats) => {
+      // a folder opens for reading on Linux: say what the read would (EISDIR)
+      if (stats.isDirectory()) cause = Object.assign(new Error('a folder'), { code: 'EISDIR' });
+      return stats.isFile();
+    },
     (error: unknown) => {
       cause = error;
       return false;
@@ -169,12 +176,12 @@ export async function openCases(casesPath: string): Promise<FileHandle> {
 }
 
 function cannotRead(casesPath: string, cause: unknown): CliError {
-  return new CliError(`cannot read cases file ${casesPath}`, ExitCode.badInput, { cause });
+  return new CliError(cannotReadFile(casesPath, cause), ExitCode.badInput, { cause });
 }
 
 /** Tell of a malformed line on stderr, with its number: it is skipped, the rest still judged. */
 export function reportMalformedLine(casesPath: string, problem: MalformedCaseLine): void {
-  process.stderr.write(`arena: ${casesPath} line ${problem.line}: ${problem.message}\n`);
+  process.stderr.write(`arena: ${casesPath}:${problem.line}: ${problem.message}\n`);
 }
 
 /**
@@ -232,13 +239,18 @@ export function formatSummary(
   const ratio = (value: number | null): string =>
     value === null ? 'n/a' : String(Number(value.toFixed(4)));
   const lines = [
-    `judged ${extra.judged ?? `${summary.total} cases`} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${malformed} malformed lines skipped` : ''}`,
-    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), cost $${summary.costUsd.toFixed(6)}`,
+    `judged ${extra.judged ?? counted(summary.total, 'case')} with ${judgeName}: ${statuses}${malformed > 0 ? `; ${counted(malformed, 'malformed line')} skipped` : ''}`,
+    `mean score ${ratio(summary.meanScore)}, pass rate ${ratio(summary.passRate)}, tokens ${summary.totalTokens} (in ${summary.inputTokens}, out ${summary.outputTokens}), ${costText(summary.costUsd)}`,
     ...summary.errorTypes.map(errorTypeLine),
     ...extra.lines,
     gates.length === 0 ? 'gates: pass' : `gates: FAILED: ${gates.join('; ')}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** `cost $0.001200`, or that it is unknown: no result had a price (unknown is not zero). */
+function costText(costUsd: number | null): string {
+  return costUsd === null ? 'cost unknown (no prices configured)' : `cost $${costUsd.toFixed(6)}`;
 }
 
 /** `errors: 2 JudgeResponseError, first: status: expected passed, failed or skipped, got "pass"`. */

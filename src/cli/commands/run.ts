@@ -12,6 +12,7 @@ import { validateRunFileText } from '../../config/runFileValidation.js';
 import type { RunSpec } from '../../config/runSpec.js';
 import { sha256Hex } from '../../domain/shared/canonicalJson.js';
 import type { RemoteComponentHost } from '../../ports/remote/remoteComponent.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
 import type { RunStore } from '../../ports/store/store.js';
 import {
@@ -164,7 +165,7 @@ async function runCommand(
     progress.finish();
     if (error instanceof RunNotFoundError) {
       throw new CliError(
-        `no run '${error.runId}' in ${location.path} (arena runs${storeArgument(location)} lists the runs)`,
+        `no run '${error.runId}' in ${location.path} (${arenaCommand(`runs${storeArgument(location)}`)} lists the runs)`,
       );
     }
     if (error instanceof LeaseLostError) throw new CliError(error.message, ExitCode.failed);

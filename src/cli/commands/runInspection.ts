@@ -7,7 +7,9 @@ import {
   startInspectorRelay,
 } from '../../actors/inspection/inspectorRelay.js';
 import { createTraceRecorder, type TraceRecorder } from '../../actors/inspection/traceRecorder.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { CliError } from '../errors.js';
+import { shellWord } from '../storeArgument.js';
 
 /** The `arena run` options that watch a run. */
 export interface RunInspectionOptions {
@@ -90,7 +92,7 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
       if (recorder !== null) {
         recorder.close();
         process.stderr.write(
-          `arena: trace of ${recorder.recordedEvents} inspection events in ${recorder.path} (see it with: arena trace ${recorder.path})\n`,
+          `arena: trace of ${recorder.recordedEvents} inspection events in ${recorder.path} (see it with: ${arenaCommand(`trace ${shellWord(recorder.path)}`)})\n`,
         );
       }
       if (relay === null) return;

@@ -1,3 +1,4 @@
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { RunStore } from '../../ports/store/store.js';
 import { RunNotFoundError } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
@@ -28,7 +29,7 @@ export async function withRunStore<T>(
   } catch (error) {
     if (error instanceof RunNotFoundError) {
       throw new CliError(
-        `no run '${error.runId}' in ${location.path} (arena runs${storeArgument(location)} lists the runs)`,
+        `no run '${error.runId}' in ${location.path} (${arenaCommand(`runs${storeArgument(location)}`)} lists the runs)`,
         ExitCode.badInput,
         { cause: error },
       );

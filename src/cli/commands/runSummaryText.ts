@@ -1,5 +1,6 @@
 import type { PhaseSummary, RunSummary } from '../../actors/experiment/runSummary.js';
 import { episodesNoun } from '../../domain/shared/episodeCounts.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { StoreLocation } from '../../ports/store/storeUri.js';
 import { shownStorePath } from '../paths.js';
 import { resumeCommand, storeArgument } from '../storeArgument.js';
@@ -38,13 +39,15 @@ export function formatRunSummary(
     if (phase.error !== null && phase.error !== summary.error)
       lines.push(`  error: ${phase.error}`);
     if (phase.checkpoints.length > 0) {
-      const showAll = `arena show ${summary.runId} --all${options.storeArgument ?? ''}`;
+      const showAll = arenaCommand(`show ${summary.runId} --all${options.storeArgument ?? ''}`);
       lines.push(...checkpointTable(phase, allCheckpoints, showAll));
     }
   }
   const store = options.storeArgument ?? '';
   lines.push('');
-  lines.push(`stored in ${storePath}; see it with: arena show ${summary.runId}${store}`);
+  lines.push(
+    `stored in ${storePath}; see it with: ${arenaCommand(`show ${summary.runId}${store}`)}`,
+  );
   if (summary.status === 'cancelled') {
     lines.push(`resume it with: ${resumeCommand(summary.runId, store)}`);
   }

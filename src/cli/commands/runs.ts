@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { parseSweepFile } from '../../config/sweepFile.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { RunStore } from '../../ports/store/store.js';
 import type { StoreLocation } from '../../ports/store/storeUri.js';
 import { runDetails } from '../../report/runDetails.js';
@@ -28,7 +29,7 @@ interface StoreCommandOptions {
  * registerRunsCommands(program);
  * // $ arena runs --store sqlite:.arena/arena.db
  * // RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION
- * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success
+ * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       4         success
  * ```
  */
 export function registerRunsCommands(program: Command): void {
@@ -111,5 +112,5 @@ function showSweep(
     spec.parameters.map((parameter) => parameter.name),
   );
   if (activity.status !== 'interrupted') return text;
-  return `${text}\n\ninterrupted: ${activity.interruption}; go on with: arena sweep --resume ${shellWord(sweepId)}${storeArgument(location)}`;
+  return `${text}\n\ninterrupted: ${activity.interruption}; go on with: ${arenaCommand(`sweep --resume ${shellWord(sweepId)}${storeArgument(location)}`)}`;
 }

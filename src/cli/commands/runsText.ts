@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../domain/shared/canonicalJson.js';
 import { episodesNoun } from '../../domain/shared/episodeCounts.js';
 import { isPlainObject, type JsonValue } from '../../domain/shared/json.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { RemoteComponentRecord } from '../../ports/store/store.js';
 import { formatNumber } from '../../report/formatNumber.js';
 import type { RunActivity } from '../../report/runActivity.js';
@@ -20,8 +21,12 @@ import { resumeCommand } from '../storeArgument.js';
  * ```ts
  * formatRunTable(runListings(store, 50));
  * // RUN ID                          UID        STATUS     STARTED               PHASES  EPISODES  TERMINATION
- * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       6         success
+ * // grid-demo-20261129T200702-3fa2  grid-demo  succeeded  2026-11-29T20:07:02Z  1       4         success
+ * // study-20261130T090000-1b2c      study      succeeded  2026-11-30T09:00:00Z  3       96        plateau,success,max_episodes
  * ```
+ * EPISODES counts training (and test) episodes, as `arena run` and `arena show`
+ * do (evaluation episodes are `evaluationEpisodes` in `--json`); TERMINATION
+ * has each phase's reason in phase order (`-` for a phase without one).
  */
 export function formatRunTable(runs: readonly RunListing[]): string {
   const header = ['RUN ID', 'UID', 'STATUS', 'STARTED', 'PHASES', 'EPISODES', 'TERMINATION'];
@@ -32,7 +37,7 @@ export function formatRunTable(runs: readonly RunListing[]): string {
     formatTime(run.startedAt),
     String(run.phases),
     String(run.episodes),
-    run.terminationReason ?? '-',
+    terminationText(run.terminationReasons),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
@@ -147,7 +152,7 @@ export function formatRunDetails(details: RunDetails, options: RunDetailsTextOpt
       details.checkpoints,
       (phaseIndex) => details.phases.find((phase) => phase.phaseIndex === phaseIndex)?.mode ?? '',
       options.allCheckpoints ?? true,
-      `arena show ${run.runId} --all${store}`,
+      arenaCommand(`show ${run.runId} --all${store}`),
     ),
   );
   lines.push('meta decisions');
@@ -318,6 +323,13 @@ function formatJson(value: JsonValue): string {
 }
 
 /** `2026-11-29T20:07:02.000Z` → `2026-11-29T20:07:02Z`. */
+/** Each phase's reason, compactly: `plateau,success,max_episodes`; `-` when there is none. */
+function terminationText(reasons: readonly (string | null)[]): string {
+  return reasons.length === 0 || reasons.every((reason) => reason === null)
+    ? '-'
+    : reasons.map((reason) => reason ?? '-').join(',');
+}
+
 function formatTime(iso: string): string {
   return iso.replace(/\.\d{3}Z$/, 'Z');
 }

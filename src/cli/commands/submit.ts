@@ -3,12 +3,13 @@ import { followRun, type RunProgressView } from '../../actors/experiment/queue/f
 import { submitRun } from '../../actors/experiment/queue/submitRun.js';
 import type { RunSummary } from '../../actors/experiment/runSummary.js';
 import type { RunSpec } from '../../config/runSpec.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { RunStore } from '../../ports/store/store.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
-import { storeArgument } from '../storeArgument.js';
+import { shellWord, storeArgument } from '../storeArgument.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { exitCodeOf, loadRunFileForRun } from './run.js';
 import { openRunQueue } from './runQueueOpen.js';
@@ -104,7 +105,7 @@ async function waitForRun(
     progress.finish();
     if (ended === null) {
       process.stderr.write(
-        `\narena: stopped waiting; run ${runId} goes on in the workers (arena show ${runId}${storeArgument(location)})\n`,
+        `\narena: stopped waiting; run ${runId} goes on in the workers (${arenaCommand(`show ${shellWord(runId)}${storeArgument(location)}`)})\n`,
       );
       return ExitCode.cancelled;
     }

@@ -3,9 +3,11 @@ import { runSweep, type SweepStart } from '../../actors/sweep/runSweep.js';
 import { builtinComponents } from '../../builtins/index.js';
 import { loadSweepFile, parseSweepFile, SweepFileError } from '../../config/sweepFile.js';
 import { prepareSweepTrials } from '../../config/sweepTrials.js';
+import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
 import { SweepNotFoundError } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/store/storeUri.js';
+import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupts.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
@@ -98,6 +100,7 @@ async function sweepCommand(
     const start: SweepStart = fresh ?? (await prepareResume(options.resume as string, store));
     let announced = false;
     const outcome = await runSweep(start, {
+      patienceMs: serverPatienceFromEnvironment(),
       store,
       builtins: builtinComponents,
       parallel,
@@ -141,12 +144,12 @@ async function sweepCommand(
     }
     if (outcome.status === 'running') {
       process.stderr.write(
-        `arena: sweep ${outcome.sweepId} stopped; go on with: arena sweep --resume ${shellWord(outcome.sweepId)}${storeArgument(location)}\n`,
+        `arena: sweep ${outcome.sweepId} stopped; go on with: ${arenaCommand(`sweep --resume ${shellWord(outcome.sweepId)}${storeArgument(location)}`)}\n`,
       );
       return ExitCode.cancelled;
     }
     process.stderr.write(
-      `see it with: arena show ${shellWord(outcome.sweepId)}${storeArgument(location)}\n`,
+      `see it with: ${arenaCommand(`show ${shellWord(outcome.sweepId)}${storeArgument(location)}`)}\n`,
     );
     return outcome.status === 'succeeded' ? ExitCode.ok : ExitCode.failed;
   } catch (error) {

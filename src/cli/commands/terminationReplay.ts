@@ -5,6 +5,7 @@ import { applyCheckpoint } from '../../domain/termination/checkpoint.js';
 import type { TerminationConfig } from '../../domain/termination/config.js';
 import type { TerminationReason, TerminationState } from '../../domain/termination/state.js';
 import { createTerminationState } from '../../domain/termination/state.js';
+import { cannotReadFile } from '../../ports/runtime/unreadableFile.js';
 import { CliError } from '../errors.js';
 import { fileLines, isFileSystemError } from '../fileLines.js';
 
@@ -36,7 +37,7 @@ export interface LoggedCheckpoint {
  */
 export async function* readCheckpoints(checkpointsPath: string): AsyncGenerator<LoggedCheckpoint> {
   const file = await open(checkpointsPath).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`${checkpointsPath}: cannot read the file (${error.code ?? 'unreadable'})`);
+    throw new CliError(cannotReadFile(checkpointsPath, error));
   });
   let line = 0;
   try {
@@ -53,7 +54,7 @@ export async function* readCheckpoints(checkpointsPath: string): AsyncGenerator<
     }
   } catch (error) {
     if (!isFileSystemError(error)) throw error;
-    throw new CliError(`${checkpointsPath}: cannot read the file (${error.code ?? 'unreadable'})`);
+    throw new CliError(cannotReadFile(checkpointsPath, error));
   } finally {
     await file.close();
   }

@@ -6,6 +6,7 @@ import {
   parseTrace,
   TraceFormatError,
 } from '../../actors/inspection/traceTimeline.js';
+import { cannotReadFile } from '../../ports/runtime/unreadableFile.js';
 import { CliError } from '../errors.js';
 
 /**
@@ -37,8 +38,7 @@ export function registerTraceCommand(program: Command): void {
       try {
         text = readFileSync(tracePath, 'utf8');
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-        throw new CliError(`${tracePath}: cannot read the file (${code})`);
+        throw new CliError(cannotReadFile(tracePath, error));
       }
       let timelines: ReturnType<typeof buildTimeline>;
       try {

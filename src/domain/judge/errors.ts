@@ -12,6 +12,18 @@ import { ArenaError, arenaErrorClass } from '../shared/errors.js';
 export class JudgeConfigurationError extends arenaErrorClass('JUDGE_CONFIGURATION') {}
 
 /**
+ * A subject handed to a judge is not one: a missing or empty id, no
+ * candidate output, an observation that is not an object, a key of another
+ * spelling. The message names every field and what was expected.
+ *
+ * @example
+ * ```ts
+ * new JudgeSubjectError('judge subject "c1": candidateOutput is missing').code; // 'JUDGE_SUBJECT'
+ * ```
+ */
+export class JudgeSubjectError extends arenaErrorClass('JUDGE_SUBJECT') {}
+
+/**
  * A judge returned content that does not match the strict result schema, or
  * judge input that cannot be written as finite JSON. The message never holds
  * the raw model output.

@@ -12,11 +12,13 @@ export {
   parseCaseLine,
 } from './cases.js';
 export type { JudgeContext, SubjectObservation } from './context.js';
+export { checkJudgeSubject } from './context.js';
 export {
   AgreementTableError,
   JudgeCancelledError,
   JudgeConfigurationError,
   JudgeResponseError,
+  JudgeSubjectError,
   JudgeTimeoutError,
   PanelQuorumError,
   PanelTieError,

@@ -117,6 +117,11 @@ export function panelVerdict(
  * ```
  */
 export function checkPanelRule(rule: PanelRule, members: number): PanelRule {
+  if (typeof rule !== 'object' || rule === null) {
+    throw new JudgeConfigurationError(
+      `a panel needs a rule ({ rule: 'majority' | 'unanimous' | 'mean_score', minVotes, threshold }), got ${String(rule)}`,
+    );
+  }
   if (!Number.isInteger(rule.minVotes) || rule.minVotes < 1 || rule.minVotes > members) {
     throw new JudgeConfigurationError(
       `minVotes must be between 1 and the ${members} members, got ${String(rule.minVotes)}`,

@@ -29,7 +29,7 @@ export interface JudgeResult {
   readonly model: string | null;
   readonly usage: TokenUsage | null;
   readonly costUsd: number | null;
-  /** Measured on the monotonic clock. */
+  /** Measured on the monotonic clock, in whole milliseconds. */
   readonly durationMs: number;
   readonly attemptCount: number;
   readonly errorType: string | null;

@@ -11,7 +11,11 @@ export interface JudgeSummary {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly totalTokens: number;
-  readonly costUsd: number;
+  /**
+   * The summed cost of the results that have one; `null` when none has (no
+   * prices configured, or a provider that reports none): unknown, not zero.
+   */
+  readonly costUsd: number | null;
   /** The `error` results by `errorType`, in order of first sight, each with its first `detail`. */
   readonly errorTypes: readonly ErrorTypeCount[];
 }
@@ -64,6 +68,7 @@ export function judgeSummaryAccumulator(): {
   let outputTokens = 0;
   let totalTokens = 0;
   let costUsd = 0;
+  let priced = 0;
   const errorTypes = new Map<string, { count: number; firstDetail: string | null }>();
   return {
     add(result) {
@@ -77,7 +82,10 @@ export function judgeSummaryAccumulator(): {
       inputTokens += result.usage?.inputTokens ?? 0;
       outputTokens += result.usage?.outputTokens ?? 0;
       totalTokens += result.usage?.totalTokens ?? 0;
-      costUsd += result.costUsd ?? 0;
+      if (result.costUsd !== null && result.costUsd !== undefined) {
+        costUsd += result.costUsd;
+        priced++;
+      }
     },
     summary() {
       const counted = byStatus.passed + byStatus.failed + byStatus.error;
@@ -89,7 +97,7 @@ export function judgeSummaryAccumulator(): {
         inputTokens,
         outputTokens,
         totalTokens,
-        costUsd,
+        costUsd: priced > 0 ? costUsd : null,
         errorTypes: [...errorTypes].map(([errorType, counted]) => ({ errorType, ...counted })),
       };
     },

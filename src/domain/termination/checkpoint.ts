@@ -3,7 +3,12 @@ import { DuplicateAgentOutcomeError, InvalidOutcomeError } from './errors.js';
 import type { EvaluationOutcome, OutcomePlan } from './outcome.js';
 import { planOutcome } from './outcome.js';
 import { isImprovement, qualifiesForSuccess, smoothedMetric } from './rules.js';
-import type { AgentTerminationState, TerminationReason, TerminationState } from './state.js';
+import {
+  type AgentTerminationState,
+  checkTerminationState,
+  type TerminationReason,
+  type TerminationState,
+} from './state.js';
 
 /**
  * What happened to one agent at a checkpoint: `accepted` (a valid outcome was
@@ -74,6 +79,7 @@ export function applyCheckpoint(
   state: TerminationState,
   outcomes: readonly EvaluationOutcome[] | readonly unknown[],
 ): { state: TerminationState; decision: CheckpointDecision } {
+  checkTerminationState(state, 'applyCheckpoint');
   if (state.terminationReason !== null) {
     return {
       state,

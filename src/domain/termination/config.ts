@@ -162,6 +162,46 @@ export function parseTerminationConfig(raw: unknown): TerminationConfig {
   return config;
 }
 
+/**
+ * The rules as a rule file writes them, or already parsed: `{ agents }`, the
+ * `agents` mapping itself (the seed's snake_case keys), or a
+ * {@link TerminationConfig} from {@link parseTerminationConfig}.
+ */
+export type TerminationRulesInput =
+  | TerminationConfig
+  | { readonly agents: TerminationAgentsInput }
+  | TerminationAgentsInput;
+
+/**
+ * A {@link TerminationConfig} from rules as a YAML file writes them (parsed
+ * with {@link parseTerminationConfig}, with its errors), or the config itself
+ * when it is one already: what every function that takes rules from
+ * JavaScript (`createTerminationState`, `fuzzTermination`) reads them with.
+ *
+ * @throws TerminationConfigError naming every agent and field that is wrong.
+ * @example
+ * ```ts
+ * const config = terminationConfigOf({ agents: { SAC: { success: {
+ *   metric: 'objective', threshold: 0.8, direction: 'greater_equal', consecutive: 1, min_evaluations: 1,
+ * } } } });
+ * config.agents.SAC?.success?.minEvaluations; // 1
+ * terminationConfigOf(config) === config; // true
+ * ```
+ */
+export function terminationConfigOf(rules: TerminationRulesInput | unknown): TerminationConfig {
+  return isParsedConfig(rules) ? rules : parseTerminationConfig(rules);
+}
+
+/** Whether `value` has the shape `parseTerminationConfig` returns (camelCased rules under `agentNames`). */
+function isParsedConfig(value: unknown): value is TerminationConfig {
+  if (!isRecord(value) || !Array.isArray(value.agentNames) || !isRecord(value.agents)) return false;
+  const agents = value.agents;
+  return value.agentNames.every((name) => {
+    const rules = typeof name === 'string' ? agents[name] : undefined;
+    return isRecord(rules) && 'success' in rules && 'plateau' in rules;
+  });
+}
+
 function checkTerminationConfig(raw: unknown): {
   config: TerminationConfig | null;
   issues: TerminationConfigIssue[];

@@ -1,5 +1,5 @@
 import type { FlowControl, TerminationReason, TerminationState } from './state.js';
-import { withTerminationReason } from './state.js';
+import { checkTerminationState, withTerminationReason } from './state.js';
 
 /**
  * The end of one episode, as the simulation controller reports it.
@@ -45,6 +45,7 @@ export function applyEpisodeEnd(
   phase: { readonly episodes: number | null } | null | undefined,
   episodeEnd: EpisodeEnd,
 ): { state: TerminationState; decision: EpisodeDecision } {
+  checkTerminationState(state, 'applyEpisodeEnd');
   if (state.terminationReason !== null) {
     return { state, decision: { control: 'STOP_PHASE', reason: state.terminationReason } };
   }

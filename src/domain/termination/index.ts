@@ -15,12 +15,14 @@ export type {
   TerminationAgentsInput,
   TerminationConfig,
   TerminationConfigIssue,
+  TerminationRulesInput,
 } from './config.js';
 export {
   configurationFingerprint,
   configurationView,
   parseTerminationConfig,
   terminationConfigIssues,
+  terminationConfigOf,
 } from './config.js';
 export type { EpisodeDecision, EpisodeEnd } from './episode.js';
 export { applyEpisodeEnd } from './episode.js';

@@ -1,5 +1,11 @@
-import type { TerminationConfig } from './config.js';
+import { describeValue } from '../shared/describeValue.js';
+import {
+  type TerminationConfig,
+  type TerminationRulesInput,
+  terminationConfigOf,
+} from './config.js';
 import type { DigestTrie } from './digestTrie.js';
+import { TerminationStateError } from './errors.js';
 
 /** The seed's terminal reasons, with the seed's values. */
 export type TerminationReason = 'success' | 'plateau' | 'max_episodes' | 'cancelled' | 'failed';
@@ -53,15 +59,31 @@ export const initialAgentState: AgentTerminationState = Object.freeze({
 
 /**
  * The state of a fresh condition: every configured agent at zero, no reason.
+ * This is the state {@link applyCheckpoint} and `applyEpisodeEnd` take and
+ * return; make it from the rules as a rule file writes them (the seed's
+ * snake_case keys, `{ agents }` or the mapping itself) or from a config
+ * `parseTerminationConfig` returned. A saved state comes back with
+ * `fromStateDict`.
  *
+ * @throws TerminationConfigError naming every agent and field of bad rules.
  * @example
  * ```ts
- * createTerminationState(config).agents.SAC;
+ * import { applyCheckpoint, createTerminationState } from 'arena-runtime/termination';
+ * const state = createTerminationState({ agents: { SAC: { success: {
+ *   metric: 'objective', threshold: 0.8, direction: 'greater_equal', consecutive: 1, min_evaluations: 1,
+ * } } } });
+ * state.agents.SAC;
  * // { lastEvaluation: null, seen: null, seenCount: 0, validEvaluations: 0, plateauWindow: [],
  * //   successStreak: 0, plateauPatience: 0, bestMetric: null, bestEvaluationId: null }
+ * const { state: next, decision } = applyCheckpoint(state, [
+ *   { agentName: 'SAC', evaluationId: 'e0', evaluationEpisode: 0, metrics: { objective: 0.9 } },
+ * ]);
+ * decision.reason; // 'success'
+ * next.terminationReason; // 'success'
  * ```
  */
-export function createTerminationState(config: TerminationConfig): TerminationState {
+export function createTerminationState(rules: TerminationRulesInput): TerminationState {
+  const config = terminationConfigOf(rules);
   const agents: Record<string, AgentTerminationState> = {};
   for (const name of config.agentNames) agents[name] = initialAgentState;
   return { config, agents, terminationReason: null };
@@ -107,4 +129,41 @@ export function markCancelled(state: TerminationState): TerminationState {
  */
 export function markFailed(state: TerminationState): TerminationState {
   return withTerminationReason(state, 'failed');
+}
+
+/**
+ * `state`, when it is a condition's state; otherwise a `TerminationStateError`
+ * that says how to make one (rules, or a parsed config, are not a state).
+ * What `applyCheckpoint` and `applyEpisodeEnd` check their state with, so a
+ * JavaScript caller gets that sentence instead of a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * checkTerminationState(createTerminationState(rules), 'applyCheckpoint'); // the state
+ * checkTerminationState(rules, 'applyCheckpoint');
+ * // throws TerminationStateError('applyCheckpoint takes the state createTerminationState(rules)
+ * //   returns (or fromStateDict restores), got a mapping with keys agents')
+ * ```
+ */
+export function checkTerminationState(state: unknown, caller: string): TerminationState {
+  const config = isObject(state) ? state.config : undefined;
+  if (
+    isObject(state) &&
+    isObject(config) &&
+    Array.isArray(config.agentNames) &&
+    isObject(state.agents) &&
+    'terminationReason' in state
+  ) {
+    return state as unknown as TerminationState;
+  }
+  const got = isObject(state)
+    ? `a mapping with keys ${Object.keys(state).join(', ') || '(none)'}`
+    : describeValue(state);
+  throw new TerminationStateError(
+    `${caller} takes the state createTerminationState(rules) returns (or fromStateDict restores), got ${got}`,
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

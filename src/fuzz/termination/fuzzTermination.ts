@@ -1,4 +1,7 @@
-import type { TerminationConfig } from '../../domain/termination/config.js';
+import {
+  type TerminationRulesInput,
+  terminationConfigOf,
+} from '../../domain/termination/config.js';
 import type { PhaseConfiguration } from '../../domain/termination/phase.js';
 import { FuzzInputError } from './errors.js';
 import type { ForeverFinding } from './forever.js';
@@ -69,20 +72,25 @@ export const FUZZ_DEFAULTS = { runs: 200, seed: 42, maxEvaluations: 50 } as cons
  * run forever with metrics within the ranges; and every invariant of the
  * termination property tests, checked on these rules.
  *
- * @throws FuzzInputError for a bad option (runs, max evaluations, a range).
+ * `rules` as a rules file writes them (`{ agents }` with the seed's snake_case
+ * keys) or a config from `parseTerminationConfig`.
+ *
+ * @throws TerminationConfigError naming each agent and field of bad rules;
+ *   FuzzInputError for a bad option (runs, max evaluations, a range).
  * @example
  * ```ts
- * const report = fuzzTermination(parseTerminationConfig({ agents: { SAC: { success: {
+ * const report = fuzzTermination({ agents: { SAC: { success: {
  *   metric: 'objective', threshold: 2, direction: 'greater_equal', consecutive: 1, min_evaluations: 1,
- * } } } }), { ranges: [parseMetricRange('objective=0:1')], require: ['success'] });
+ * } } } }, { ranges: [parseMetricRange('objective=0:1')], require: ['success'] });
  * report.reasons[0]?.reachable; // false ('agent "SAC" needs objective ≥ 2, outside the range 0:1')
  * report.unreachableRequired; // ['success']
  * ```
  */
 export function fuzzTermination(
-  config: TerminationConfig,
+  rules: TerminationRulesInput,
   options: FuzzTerminationOptions = {},
 ): FuzzTerminationReport {
+  const config = terminationConfigOf(rules);
   const runs = positiveInteger('--runs', options.runs ?? FUZZ_DEFAULTS.runs);
   const seed = options.seed ?? FUZZ_DEFAULTS.seed;
   if (!Number.isSafeInteger(seed)) {

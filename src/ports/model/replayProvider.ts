@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ArenaError, arenaErrorClass } from '../../domain/shared/errors.js';
+import { cannotReadFile } from '../runtime/unreadableFile.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from './modelProvider.js';
 
 /**
@@ -81,13 +82,13 @@ export function parseReplayRecords(text: string, source = 'replay file'): Replay
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new ReplayFileError(`${source} line ${index + 1}: not valid JSON`, { cause: error });
+      throw new ReplayFileError(`${source}:${index + 1}: not valid JSON`, { cause: error });
     }
     const parsed = replayRecordSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ReplayFileError(
-        `${source} line ${index + 1}: ${issue?.path.join('.') || '(record)'}: ${issue?.message ?? 'invalid'}`,
+        `${source}:${index + 1}: ${issue?.path.join('.') || '(record)'}: ${issue?.message ?? 'invalid'}`,
       );
     }
     records.push(parsed.data);
@@ -108,7 +109,7 @@ export function loadReplayFile(path: string): ReplayRecord[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ReplayFileError(`cannot read replay file ${path}`, { cause: error });
+    throw new ReplayFileError(`replay file: ${cannotReadFile(path, error)}`, { cause: error });
   }
   return parseReplayRecords(text, path);
 }

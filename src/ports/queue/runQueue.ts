@@ -1,4 +1,5 @@
 import { ArenaError } from '../../domain/shared/errors.js';
+import { arenaCommand } from '../runtime/arenaCommand.js';
 import { redactUrl } from '../runtime/redactUrl.js';
 import type { NatsConnectOptions } from './natsCredentials.js';
 
@@ -153,7 +154,7 @@ export class ConsumerSettingsError extends ArenaError {
     );
     super(
       'CONSUMER_SETTINGS',
-      `the ${queue}'s consumer '${consumer}' has ${told.map(([fleet]) => fleet).join(' and ')} (the fleet's); this worker's ${told.length > 1 ? 'are' : 'is'} ${told.map(([, worker]) => worker).join(' and ')}: start it with the fleet's setting, or change the fleet's with arena worker --reconfigure-fleet and restart the other workers with the same`,
+      `the ${queue}'s consumer '${consumer}' has ${told.map(([fleet]) => fleet).join(' and ')} (the fleet's); this worker's ${told.length > 1 ? 'are' : 'is'} ${told.map(([, worker]) => worker).join(' and ')}: start it with the fleet's setting, or change the fleet's with ${arenaCommand('worker --reconfigure-fleet')} and restart the other workers with the same`,
     );
     this.consumer = consumer;
     this.differences = differences;

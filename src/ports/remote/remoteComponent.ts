@@ -1,6 +1,7 @@
 import { ArenaError } from '../../domain/shared/errors.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { NatsConnectOptions } from '../queue/natsCredentials.js';
+import { arenaCommand } from '../runtime/arenaCommand.js';
 
 /**
  * The remote-component port: an environment, brain, muscle or objective that
@@ -150,7 +151,7 @@ export class RemoteComponentUnavailableError extends ArenaError {
     const refused = options?.refused ?? [];
     const what =
       reason === 'no-responders'
-        ? `no instance of service "${service}" is serving ${subject} (start it with arena serve … --as ${service})`
+        ? `no instance of service "${service}" is serving ${subject} (start it with ${arenaCommand(`serve … --as ${service}`)})`
         : `service "${service}" did not answer on ${subject} ${detail}`;
     const also = refused.length === 0 ? '' : `; refused ${refused.length} replies: ${refused[0]}`;
     super('REMOTE_COMPONENT_UNAVAILABLE', `${what}${also}`, options);

@@ -1,4 +1,5 @@
 import { ArenaError } from '../../domain/shared/errors.js';
+import { arenaCommand } from '../runtime/arenaCommand.js';
 import { redactUrl } from '../runtime/redactUrl.js';
 import type { LeaseHolder } from './store.js';
 
@@ -245,7 +246,7 @@ export class StoreNotFoundError extends ArenaError {
   readonly path: string;
   /** `hint`: how the command at hand names a store (default: its `--store` option). */
   constructor(path: string, hint = 'name another with --store') {
-    super('STORE_NOT_FOUND', `no store at ${path} (arena run creates one; ${hint})`);
+    super('STORE_NOT_FOUND', `no store at ${path} (${arenaCommand('run')} creates one; ${hint})`);
     this.path = path;
   }
 }

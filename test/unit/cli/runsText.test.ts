@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/actors/experiment/runSummary.js';
 import { formatRunSummary } from '../../../src/cli/commands/runSummaryText.js';
-import { formatRunDetails as formatRunReport } from '../../../src/cli/commands/runsText.js';
+import {
+  formatRunDetails as formatRunReport,
+  formatRunTable,
+} from '../../../src/cli/commands/runsText.js';
+import type { RunListing } from '../../../src/report/runListings.js';
 import { checkpointReport, runReport } from '../../support/runReports.js';
 
 function checkpointSection(text: string): string[] {
@@ -152,5 +156,39 @@ describe('formatRunSummary checkpoint table', () => {
     const text = formatRunSummary(summary([{ objective: 0.5, episodes: 1 }]), 'arena.db');
     expect(text).toContain('operator.objective  operator.episodes  decision');
     expect(text).not.toContain('constant');
+  });
+});
+
+describe('formatRunTable', () => {
+  const listing = (overrides: Partial<RunListing>): RunListing => ({
+    runId: 'study-20261130T090000-1b2c',
+    uid: 'study',
+    status: 'succeeded',
+    startedAt: '2026-11-30T09:00:00.000Z',
+    phases: 3,
+    episodes: 96,
+    evaluationEpisodes: 24,
+    terminationReason: 'max_episodes',
+    terminationReasons: ['plateau', 'success', 'max_episodes'],
+    worker: null,
+    ...overrides,
+  });
+
+  it("counts training episodes as arena show does, and shows each phase's reason", () => {
+    expect(formatRunTable([listing({})]).split('\n')).toEqual([
+      'RUN ID                      UID    STATUS     STARTED               PHASES  EPISODES  TERMINATION',
+      'study-20261130T090000-1b2c  study  succeeded  2026-11-30T09:00:00Z  3       96        plateau,success,max_episodes',
+    ]);
+  });
+
+  it('marks a phase without a reason, and a run without any', () => {
+    const cancelled = listing({
+      status: 'cancelled',
+      terminationReasons: ['plateau', 'cancelled', null],
+    });
+    const running = listing({ status: 'running', terminationReason: null, terminationReasons: [] });
+    const [, first, second] = formatRunTable([cancelled, running]).split('\n');
+    expect(first?.endsWith('  plateau,cancelled,-')).toBe(true);
+    expect(second?.endsWith('  -')).toBe(true);
   });
 });

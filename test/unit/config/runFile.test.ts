@@ -604,9 +604,11 @@ describe('parseRunFile: each problem names its path and what was expected', () =
     const missing = path.join(folder, 'absent.yaml');
     const error = await loadRunFile(missing).catch((caught) => caught);
     expect(error).toBeInstanceOf(RunFileError);
-    expect((error as RunFileError).issues[0]?.message).toMatch(
-      /^cannot read the run file \(no such file\)/,
+    expect((error as RunFileError).issues[0]?.message).toBe(
+      'cannot read the run file: no such file',
     );
+    // one line, its cause said once
+    expect((error as RunFileError).message).toBe(`cannot read ${missing}: no such file`);
     await writeFile(missing, 'uid: x\n');
     const incomplete = await loadRunFile(missing).catch((caught) => caught);
     expect(pathsOf((incomplete as RunFileError).issues)).toEqual(['seed', 'version', 'schedule']);

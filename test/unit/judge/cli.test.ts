@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { formatSummary } from '../../../src/cli/commands/judgeCommandIo.js';
 import { createProgressBar, formatProgressLine } from '../../../src/cli/progress.js';
 import { parseCaseLine } from '../../../src/domain/judge/cases.js';
 import type { JudgeResult } from '../../../src/domain/judge/result.js';
@@ -127,7 +128,33 @@ describe('replay records', () => {
     expect(parseReplayRecords('{"case_id":"c","content":"{}"}\n\n')).toHaveLength(1);
     expect(() =>
       parseReplayRecords('{"case_id":"c","content":"{}"}\n{"content":"{}"}', 'r.jsonl'),
-    ).toThrow('r.jsonl line 2: (record): a record needs prompt_sha256 or case_id');
+    ).toThrow('r.jsonl:2: (record): a record needs prompt_sha256 or case_id');
     expect(() => parseReplayRecords('oops')).toThrow(ReplayFileError);
+  });
+});
+
+describe('the summary arena judge prints', () => {
+  const agreement = { lines: [], json: {}, failedGates: [] };
+  it('says one case, and a cost that no result had is unknown, not zero (null in JSON)', () => {
+    const unpriced = { ...result('passed', 1), costUsd: null };
+    const summary = summarizeJudgeResults([unpriced]);
+    expect(summary.costUsd).toBeNull();
+    expect(formatSummary('strict', summary, 1, [], agreement).split('\n')).toEqual([
+      'judged 1 case with strict: passed 1, failed 0, skipped 0, error 0; 1 malformed line skipped',
+      'mean score 1, pass rate 1, tokens 12 (in 10, out 2), cost unknown (no prices configured)',
+      'gates: pass',
+      '',
+    ]);
+  });
+
+  it('sums the costs the results had', () => {
+    const summary = summarizeJudgeResults([
+      result('passed', 1),
+      { ...result('failed', 0), costUsd: null },
+    ]);
+    expect(summary.costUsd).toBeCloseTo(0.001);
+    expect(formatSummary('strict', summary, 2, [], agreement)).toContain(
+      'judged 2 cases with strict: passed 1, failed 1, skipped 0, error 0; 2 malformed lines skipped\nmean score 0.5, pass rate 0.5, tokens 24 (in 20, out 4), cost $0.001000\n',
+    );
   });
 });

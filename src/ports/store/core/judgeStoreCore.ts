@@ -1,4 +1,5 @@
 import type { JudgeResult } from '../../../domain/judge/result.js';
+import { arenaCommand } from '../../runtime/arenaCommand.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { RunIdGenerator } from '../../runtime/runId.js';
 import {
@@ -295,6 +296,6 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
 export function judgeTablesMissing(where: string, version: number): StoreOpenError {
   return new StoreOpenError(
     where,
-    `schema version ${version} has no evaluation runs yet; open it once for writing (arena judge) to migrate it`,
+    `schema version ${version} has no evaluation runs yet; open it once for writing (${arenaCommand('judge')}) to migrate it`,
   );
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { arenaCommand } from '../../runtime/arenaCommand.js';
 import { type Clock, systemClock } from '../../runtime/clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from '../../runtime/runId.js';
 import { StoreNotFoundError, StoreOpenError, StoreSchemaError } from '../storeErrors.js';
@@ -18,7 +19,7 @@ export interface SqliteOpenOptions {
 /** What SQLite says of a damaged or foreign file, as a user can act on it. */
 const problemsByCode: Readonly<Record<string, string>> = {
   SQLITE_NOTADB: 'not a database (is this the right file?)',
-  SQLITE_CORRUPT: 'the database is damaged (arena check sqlite:PATH lists the damage)',
+  SQLITE_CORRUPT: 'the database is damaged (CHECK lists the damage)',
   SQLITE_CANTOPEN: 'cannot be opened (check the path and its permissions)',
   SQLITE_READONLY: 'is read-only, and this command writes to the store',
   SQLITE_IOERR: 'cannot be read (disk I/O error)',
@@ -38,7 +39,10 @@ const problemsByCode: Readonly<Record<string, string>> = {
 export function storeFileError(path: string, error: unknown): unknown {
   if (!(error instanceof sqliteDriver().SqliteError)) return error;
   const base = error.code.replace(/_[A-Z]+$/, '');
-  const problem = (problemsByCode[error.code] ?? problemsByCode[base])?.replace('PATH', path);
+  const problem = (problemsByCode[error.code] ?? problemsByCode[base])?.replace(
+    'CHECK',
+    arenaCommand(`check sqlite:${path}`),
+  );
   return problem === undefined ? error : new StoreOpenError(path, problem, { cause: error });
 }
 
