@@ -56,6 +56,8 @@ export interface JudgeMachineInput {
   readonly clock: JudgeClock;
   /** Uniform in [0, 1), from a seeded rng: the backoff's jitter. */
   readonly random: () => number;
+  /** Wait for the model (`waitForModel`, a fleet's pause) before each attempt; default no. */
+  readonly waitsForModel?: boolean;
 }
 
 /** What the `invokeProvider` actor receives (plus xstate's AbortSignal). */
@@ -128,11 +130,12 @@ export type JudgeMachineEvent = { type: 'cancel' };
 
 /**
  * One judgement of one subject, as DESIGN.md draws it:
- * `checkingSelfEvaluation -> attempting -> accounting -> validating -> done`,
- * `attemptFailed -> (backingOff ->) attempting` while attempts remain, then
+ * `checkingSelfEvaluation -> (waitingForModel ->) attempting -> accounting -> validating -> done`,
+ * `attemptFailed -> (backingOff ->) (waitingForModel ->) attempting` while attempts remain, then
  * `exhausted`; `budgetExceeded`, `rejected` and `cancelled` end early.
  * The output is the `JudgeResult`, or `null` when cancelled. Supply the
- * provider call with `judgeMachine.provide({ actors: { invokeProvider } })`.
+ * provider call with `judgeMachine.provide({ actors: { invokeProvider } })`, and
+ * a wait for the model (a fleet's pause) with `waitForModel`.
  *
  * @example
  * ```ts
@@ -155,6 +158,8 @@ export const judgeMachine = setup({
     invokeProvider: fromPromise<ModelResponse, ProviderCallInput>(async () => {
       throw new Error('judgeMachine needs an invokeProvider actor: use judgeMachine.provide()');
     }),
+    // a fleet's pause of the model, waited out before an attempt starts: never counted against its timeout
+    waitForModel: fromPromise<void>(async () => undefined),
   },
   delays: {
     attemptTimeout: ({ context }) =>
@@ -175,6 +180,7 @@ export const judgeMachine = setup({
     payloadValid: ({ context }) => context.answered?.payload != null,
     attemptsExhausted: ({ context }) => context.attempt >= context.job.settings.maxAttempts,
     backoffEnabled: ({ context }) => context.job.settings.backoff !== null,
+    waitsForModel: ({ context }) => context.job.waitsForModel === true,
   },
   actions: {
     rejectSelfEvaluation: assign({
@@ -300,8 +306,17 @@ export const judgeMachine = setup({
     checkingSelfEvaluation: {
       always: [
         { guard: 'isRejectedSelfEvaluation', target: 'rejected', actions: 'rejectSelfEvaluation' },
+        { guard: 'waitsForModel', target: 'waitingForModel' },
         { target: 'attempting' },
       ],
+    },
+    waitingForModel: {
+      invoke: {
+        src: 'waitForModel',
+        onDone: { target: 'attempting' },
+        // a wait that failed is no reason to skip the attempt
+        onError: { target: 'attempting' },
+      },
     },
     attempting: {
       entry: 'startAttempt',
@@ -357,11 +372,17 @@ export const judgeMachine = setup({
       always: [
         { guard: 'attemptsExhausted', target: 'exhausted', actions: 'recordExhausted' },
         { guard: 'backoffEnabled', target: 'backingOff', actions: 'scheduleRetry' },
+        { guard: 'waitsForModel', target: 'waitingForModel' },
         { target: 'attempting' },
       ],
     },
     backingOff: {
-      after: { retryDelay: { target: 'attempting' } },
+      after: {
+        retryDelay: [
+          { guard: 'waitsForModel', target: 'waitingForModel' },
+          { target: 'attempting' },
+        ],
+      },
     },
     done: { type: 'final' },
     exhausted: { type: 'final' },
@@ -398,6 +419,7 @@ function judgeJobOf(input: JudgeMachineInput): JudgeJob {
     selfEvaluation: input.selfEvaluation,
     clock: input.clock,
     random: input.random,
+    waitsForModel: input.waitsForModel === true,
     messages,
     promptSha256,
     metadata: {

@@ -1,4 +1,5 @@
 import { JudgeCancelledError } from '../../domain/judge/errors.js';
+import { ArenaError } from '../../domain/shared/errors.js';
 import type { JudgeQueue, QueuedCaseDelivery } from '../../ports/queue/judgeQueue.js';
 import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
 import {
@@ -107,7 +108,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     onRetry: (error, attempt, delayMs) =>
       logger.warn({ err: error, attempt, delayMs }, 'the judge store did not answer'),
   });
-  let gaveUp: ServerUnavailableError | null = null;
+  // the store away past the patience, or a role the bus refuses pulls: the worker stops and says why
+  let gaveUp: ArenaError | null = null;
   const runs = new RunCache(store);
   const judges = new Map<string, Promise<Judge>>();
   const judgeFor =
@@ -279,6 +281,10 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       }
     } catch (error) {
       if (options.signal.aborted) return;
+      if (ArenaError.is(error, 'NATS_PERMISSION')) {
+        gaveUp ??= error;
+        return;
+      }
       emit({ type: 'queueError', error });
       logger.warn({ err: error }, 'the judge queue did not answer');
       await new Promise((resolve) => setTimeout(resolve, 500));

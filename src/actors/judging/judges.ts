@@ -68,7 +68,13 @@ type InvokeEvaluator = (input: ProviderCallInput, signal: AbortSignal) => Promis
 
 function createJudge(
   options: JudgeOptions,
-  evaluator: { kind: string; model: string | null; invoke: InvokeEvaluator },
+  evaluator: {
+    kind: string;
+    model: string | null;
+    invoke: InvokeEvaluator;
+    /** Waited for before each attempt, outside its timeout (a fleet's pause of the model). */
+    ready?: (signal: AbortSignal) => Promise<void>;
+  },
   isSelfEvaluation: (context: JudgeContext) => boolean,
 ): Judge {
   const settings = judgeSettings(options);
@@ -80,6 +86,7 @@ function createJudge(
       invokeProvider: fromPromise<ModelResponse, ProviderCallInput>(({ input, signal }) =>
         evaluator.invoke(input, signal),
       ),
+      waitForModel: fromPromise<void>(async ({ signal }) => evaluator.ready?.(signal)),
     },
   });
   return {
@@ -110,6 +117,7 @@ function createJudge(
               selfEvaluation: isSelfEvaluation(context),
               clock,
               random: rng.next,
+              waitsForModel: evaluator.ready !== undefined,
             },
             ...(options.timers ? { clock: options.timers } : {}),
           }),
@@ -177,6 +185,9 @@ export function createModelJudge(options: ModelJudgeOptions): Judge {
       kind: `model:${provider.name}`,
       model: provider.model,
       invoke: (input, signal) => provider.invoke({ ...input, temperature: 0, signal }),
+      ...(provider.ready
+        ? { ready: (signal: AbortSignal) => provider.ready?.(signal) ?? Promise.resolve() }
+        : {}),
     },
     (context) =>
       Boolean(provider.model) &&

@@ -1,4 +1,9 @@
-import { type HeldPause, pauseEndMs } from '../../domain/judge/modelPauseRule.js';
+import {
+  type HeldPause,
+  heldAfter,
+  pauseEndMs,
+  pauseWindowMs,
+} from '../../domain/judge/modelPauseRule.js';
 import { timerDelayMs } from '../../domain/judge/settings.js';
 import {
   type ModelProvider,
@@ -10,9 +15,10 @@ import { type JudgeQueue, modelPauseMaxAgeMs } from '../../ports/queue/judgeQueu
 /**
  * Pauses of models whose provider answered 429 with `retry-after`, shared by
  * a fleet: a pause one worker meets is announced on the judge queue, and
- * every worker's next attempt on that model waits until it ends. The wait is
- * inside the attempt (its timeout runs), so a judgement never makes more
- * attempts than `max_attempts` because of a pause. What arrives from the
+ * every worker's next attempt on that model waits until it ends. The wait
+ * comes before the attempt (its timeout does not run), so a pause never
+ * becomes a timeout verdict, and a judgement never makes more attempts than
+ * `max_attempts` because of one. What arrives from the
  * queue is not believed: the latest pause for a model wins, and a judge
  * waits at most its own back-off cap (see `pauseEndMs`).
  */
@@ -52,16 +58,24 @@ export function createModelPauses(
   const held = new Map<string, HeldPause>();
   // until a judge waits, a pause is kept as long as the queue keeps it
   let longestCapMs: number | null = null;
+  // a pause's window, while no judge has waited yet: as long as the queue keeps a pause
+  const windowMs = (): number =>
+    longestCapMs === null ? modelPauseMaxAgeMs : pauseWindowMs(longestCapMs);
   const forgetEnded = (): void => {
     const at = now();
     const holdMs = longestCapMs ?? modelPauseMaxAgeMs;
-    for (const [key, pause] of held) if (pauseEndMs(pause, holdMs) <= at) held.delete(key);
+    // kept until its window ends too: a pause forgotten earlier would open a new window
+    for (const [key, pause] of held) {
+      if (pauseEndMs(pause, holdMs) <= at && pause.receivedAtMs + windowMs() <= at)
+        held.delete(key);
+    }
   };
   const receive = (key: string, untilMs: number): void => {
     if (!Number.isFinite(untilMs)) return;
     forgetEnded();
+    const previous = held.get(key);
     held.delete(key);
-    held.set(key, { untilMs, receivedAtMs: now() });
+    held.set(key, heldAfter(previous, untilMs, now(), windowMs()));
     const oldest = held.keys().next();
     if (held.size > maxHeldPauses && oldest.done !== true) held.delete(oldest.value);
   };
@@ -111,7 +125,8 @@ export function pauseKeyOf(profile: {
 
 /**
  * A provider that waits out its model's pause before each call, for at most
- * `capMs` (its judge's back-off cap, `pauseCapMs`), and, on a 429 with
+ * `capMs` (its judge's back-off cap, `pauseCapMs`; in `ready`, before the
+ * attempt's timeout starts), and, on a 429 with
  * `retry-after`, pauses the model for the fleet.
  *
  * @example
@@ -131,8 +146,12 @@ export function pausingProvider(
   return {
     name: provider.name,
     model: provider.model,
+    // the judge waits before an attempt starts, so a pause never eats into the attempt's timeout
+    async ready(signal) {
+      await provider.ready?.(signal);
+      await pauses.waitFor(key, options.capMs, signal);
+    },
     async invoke(request) {
-      await pauses.waitFor(key, options.capMs, request.signal);
       try {
         return await provider.invoke(request);
       } catch (error) {

@@ -76,7 +76,7 @@ export function registerJudgeCommand(program: Command): void {
     .option('--no-cache', 'with --store: neither read nor fill the verdict cache')
     .option(
       '--max-in-flight <n>',
-      'with --nats: set the fleet-wide cap on judgements in flight across all workers (kept as set when omitted; 128 at first)',
+      'with --nats: set the fleet-wide cap on judgements in flight across all workers, 1 to 1000000 (kept as set when omitted; 128 at first)',
     )
     .option('--trials <n>', 'judge each case n times and report how stable the verdicts are', '1')
     .option(
@@ -121,14 +121,22 @@ export function registerJudgeCommand(program: Command): void {
     });
 }
 
+/** The largest fleet-wide cap on judgements in flight `--max-in-flight` takes: far past any fleet, far below JetStream's limit. */
+const maxJudgementsInFlight = 1_000_000;
+
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
   const concurrency = Number(options.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new CliError(`--concurrency must be a positive integer, got '${options.concurrency}'`);
   }
   const maxInFlight = options.maxInFlight === undefined ? undefined : Number(options.maxInFlight);
-  if (maxInFlight !== undefined && (!Number.isSafeInteger(maxInFlight) || maxInFlight < 1)) {
-    throw new CliError(`--max-in-flight must be a positive integer, got '${options.maxInFlight}'`);
+  if (
+    maxInFlight !== undefined &&
+    (!Number.isSafeInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > maxJudgementsInFlight)
+  ) {
+    throw new CliError(
+      `--max-in-flight must be a whole number from 1 to ${maxJudgementsInFlight}, got '${options.maxInFlight}'`,
+    );
   }
   const trials = parseTrials(options.trials);
   const reducer = parseReduceOption(options.reduce, trials);

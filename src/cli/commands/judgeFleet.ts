@@ -19,6 +19,7 @@ import type { JudgeContext } from '../../domain/judge/context.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
+import { patientJudgeQueue } from '../../ports/queue/patientJudgeQueue.js';
 import { createLogger } from '../../ports/runtime/logger.js';
 import { createRunIdGenerator } from '../../ports/runtime/runId.js';
 import {
@@ -84,9 +85,11 @@ export async function judgeOnFleetCommand(
   try {
     const casesSha256 = await fileSha256(file);
     const defaultRunId = options.runId ?? defaultRunIdOf(casesSha256);
-    queue = await openJudgeQueue(nats, {
-      ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
-    });
+    queue = patientQueue(
+      await openJudgeQueue(nats, {
+        ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+      }),
+    );
     // read once before anything is queued: a repeated case or one too large for the server is refused
     const scan = await scanCases(file, defaultRunId, casesPath, {
       messageSize: queueMessageSize(queue, judgeName),
@@ -336,6 +339,22 @@ function patientStore(store: JudgeStore, signal: AbortSignal): JudgeStore {
       say(
         `the judge store did not answer (${error instanceof Error ? error.message : String(error)}); retrying`,
       ),
+  });
+}
+
+/** The queue's publishes, made again through a NATS restart (`ARENA_SERVER_PATIENCE_MS`), then exit 3; said once. */
+function patientQueue(queue: JudgeQueue): JudgeQueue {
+  let told = false;
+  return patientJudgeQueue(queue, {
+    what: 'the judge queue',
+    patienceMs: serverPatienceFromEnvironment(),
+    onRetry: (error) => {
+      if (told) return;
+      told = true;
+      say(
+        `the judge queue did not take a case (${error instanceof Error ? error.message : String(error)}); publishing again until the NATS server is back`,
+      );
+    },
   });
 }
 

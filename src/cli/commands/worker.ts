@@ -15,6 +15,7 @@ import {
 } from '../../actors/judging/judgeWorker.js';
 import { requeueCases } from '../../actors/judging/requeueCases.js';
 import { builtinComponents } from '../../builtins/index.js';
+import { ArenaError } from '../../domain/shared/errors.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
 import { ackWaitFor } from '../../ports/queue/queueUri.js';
 import type { RemoteComponentHost } from '../../ports/remote/remoteComponent.js';
@@ -22,10 +23,17 @@ import { createLogger, type Logger, type LogLevel } from '../../ports/runtime/lo
 import { redactUrl } from '../../ports/runtime/redactUrl.js';
 import { withPatience } from '../../ports/runtime/serverFailure.js';
 import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
+import type { RunStore } from '../../ports/store/store.js';
+import type { TableWrite } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
-import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
+import {
+  type NatsCredentialFlags,
+  type NatsTarget,
+  natsTargetOf,
+  withNatsOptions,
+} from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
 import { leaseTtlFromEnvironment } from './run.js';
 import {
@@ -118,24 +126,58 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
   const reconfigureFleet = options.reconfigureFleet === true;
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
+  // the store first: a refused password or role ends the worker at once, before it holds a connection to NATS
+  const store = await openStoreAsync(location, {
+    requiredWrites: workerWrites(judgeConcurrency > 0),
+  });
+  try {
+    return await workOn(store, {
+      options,
+      nats,
+      location,
+      name,
+      concurrency,
+      maxInProgress,
+      maxDeliveries,
+      moduleRoots,
+      leaseTtlMs,
+      ackWaitMs,
+      judgeConcurrency,
+      reconfigureFleet,
+      logger,
+    });
+  } finally {
+    store.close();
+  }
+}
+
+/** A worker's settings, read from its options and environment before anything is opened. */
+interface WorkerSettings {
+  readonly options: WorkerCommandOptions;
+  readonly nats: NatsTarget;
+  readonly location: StoreLocation;
+  readonly name: string;
+  readonly concurrency: number;
+  readonly maxInProgress: number | undefined;
+  readonly maxDeliveries: number;
+  readonly moduleRoots: readonly string[];
+  readonly leaseTtlMs: number | undefined;
+  readonly ackWaitMs: number;
+  readonly judgeConcurrency: number;
+  readonly reconfigureFleet: boolean;
+  readonly logger: Logger;
+}
+
+/** Open the queues, put back what the store expects, and take runs and judge jobs until stopped. */
+async function workOn(store: RunStore, settings: WorkerSettings): Promise<number> {
+  const { options, nats, location, name, concurrency, maxInProgress, maxDeliveries } = settings;
+  const { moduleRoots, leaseTtlMs, ackWaitMs, judgeConcurrency, reconfigureFleet, logger } =
+    settings;
   const queue = await openRunQueue(nats, {
     ackWaitMs,
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
     ...(reconfigureFleet ? { reconfigureFleet: true } : {}),
   });
-  // both shared consumers are checked before any work: a worker at odds with the fleet stops at once
-  const judgeAckWaitMs = judgeAckWaitFromEnvironment();
-  const judgeQueue =
-    judgeConcurrency > 0
-      ? await openJudgeQueue(nats, {
-          consume: { ackWaitMs: judgeAckWaitMs, ...(reconfigureFleet ? { reconfigureFleet } : {}) },
-          logger,
-        }).catch(async (error: unknown) => {
-          await queue.close();
-          throw error;
-        })
-      : null;
-  const store = await openStoreAsync(location);
   const stop = new AbortController();
   const onSignal = () => {
     if (stop.signal.aborted) return;
@@ -145,34 +187,55 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
     stop.abort();
     process.once('SIGINT', () => process.exit(ExitCode.cancelled));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  say(
-    `arena worker ${name}: taking runs from ${redactUrl(nats.url)}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
-  );
-  // the store is the truth: what the queue lost (a server back without its folder) is put back first
-  await requeueRuns(store, queue).then(
-    (done) => say(`arena worker ${name}: ${runsLine(done)}`),
-    (error: unknown) => say(`arena worker ${name}: could not put runs back: ${messageOf(error)}`),
-  );
+  let judging: { done: Promise<JudgeWorkerTally> } | null = null;
   let remote: RemoteComponentHost | null = null;
-  const judging =
-    judgeQueue !== null
-      ? await startJudgeWorker({
-          queue: judgeQueue,
-          ackWaitMs: judgeAckWaitMs,
-          location,
-          name,
-          concurrency: judgeConcurrency,
-          signal: stop.signal,
-          logger,
-          json: options.json === true,
-          moduleRoots,
-        })
-      : null;
-  // the judge loop gave up (its store stayed away past the patience): the whole worker stops, and says why
-  judging?.done.catch(() => stop.abort());
   try {
+    // both shared consumers are checked before any work: a worker at odds with the fleet stops at once
+    const judgeAckWaitMs = judgeAckWaitFromEnvironment();
+    const judgeQueue =
+      judgeConcurrency > 0
+        ? await openJudgeQueue(nats, {
+            consume: {
+              ackWaitMs: judgeAckWaitMs,
+              ...(reconfigureFleet ? { reconfigureFleet } : {}),
+            },
+            logger,
+          })
+        : null;
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    say(
+      `arena worker ${name}: taking runs from ${redactUrl(nats.url)}, ${concurrency} at a time${judgeConcurrency > 0 ? `, and judge jobs, ${judgeConcurrency} at a time` : ''}`,
+    );
+    // the store is the truth: what the queue lost (a server back without its folder) is put back first
+    await requeueRuns(store, queue).then(
+      (done) => say(`arena worker ${name}: ${runsLine(done)}`),
+      async (error: unknown) => {
+        // a role the bus refuses a requeue: no wait cures it (docs/nats/authorization.conf grants it)
+        if (ArenaError.is(error, 'NATS_PERMISSION')) {
+          await judgeQueue?.close();
+          throw error;
+        }
+        say(`arena worker ${name}: could not put runs back: ${messageOf(error)}`);
+      },
+    );
+    judging =
+      judgeQueue !== null
+        ? await startJudgeWorker({
+            queue: judgeQueue,
+            ackWaitMs: judgeAckWaitMs,
+            location,
+            name,
+            concurrency: judgeConcurrency,
+            signal: stop.signal,
+            logger,
+            json: options.json === true,
+            moduleRoots,
+          })
+        : null;
+    // the judge loop gave up (its store stayed away past the patience, or the bus refused its pulls):
+    // the whole worker stops, and says why
+    judging?.done.catch(() => stop.abort());
     // runs may name nats:<service> components: they are served through the worker's NATS server.
     // The queues reached it a moment ago, so a refusal now is an outage to wait out, not a bad URL.
     remote = await withPatience(() => openRemoteComponents(nats), {
@@ -211,8 +274,26 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
     await remote?.close();
     await queue.close();
-    store.close();
   }
+}
+
+/** What a worker writes in the store (docs/postgres/grants.sql): a role without it is refused at the start. */
+function workerWrites(judging: boolean): TableWrite[] {
+  const runs: TableWrite[] = [
+    { privilege: 'UPDATE', table: 'runs' },
+    ...['phases', 'episodes', 'checkpoints', 'snapshots', 'resumes'].map((table) => ({
+      privilege: 'INSERT' as const,
+      table,
+    })),
+    // a resume truncates what came after its resume point
+    { privilege: 'DELETE', table: 'episodes' },
+  ];
+  if (!judging) return runs;
+  return [
+    ...runs,
+    { privilege: 'UPDATE', table: 'evaluation_runs' },
+    { privilege: 'INSERT', table: 'verdicts' },
+  ];
 }
 
 function report(name: string, event: WorkerEvent, json: boolean): void {
@@ -284,8 +365,13 @@ async function startJudgeWorker(options: {
     (done) => {
       for (const line of casesLines(done)) say(`arena worker ${options.name}: ${line}`);
     },
-    (error: unknown) =>
-      say(`arena worker ${options.name}: could not put cases back: ${messageOf(error)}`),
+    async (error: unknown) => {
+      if (ArenaError.is(error, 'NATS_PERMISSION')) {
+        await Promise.all([queue.close(), store.close()]);
+        throw error;
+      }
+      say(`arena worker ${options.name}: could not put cases back: ${messageOf(error)}`);
+    },
   );
   const run = async (): Promise<JudgeWorkerTally> => {
     try {

@@ -4,15 +4,55 @@ import { type BackoffSettings, timerDelayMs } from './settings.js';
  * The rule a worker applies to the fleet's model pauses, which anyone on the
  * bus may have sent: the latest pause for a model replaces the one before it
  * (so a later, shorter pause ends a longer one), and a judge waits out a
- * pause for at most its own back-off cap, counted from when the pause arrived.
+ * model's pauses for at most its own back-off cap in each pause window
+ * (`pauseWindowMs`), counted from the first pause of the window: repeating a
+ * pause does not extend it, so pauses stall a model for at most a quarter of
+ * the time, whoever sends them.
  */
 
 /** A model pause as a worker holds it: the latest one for its model, and when it arrived. */
 export interface HeldPause {
   /** Epoch ms the pause said it lasts until. */
   readonly untilMs: number;
-  /** Epoch ms at which this worker received it. */
+  /** Epoch ms at which this worker received the first pause of the model's current window. */
   readonly receivedAtMs: number;
+}
+
+/** How many back-off caps a pause window lasts: a model is paused for at most one of them. */
+export const pauseWindowCaps = 4;
+
+/**
+ * The window in which a judge waits out a model's pauses for at most its
+ * back-off cap `capMs`: `pauseWindowCaps` caps.
+ *
+ * @example
+ * ```ts
+ * pauseWindowMs(4000); // 16000
+ * ```
+ */
+export function pauseWindowMs(capMs: number): number {
+  return pauseWindowCaps * timerDelayMs(capMs);
+}
+
+/**
+ * The pause held after one for the same model arrives at `atMs`: the latest
+ * `untilMs` wins, and the window stays the one it arrived in while that
+ * window (`windowMs` long) lasts, so a repeat cannot push the end further.
+ *
+ * @example
+ * ```ts
+ * heldAfter({ untilMs: 5_000, receivedAtMs: 1_000 }, 9_000, 3_000, 16_000); // { untilMs: 9000, receivedAtMs: 1000 }
+ * heldAfter({ untilMs: 5_000, receivedAtMs: 1_000 }, 30_000, 20_000, 16_000); // { untilMs: 30000, receivedAtMs: 20000 }
+ * ```
+ */
+export function heldAfter(
+  previous: HeldPause | undefined,
+  untilMs: number,
+  atMs: number,
+  windowMs: number,
+): HeldPause {
+  const inWindow = previous !== undefined && atMs - previous.receivedAtMs < windowMs;
+  return { untilMs, receivedAtMs: inWindow ? previous.receivedAtMs : atMs };
 }
 
 /**
@@ -33,7 +73,7 @@ export function pauseCapMs(backoff: Pick<BackoffSettings, 'maxMs'> | null): numb
 /**
  * When a held pause ends for a judge whose back-off cap is `capMs` (epoch
  * ms; 0 for no pause): at the pause's own end, and never more than `capMs`
- * after it arrived, whatever `untilMs` it claimed.
+ * after the first pause of its window arrived, whatever `untilMs` it claimed.
  *
  * @example
  * ```ts

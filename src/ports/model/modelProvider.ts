@@ -44,6 +44,11 @@ export interface ModelProvider {
   readonly name: string;
   readonly model: string;
   invoke(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * Resolves once the model may be called (a fleet's pause of it waited
+   * out), before an attempt's timeout starts; absent: at once.
+   */
+  ready?(signal: AbortSignal): Promise<void>;
 }
 
 /**

@@ -31,7 +31,7 @@ import {
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
-import { permissionRefusal } from './natsPermission.js';
+import { permissionRefusal, publishRefusals } from './natsPermission.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
@@ -84,6 +84,10 @@ export async function openJetStreamJudgeQueue(
       await ensureConsumer(jsm, stream, `${prefix}.cases.>`, options);
     }
     let checkedAt = Date.now();
+    // a role that may not pull: its pulls bring nothing, and the server says why only here
+    const pullRefusals = publishRefusals(nc, options.url, [
+      `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+    ]);
     const healing = async function* (pull: AsyncGenerator<QueuedCaseDelivery>) {
       let received = 0;
       try {
@@ -93,8 +97,10 @@ export async function openJetStreamJudgeQueue(
         }
       } catch (error) {
         consumer = await setUp().catch(() => consumer);
-        throw error;
+        throw pullRefusals.refused() ?? error;
       }
+      const refused = pullRefusals.refused();
+      if (received === 0 && refused !== null) throw refused;
       // a pull of a consumer the server lost ends empty, not in an error: look now and then
       if (received === 0 && Date.now() - checkedAt > consumerCheckMs) {
         checkedAt = Date.now();
@@ -168,14 +174,16 @@ export async function openJetStreamJudgeQueue(
       take(max, waitMs) {
         if (consumer === null)
           throw new RunQueueError('this judge queue was opened to submit only');
-        return healing(deliveries(consumer, max, Math.max(minPullMs, waitMs)));
+        return healing(deliveries(consumer, max, Math.max(minPullMs, waitMs), pullRefusals));
       },
       async queuedCaseKeys(evaluationRunId) {
         const ids = await queuedMessageIds(
           jsm,
           stream,
           `${prefix}.cases.${subjectToken(evaluationRunId)}`,
-        );
+        ).catch((error: unknown) => {
+          throw permissionRefusal(error, options.url) ?? error;
+        });
         const runPrefix = `${evaluationRunId}:`;
         return new Set([...ids].map((id) => id.slice(runPrefix.length)));
       },
@@ -236,12 +244,15 @@ async function* deliveries(
   consumer: Consumer,
   max: number,
   expires: number,
+  refusals: ReturnType<typeof publishRefusals>,
 ): AsyncGenerator<QueuedCaseDelivery> {
   const messages = await consumer.fetch({
     max_messages: max,
     expires,
     idle_heartbeat: pullHeartbeatMs,
   });
+  // a refused pull brings nothing: end it now rather than at its expiry
+  const stopWatching = refusals.whileWaiting(() => messages.stop());
   try {
     for await (const message of messages) {
       yield {
@@ -257,6 +268,7 @@ async function* deliveries(
   } catch (error) {
     if (!(error instanceof JetStreamError && error.message === 'heartbeats missed')) throw error;
   } finally {
+    stopWatching();
     messages.stop();
   }
 }

@@ -15,7 +15,7 @@ import {
   type RunQueueOptions,
 } from '../queue/runQueue.js';
 import { connectForQueue, ensureWorkQueueStream, queueSetupError } from './jetStreamSetup.js';
-import { permissionRefusal } from './natsPermission.js';
+import { permissionRefusal, publishRefusals } from './natsPermission.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
@@ -54,7 +54,10 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
     const js = jetstream(nc);
     const { consume } = options;
-    const queued = () => queuedMessageIds(jsm, stream, subject);
+    const queued = () =>
+      queuedMessageIds(jsm, stream, subject).catch((error: unknown) => {
+        throw permissionRefusal(error, options.url) ?? error;
+      });
     if (consume === undefined) return jetStreamQueue(nc, js, null, subject, queued, options.url);
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {
@@ -79,7 +82,14 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
     return jetStreamQueue(
       nc,
       js,
-      { consumer: await setUp(), checkedAt: Date.now(), setUp },
+      {
+        consumer: await setUp(),
+        checkedAt: Date.now(),
+        setUp,
+        refusals: publishRefusals(nc, options.url, [
+          `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+        ]),
+      },
       subject,
       queued,
       options.url,
@@ -96,6 +106,8 @@ function jetStreamQueue(
     consumer: Consumer;
     checkedAt: number;
     readonly setUp: () => Promise<Consumer>;
+    /** A role that may not pull: its pulls bring nothing, and the server says why only here. */
+    readonly refusals: ReturnType<typeof publishRefusals>;
   } | null,
   subject: string,
   queuedRunIds: () => Promise<Set<string>>,
@@ -113,13 +125,17 @@ function jetStreamQueue(
     },
     async next({ waitMs }) {
       if (pulling === null) throw new RunQueueError('this run queue was opened to submit only');
-      const message = await nextOrNull(pulling.consumer, Math.max(minPullMs, waitMs)).catch(
-        async (error: unknown) => {
-          pulling.consumer = await pulling.setUp().catch(() => pulling.consumer);
-          throw error;
-        },
-      );
+      const message = await nextOrNull(
+        pulling.consumer,
+        Math.max(minPullMs, waitMs),
+        pulling.refusals,
+      ).catch(async (error: unknown) => {
+        pulling.consumer = await pulling.setUp().catch(() => pulling.consumer);
+        throw pulling.refusals.refused() ?? error;
+      });
       if (message === null) {
+        const refused = pulling.refusals.refused();
+        if (refused !== null) throw refused;
         // a pull of a consumer the server lost ends empty, not in an error: look now and then
         if (Date.now() - pulling.checkedAt > consumerCheckMs) {
           pulling.checkedAt = Date.now();
@@ -163,17 +179,26 @@ export const pullHeartbeatMs = 500;
  * a message the server sent meanwhile stays unacked and comes back after the
  * ack wait.
  */
-async function nextOrNull(consumer: Consumer, expires: number): Promise<JsMsg | null> {
+async function nextOrNull(
+  consumer: Consumer,
+  expires: number,
+  refusals: ReturnType<typeof publishRefusals>,
+): Promise<JsMsg | null> {
+  let stopWatching = (): void => undefined;
   try {
     const messages = await consumer.fetch({
       max_messages: 1,
       expires,
       idle_heartbeat: pullHeartbeatMs,
     });
+    // a refused pull brings nothing: end it now rather than at its expiry
+    stopWatching = refusals.whileWaiting(() => messages.stop());
     for await (const message of messages) return message;
     return null;
   } catch (error) {
     if (error instanceof JetStreamError && error.message === 'heartbeats missed') return null;
     throw error;
+  } finally {
+    stopWatching();
   }
 }

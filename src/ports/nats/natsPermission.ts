@@ -1,3 +1,4 @@
+import type { NatsConnection } from '@nats-io/transport-node';
 import { ArenaError } from '../../domain/shared/errors.js';
 import { redactUrl } from '../runtime/redactUrl.js';
 import { natsServerOptions } from './natsServer.js';
@@ -38,4 +39,55 @@ export function permissionRefusal(error: unknown, url: string): NatsPermissionEr
   if (!(error instanceof Error) || !/permissions violation/i.test(error.message)) return null;
   // no cause: the client's RequestError under it would read as a server out of reach (exit 3)
   return new NatsPermissionError(url, error.message);
+}
+
+/**
+ * Follow the server's refusals of this connection's publishes to `subjects`:
+ * a refused pull request (`$JS.API.CONSUMER.MSG.NEXT.…`) is no request that
+ * fails, only a pull that never brings anything, so a worker of a role that
+ * may not pull would idle for ever without it. `refused()` is the first
+ * refusal seen, as a `NatsPermissionError`, else `null`; `whileWaiting(stop)`
+ * calls `stop` when a refusal comes (at once if one came), to end a pull
+ * that would otherwise wait out its expiry.
+ *
+ * @example
+ * ```ts
+ * const pulls = publishRefusals(nc, url, ['$JS.API.CONSUMER.MSG.NEXT.ARENA_RUNS.arena-workers']);
+ * const messages = await consumer.fetch({ max_messages: 1, expires: 2000 });
+ * const stopWatching = pulls.whileWaiting(() => messages.stop());
+ * for await (const message of messages) ...
+ * stopWatching();
+ * const refusal = pulls.refused(); // NatsPermissionError: … refused user viewer: Permissions Violation for Publish to "$JS.API.CONSUMER.MSG.NEXT.ARENA_RUNS.arena-workers" (…)
+ * ```
+ */
+export function publishRefusals(
+  nc: Pick<NatsConnection, 'status'>,
+  url: string,
+  subjects: readonly string[],
+): { refused(): NatsPermissionError | null; whileWaiting(stop: () => void): () => void } {
+  let refusal: NatsPermissionError | null = null;
+  const waiting = new Set<() => void>();
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type !== 'error' || refusal !== null) continue;
+      const { error } = status as { error?: { operation?: unknown; subject?: unknown } };
+      if (
+        error instanceof Error &&
+        error.name === 'PermissionViolationError' &&
+        error.operation === 'publish' &&
+        subjects.includes(String(error.subject))
+      ) {
+        refusal = new NatsPermissionError(url, error.message);
+        for (const stop of waiting) stop();
+      }
+    }
+  })().catch(() => undefined);
+  return {
+    refused: () => refusal,
+    whileWaiting(stop) {
+      if (refusal !== null) stop();
+      waiting.add(stop);
+      return () => waiting.delete(stop);
+    },
+  };
 }

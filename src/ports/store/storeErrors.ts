@@ -299,3 +299,31 @@ export class SweepNotFoundError extends ArenaError {
     this.sweepId = sweepId;
   }
 }
+
+/** A write a command needs of one table of the store, e.g. `{ privilege: 'UPDATE', table: 'runs' }`. */
+export interface TableWrite {
+  readonly privilege: 'INSERT' | 'UPDATE' | 'DELETE';
+  readonly table: string;
+}
+
+/**
+ * The database refused this user something its command needs: the store
+ * URI names a role that may not do this (see `docs/postgres/roles.sql` and
+ * `grants.sql`). Bad input, never a server fault: no wait cures it.
+ *
+ * @example
+ * ```ts
+ * ArenaError.is(error, 'STORE_PERMISSION'); // true when `error` is a StorePermissionError
+ * error.message;
+ * // "postgres://arena_viewer@db:5432/arena: user 'arena_viewer' may not UPDATE runs, INSERT episodes (that role may not do this; arena's roles: docs/postgres/roles.sql and grants.sql)"
+ * ```
+ */
+export class StorePermissionError extends ArenaError {
+  constructor(display: string, user: string, refused: string, options?: { cause?: unknown }) {
+    super(
+      'STORE_PERMISSION',
+      `${display}: user '${user}' ${refused} (that role may not do this; arena's roles: docs/postgres/roles.sql and grants.sql)`,
+      options,
+    );
+  }
+}

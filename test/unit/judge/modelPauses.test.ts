@@ -67,8 +67,11 @@ describe('model pauses shared by a fleet', () => {
         return { content: '{}' };
       },
     };
-    const waiting = pausingProvider(fine, key, two, { capMs: 4000, now: () => now }).invoke(
-      request(new AbortController().signal),
+    const provider = pausingProvider(fine, key, two, { capMs: 4000, now: () => now });
+    // the judge waits for the model before the attempt (and its timeout) starts, then calls
+    const signal = new AbortController().signal;
+    const waiting = (provider.ready?.(signal) ?? Promise.resolve()).then(() =>
+      provider.invoke(request(signal)),
     );
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(calls).toEqual([]);
@@ -79,7 +82,7 @@ describe('model pauses shared by a fleet', () => {
     two.dispose();
   });
 
-  it('a wait is inside the attempt: aborting it (timeout or cancel) rejects as an aborted call, without calling', async () => {
+  it('a wait comes before the attempt: aborting it (a cancel) rejects as an aborted call, without calling', async () => {
     const pauses = createModelPauses();
     pauses.pause('k', Date.now() + 60_000);
     const controller = new AbortController();
@@ -97,7 +100,7 @@ describe('model pauses shared by a fleet', () => {
       pauses,
       { capMs: 120_000 },
     );
-    const call = provider.invoke(request(controller.signal));
+    const call = provider.ready?.(controller.signal);
     controller.abort();
     await expect(call).rejects.toThrow(ProviderAbortedError);
     expect(called).toBe(false);
@@ -118,14 +121,32 @@ describe('model pauses shared by a fleet', () => {
     expect(pauses.pausedUntil('a', 0)).toBe(1_000);
   });
 
+  it('repeating a pause does not extend it: a pause every 2 s for a minute pauses a model for at most the cap in each window of 4 caps', async () => {
+    let now = 0;
+    const pauses = createModelPauses({ now: () => now });
+    const capMs = 4000;
+    // a judge with this cap has waited on the board: its windows are 4 caps long
+    await pauses.waitFor('other', capMs, new AbortController().signal);
+    let pausedMs = 0;
+    for (now = 0; now < 60_000; now += 100) {
+      if (now % 2000 === 0) pauses.pause('m', now + 1e9);
+      if (pauses.pausedUntil('m', capMs) > now) pausedMs += 100;
+    }
+    // windows start at 0, 16 s, 32 s and 48 s: 4 s paused in each, 16 s in all (a quarter of the minute)
+    expect(pausedMs).toBe(16_000);
+  });
+
   it('forgets a pause once it has ended, and holds at most maxHeldPauses', async () => {
     let now = 0;
     const pauses = createModelPauses({ now: () => now });
     for (let index = 0; index < maxHeldPauses + 10; index++) pauses.pause(`m${index}`, 1e15);
     expect(pauses.heldCount()).toBe(maxHeldPauses);
-    // once a judge (cap 4 s) has waited on the board, a pause ends 4 s after it came at the latest
+    // once a judge (cap 4 s) has waited on the board, a pause ends 4 s after it came at the latest,
+    // and is forgotten once its window (4 caps) is over: forgotten sooner, a repeat would open a new one
     await pauses.waitFor('other', 4000, new AbortController().signal);
     now = 4_000;
+    expect(pauses.pausedUntil('m1030', 4000)).toBe(4_000);
+    now = 16_000;
     expect(pauses.heldCount()).toBe(0);
   });
 
@@ -144,6 +165,6 @@ describe('model pauses shared by a fleet', () => {
     expect(warnings).not.toContain('TimeoutOverflowWarning');
     expect(delays.length).toBeLessThanOrEqual(2);
     expect(delays.every((delay) => (delay ?? 0) <= 200)).toBe(true);
-    expect(pauses.heldCount()).toBe(0);
+    expect(pauses.pausedUntil('k', 200)).toBeLessThanOrEqual(Date.now());
   });
 });

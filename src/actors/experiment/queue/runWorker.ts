@@ -160,6 +160,8 @@ export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTal
       try {
         delivery = await options.queue.next({ waitMs: 1000 });
       } catch (error) {
+        // a role that may not take runs: no wait cures it, the worker stops and says why
+        if (ArenaError.is(error, 'NATS_PERMISSION')) throw error;
         // the server is away (a restart): wait and ask again, the runs in hand go on
         if (options.signal.aborted) break;
         emit({ type: 'queueError', error });

@@ -1,4 +1,10 @@
-import { StoreNotFoundError, StoreOpenError, StoreSchemaError } from '../storeErrors.js';
+import {
+  StoreNotFoundError,
+  StoreOpenError,
+  StorePermissionError,
+  StoreSchemaError,
+  type TableWrite,
+} from '../storeErrors.js';
 import { StoreConnectionError } from './postgresErrors.js';
 import { migrationLockKey, postgresMigrations } from './postgresSchema.js';
 import {
@@ -17,6 +23,12 @@ export interface PostgresOpenOptions {
   readonly busyTimeoutMs?: number;
   /** How long connecting may take (default 10 s). */
   readonly connectTimeoutMs?: number;
+  /**
+   * The writes the command needs: checked once the store is open, so a role
+   * that may not do its job is refused at the start (`StorePermissionError`),
+   * not at its first run.
+   */
+  readonly requiredWrites?: readonly TableWrite[];
 }
 
 /**
@@ -102,11 +114,34 @@ export function openPostgresConnection(
         throw new StoreSchemaError(display, version, postgresMigrations.length);
       }
     } else migrate(connection, display, config.user);
+    requireWrites(connection, display, config.user, options.requiredWrites ?? []);
     return failingClearly(connection, display, config);
   } catch (error) {
     connection.close();
     throw connectionError(display, config, error);
   }
+}
+
+/** Refuse a user that lacks any of `writes` (a column grant counts), naming every one it lacks. */
+function requireWrites(
+  connection: SyncConnection,
+  display: string,
+  user: string,
+  writes: readonly TableWrite[],
+): void {
+  if (writes.length === 0) return;
+  const granted = connection.query<{ granted: boolean }>(
+    // DELETE is granted on a table only; INSERT and UPDATE may be granted on some of its columns
+    `SELECT CASE WHEN t.privilege = 'DELETE' THEN has_table_privilege(current_user, t.name, t.privilege)
+       ELSE has_any_column_privilege(current_user, t.name, t.privilege) END AS granted
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(name, privilege, position)
+     ORDER BY t.position`,
+    [writes.map((each) => each.table), writes.map((each) => each.privilege)],
+  ).rows;
+  const missing = writes.filter((_each, index) => granted[index]?.granted !== true);
+  if (missing.length === 0) return;
+  const list = missing.map((each) => `${each.privilege} ${each.table}`).join(', ');
+  throw new StorePermissionError(display, user, `may not ${list}`);
 }
 
 /** The schema version, or `null` when the database has no arena store. */
@@ -229,6 +264,10 @@ function failingClearly(
           throw new StoreConnectionError(display, `${config.host}:${config.port}`, error.failure, {
             cause: error,
           });
+        }
+        if (error instanceof PgQueryError && error.failure.code === '42501') {
+          const refused = `was refused: ${error.failure.message} (42501)`;
+          throw new StorePermissionError(display, config.user, refused, { cause: error });
         }
         throw error;
       }

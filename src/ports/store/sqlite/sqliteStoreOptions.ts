@@ -1,5 +1,6 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { RunIdGenerator } from '../../runtime/runId.js';
+import type { TableWrite } from '../storeErrors.js';
 
 // Its own module, apart from sqliteOpen.ts, so a published declaration naming it needs no better-sqlite3 types.
 /** How a SQLite store (of runs, of judgements) is opened. */
@@ -12,4 +13,10 @@ export interface SqliteStoreOptions {
   readonly newRunId?: RunIdGenerator;
   /** How long a write waits for another process's write lock (default 30 s). */
   readonly busyTimeoutMs?: number;
+  /**
+   * The writes the command needs of the store's tables: a PostgreSQL store
+   * refuses a role without them at the open; SQLite has no roles (a writable
+   * file is all it takes).
+   */
+  readonly requiredWrites?: readonly TableWrite[];
 }
