@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createModelPauses } from '../../src/actors/judging/modelPauses.js';
-import type { JudgeQueue, ModelPause } from '../../src/ports/queue/judgeQueue.js';
+import { pauseWindowMs } from '../../src/domain/judge/modelPauseRule.js';
+import {
+  type JudgeQueue,
+  type ModelPause,
+  modelPauseMaxAgeMs,
+} from '../../src/ports/queue/judgeQueue.js';
 
 /** A queue whose pause feed the test drives: what another worker, or a forger, publishes. */
 function pauseFeed() {
@@ -37,7 +42,7 @@ const step = fc.record({
 });
 
 describe('model pauses, over any sequence of real and forged pauses', () => {
-  it('the effective pause is never longer than the cap, and ends when the latest pause for the model says', () => {
+  it('the effective pause is never longer than the cap, ends when the latest pause says, and a repeat never pushes it past the cap after the first pause of its window', () => {
     fc.assert(
       fc.property(
         fc.array(step, { minLength: 1, maxLength: 30 }),
@@ -46,19 +51,23 @@ describe('model pauses, over any sequence of real and forged pauses', () => {
           let now = 1_700_000_000_000;
           const { queue, deliver } = pauseFeed();
           const pauses = createModelPauses({ queue, now: () => now });
-          const latest = new Map<string, { untilMs: number; receivedAtMs: number }>();
+          const latest = new Map<string, { untilMs: number; windowStartMs: number }>();
           for (const { elapsedMs, key, own, untilOffsetMs } of steps) {
             now += elapsedMs;
             const untilMs = now + untilOffsetMs;
             if (own) pauses.pause(key, untilMs);
             else deliver({ key, untilMs });
-            latest.set(key, { untilMs, receivedAtMs: now });
+            // no judge waited yet: a window lasts as long as the queue keeps a pause
+            const previous = latest.get(key);
+            const inWindow =
+              previous !== undefined && now - previous.windowStartMs < modelPauseMaxAgeMs;
+            latest.set(key, { untilMs, windowStartMs: inWindow ? previous.windowStartMs : now });
             for (const model of ['a', 'b']) {
               const leftMs = Math.max(0, pauses.pausedUntil(model, capMs) - now);
               expect(leftMs).toBeLessThanOrEqual(capMs);
-              // the rule: the latest pause for the model, cut to the cap from its arrival
+              // the rule: the latest pause for the model, cut to the cap from its window's first pause
               const last = latest.get(model);
-              const endsAt = last ? Math.min(last.untilMs, last.receivedAtMs + capMs) : 0;
+              const endsAt = last ? Math.min(last.untilMs, last.windowStartMs + capMs) : 0;
               expect(leftMs).toBe(Math.max(0, endsAt - now));
             }
           }
@@ -69,8 +78,8 @@ describe('model pauses, over any sequence of real and forged pauses', () => {
     );
   });
 
-  it('a pause that has ended is forgotten: memory holds only pauses still running', () => {
-    fc.assert(
+  it('a pause that has ended is forgotten once its window closes: memory holds only pauses whose window is open', async () => {
+    await fc.assert(
       fc.asyncProperty(
         fc.array(step, { minLength: 1, maxLength: 20 }),
         fc.integer({ min: 1, max: 5_000 }),
@@ -86,7 +95,8 @@ describe('model pauses, over any sequence of real and forged pauses', () => {
             else deliver({ key, untilMs: now + untilOffsetMs });
             expect(pauses.heldCount()).toBeLessThanOrEqual(2);
           }
-          now += capMs;
+          // kept while its window lasts (a pause forgotten earlier would open a new window)
+          now += pauseWindowMs(capMs);
           expect(pauses.heldCount()).toBe(0);
           pauses.dispose();
         },

@@ -68,7 +68,7 @@ export interface CommandViewer {
  * @throws CliError (exit code 2) for a bad port, wait or history, or a taken port.
  * @example
  * ```ts
- * const viewer = await startCommandViewer({ view: true }, 'arena run examples/x.yaml');
+ * const viewer = await startCommandViewer({ view: true }, 'arena run examples/two-feeders.yaml');
  * // stderr: arena: viewer at http://127.0.0.1:40123/9c1e…/ (open it in a browser; it loads nothing from the internet)
  * ```
  */
