@@ -298,7 +298,7 @@ describe('the manual', () => {
  * A link to one of them is let through while it is missing (and said so); once
  * it exists, the test asks for its name to go from this list.
  */
-const PAGES_OF_OTHER_BRANCHES = ['docs/judge-pairwise.md'];
+const PAGES_OF_OTHER_BRANCHES: readonly string[] = [];
 
 describe('the manual links', () => {
   it.each(pages)('%s links only to files and anchors that exist', (page) => {
