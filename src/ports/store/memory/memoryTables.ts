@@ -21,7 +21,7 @@ export interface RunTables {
  * What handles of one memory store share: its tables, as the databases' rows,
  * and the undo log of the transaction open on it (`null` outside one).
  *
- * @internal the memory store's own state; the contract tests open several handles on one.
+ * The memory store's own state (not exported by an entry): the contract tests open several handles on one.
  */
 export interface MemoryStoreState {
   readonly runs: Map<string, RunTables>;
@@ -34,7 +34,7 @@ export interface MemoryStoreState {
 /**
  * An empty memory store, to open handles on with `openMemoryStore`.
  *
- * @internal see `MemoryStoreState`.
+ * Not exported by an entry (see `MemoryStoreState`).
  * @example
  * ```ts
  * const state = createMemoryStoreState();
