@@ -43,7 +43,7 @@ describe('arena judge with a panel', () => {
       [
         'judged 4 cases with trio: passed 2, failed 1, skipped 1, error 0',
         'pass rate 0.6667 (95% CI 0.2077-0.9385, n 3), mean score 0.5889 (95% CI -0.7107 to 1.8885, n 3)',
-        'tokens 3033 (in 2595, out 438), cost unknown (no prices configured)',
+        'tokens 3033 (in 2595, out 438), cost $0.000000',
         'member strict: passed 2, failed 1, skipped 1, error 0; pass rate 0.6667 (95% CI 0.2077-0.9385, n 3)',
         'member lenient: passed 3, failed 1, skipped 0, error 0; pass rate 0.75 (95% CI 0.3006-0.9544, n 4)',
         'member pedantic: passed 1, failed 2, skipped 1, error 0; pass rate 0.3333 (95% CI 0.0615-0.7923, n 3)',
