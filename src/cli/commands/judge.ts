@@ -1,7 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
-import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import { judgeTrials } from '../../actors/judging/judgeTrials.js';
 import { judgeModeOf, loadJudgeConfig } from '../../config/judgeConfig.js';
@@ -9,7 +8,6 @@ import { sequentialGateSpecs } from '../../config/sequentialGateConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
-import { createLogger } from '../../ports/runtime/logger.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
@@ -17,6 +15,7 @@ import { refuseCalibrationGatesWithoutStore } from './calibrationGate.js';
 import { registerJudgeCalibrateCommand } from './judgeCalibrate.js';
 import {
   caseContexts,
+  commandJudge,
   defaultRunIdOf,
   type JudgeCommandOptions,
   openCases,
@@ -166,14 +165,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
   refuseCalibrationGatesWithoutStore(config, options.config);
-  const logger = createLogger({ level: options.logLevel, json: options.json === true });
-  const judge = await judgeFromConfig(config, {
-    baseDir,
-    logger,
-    // One connection per judgement in flight, kept alive: no more are ever opened.
-    maxConnections: concurrency,
-    ...(options.judge ? { name: options.judge } : {}),
-  });
+  const judge = await commandJudge(config, baseDir, options, concurrency);
   checkAgreementGate(config, judge, trials);
   const mode = judgeModeOf(config, options.judge);
   checkPairwiseOptions(config, mode, trials);

@@ -5,7 +5,6 @@ import type { Command } from 'commander';
 import { lastValueFrom, tap } from 'rxjs';
 import { judgeEvaluationRun } from '../../actors/judging/judgeEvaluationRun.js';
 import { judgeFingerprintOf } from '../../actors/judging/judgeFingerprintOf.js';
-import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import { judgeMany } from '../../actors/judging/judgeMany.js';
 import { loadJudgeConfig } from '../../config/judgeConfig.js';
 import { calibrationAccumulator } from '../../domain/judge/calibration.js';
@@ -21,7 +20,7 @@ import { isPanelResult } from '../../domain/judge/panel.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import { DEFAULT_BOOTSTRAP_RESAMPLES } from '../../domain/stats/bootstrap.js';
-import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
+import type { LogLevel } from '../../ports/runtime/logger.js';
 import type { JudgeStore } from '../../ports/store/judgeStore.js';
 import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
 import { parseStoreUri } from '../../ports/store/storeUri.js';
@@ -33,7 +32,13 @@ import {
   type CalibrationSummary,
   formatCalibration,
 } from './calibrationText.js';
-import { caseContexts, defaultRunIdOf, openCases, scanCases } from './judgeCommandIo.js';
+import {
+  caseContexts,
+  commandJudge,
+  defaultRunIdOf,
+  openCases,
+  scanCases,
+} from './judgeCommandIo.js';
 
 interface CalibrateOptions {
   logLevel: LogLevel;
@@ -115,13 +120,7 @@ async function calibrateCommand(casesPath: string, options: CalibrateOptions): P
       caseIds.add(context.caseId);
     const { labels, labelsSha256 } = await readLabels(options.labels, caseIds, casesPath);
     const people = labelReferences(labels);
-    const logger = createLogger({ level: options.logLevel, json: options.json === true });
-    const judge = await judgeFromConfig(config, {
-      baseDir,
-      logger,
-      maxConnections: concurrency,
-      ...(options.judge ? { name: options.judge } : {}),
-    });
+    const judge = await commandJudge(config, baseDir, options, concurrency);
     const labelled = async function* (): AsyncGenerator<JudgeContext> {
       for await (const context of caseContexts(file, defaultRunId, casesPath)) {
         if (people.references.has(context.caseId)) yield context;

@@ -1,4 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
+import type { Judge } from '../../actors/judging/judges.js';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
 import { createCaseKeyDigests } from '../../domain/judge/caseKeyDigests.js';
 import {
@@ -12,6 +14,7 @@ import { parsePairwiseCaseLine } from '../../domain/judge/pairwiseCases.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
 import { formatEstimate } from '../../domain/stats/interval.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
+import { createLogger } from '../../ports/runtime/logger.js';
 import { cannotReadFile } from '../../ports/runtime/unreadableFile.js';
 import { caseKeyOf } from '../../ports/store/judgeStore.js';
 import { counted } from '../counted.js';
@@ -327,4 +330,29 @@ function costText(costUsd: number | null): string {
 function errorTypeLine(counted: ErrorTypeCount): string {
   const first = counted.firstDetail === null ? '' : `, first: ${counted.firstDetail}`;
   return `errors: ${counted.count} ${counted.errorType}${first}`;
+}
+
+/**
+ * The judge a command judges with: the config's profile (`--judge`, else its
+ * own), one kept-alive connection per judgement in flight (no more are ever
+ * opened), logging as `--log-level` and `--json` say.
+ *
+ * @example
+ * ```ts
+ * const judge = await commandJudge(config, baseDir, options, 8);
+ * judge.settings.name; // 'strict'
+ * ```
+ */
+export function commandJudge(
+  config: JudgeConfig,
+  baseDir: string,
+  options: Pick<JudgeCommandOptions, 'logLevel' | 'json' | 'judge'>,
+  concurrency: number,
+): Promise<Judge> {
+  return judgeFromConfig(config, {
+    baseDir,
+    logger: createLogger({ level: options.logLevel, json: options.json === true }),
+    maxConnections: concurrency,
+    ...(options.judge ? { name: options.judge } : {}),
+  });
 }

@@ -6,7 +6,6 @@ import {
 } from '../../actors/judging/evaluationRunErrors.js';
 import { endedRunVerdicts } from '../../actors/judging/evaluationRuns.js';
 import { judgeEvaluationRun } from '../../actors/judging/judgeEvaluationRun.js';
-import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import { judgeOnFleet } from '../../actors/judging/judgeOnFleet.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import {
@@ -20,7 +19,6 @@ import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
 import { patientJudgeQueue } from '../../ports/queue/patientJudgeQueue.js';
-import { createLogger } from '../../ports/runtime/logger.js';
 import { createRunIdGenerator } from '../../ports/runtime/runId.js';
 import {
   caseKeyOf,
@@ -40,6 +38,7 @@ import {
   type CasesScan,
   caseContexts,
   caseLines,
+  commandJudge,
   defaultRunIdOf,
   type JudgeCommandOptions,
   type MessageSize,
@@ -157,13 +156,7 @@ export async function judgeIntoStoreCommand(
   options: Omit<JudgeCommandOptions, 'concurrency'> & { readonly concurrency: number },
 ): Promise<void> {
   const { config, baseDir } = loadJudgeConfig(options.config);
-  const logger = createLogger({ level: options.logLevel, json: options.json === true });
-  const judge = await judgeFromConfig(config, {
-    baseDir,
-    logger,
-    maxConnections: options.concurrency,
-    ...(options.judge ? { name: options.judge } : {}),
-  });
+  const judge = await commandJudge(config, baseDir, options, options.concurrency);
   const location = storeLocationOf(options.store, '--store');
   const file = await openCases(casesPath);
   let store: JudgeStore | null = null;

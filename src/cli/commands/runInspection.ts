@@ -9,6 +9,7 @@ import {
 import { createTraceRecorder, type TraceRecorder } from '../../actors/inspection/traceRecorder.js';
 import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { CliError } from '../errors.js';
+import { portFlag, waitFlag } from '../serverFlags.js';
 import { shellWord } from '../storeArgument.js';
 import { type CommandViewer, startCommandViewer, type ViewFlags } from './viewOptions.js';
 
@@ -41,8 +42,6 @@ export interface RunInspection {
 export const DEFAULT_INSPECT_PORT = 8080;
 /** How long a finished run may linger before it exits anyway. */
 const EXIT_GRACE_MS = 3000;
-/** The longest `--inspect-wait`: a day. */
-const MAX_INSPECT_WAIT_SECONDS = 86_400;
 
 /**
  * Start what `--inspect`, `--inspect-port`, `--inspect-wait` and `--trace`
@@ -136,30 +135,11 @@ export async function startRunInspection(options: RunInspectionOptions): Promise
 }
 
 function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_INSPECT_PORT;
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || port > 65_535) {
-    throw new CliError(
-      `--inspect-port must be a port number from 0 to 65535 (0 picks a free one), got ${JSON.stringify(raw)}`,
-    );
-  }
-  return port;
+  return portFlag('--inspect-port', raw, DEFAULT_INSPECT_PORT);
 }
 
 function parseWait(raw: string | undefined): number | null {
-  if (raw === undefined) return null;
-  const seconds = Number(raw);
-  if (
-    raw.trim() === '' ||
-    !Number.isFinite(seconds) ||
-    seconds < 0 ||
-    seconds > MAX_INSPECT_WAIT_SECONDS
-  ) {
-    throw new CliError(
-      `--inspect-wait must be a number of seconds from 0 to ${MAX_INSPECT_WAIT_SECONDS}, got ${JSON.stringify(raw)}`,
-    );
-  }
-  return seconds;
+  return waitFlag('--inspect-wait', raw);
 }
 
 /** Keep the relay up until a viewer has the whole run, or the seconds pass. */

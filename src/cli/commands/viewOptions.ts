@@ -8,6 +8,7 @@ import {
   startViewer,
 } from '../../viewer/startViewer.js';
 import { CliError } from '../errors.js';
+import { portFlag, waitFlag } from '../serverFlags.js';
 
 /** The options that serve arena's own viewer while a command runs. */
 export interface ViewFlags {
@@ -20,9 +21,6 @@ export interface ViewFlags {
   /** `--view-history <n>`: events kept per actor. */
   readonly viewHistory?: string;
 }
-
-/** The longest `--view-wait`: a day. */
-const MAX_VIEW_WAIT_SECONDS = 86_400;
 
 /**
  * Add `--view`, `--view-port`, `--view-wait` and `--view-history` to a
@@ -152,14 +150,7 @@ export function checkViewFlags(flags: ViewFlags): void {
  * ```
  */
 export function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return 0;
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || port > 65_535) {
-    throw new CliError(
-      `--view-port must be a port number from 0 to 65535 (0 picks a free one), got ${JSON.stringify(raw)}`,
-    );
-  }
-  return port;
+  return portFlag('--view-port', raw, 0);
 }
 
 function parseHistory(raw: string | undefined): number {
@@ -175,19 +166,7 @@ function parseHistory(raw: string | undefined): number {
 
 /** `--view-wait`: `null` when not given, else seconds from 0 to a day. */
 export function parseWait(raw: string | undefined): number | null {
-  if (raw === undefined) return null;
-  const seconds = Number(raw);
-  if (
-    raw.trim() === '' ||
-    !Number.isFinite(seconds) ||
-    seconds < 0 ||
-    seconds > MAX_VIEW_WAIT_SECONDS
-  ) {
-    throw new CliError(
-      `--view-wait must be a number of seconds from 0 to ${MAX_VIEW_WAIT_SECONDS}, got ${JSON.stringify(raw)}`,
-    );
-  }
-  return seconds;
+  return waitFlag('--view-wait', raw);
 }
 
 function waitForEnter(): Promise<void> {
