@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/ports/store/postgres/postgresStore.js';
 import { repoRoot, runArena } from '../support/cli.js';
+import { spawnArena } from '../support/judgeFleet.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import {
@@ -10,6 +11,7 @@ import {
   startWorker,
   type WorkerProcess,
   waitForStart,
+  waitUntil,
 } from '../support/queueFleet.js';
 import { scratchFolder } from '../support/scratch.js';
 import { decided, type Table } from '../support/sweeps.js';
@@ -18,7 +20,7 @@ let nats: NatsServer;
 let postgres: TestPostgres;
 const started: WorkerProcess[] = [];
 beforeAll(async () => {
-  [nats, postgres] = await Promise.all([startNatsServer(), startTestPostgres()]);
+  [nats, postgres] = await Promise.all([startNatsServer(), startTestPostgres({ crashSafe: true })]);
 });
 afterAll(async () => {
   await killAll(started);
@@ -74,4 +76,65 @@ describe('arena sweep --nats', () => {
     );
     await killAll(crew);
   }, 180_000);
+  it('takes the decisions of a local sweep when PostgreSQL crashes and restarts twice under it', async () => {
+    const folder = scratchFolder('arena-sweep-fleet-restart-');
+    const sweepFile = path.join(repoRoot, 'examples/sweep.yaml');
+    const reference = await runArena([
+      'sweep',
+      sweepFile,
+      '--store',
+      `sqlite:${path.join(folder, 'local.db')}`,
+      '--json',
+    ]);
+    expect(reference.code, reference.stderr).toBe(0);
+
+    const store = await postgres.createDatabase('sweep_restart');
+    const crew = ['r1', 'r2'].map((name) =>
+      startWorker({ nats: nats.url, store, name, cwd: folder }),
+    );
+    started.push(...crew);
+    await waitForStart(crew);
+    const sweeping = spawnArena(
+      ['sweep', sweepFile, '--nats', nats.url, '--store', store, '--json'],
+      { cwd: folder, env: { ...fleetEnv } },
+    );
+    // a random moment in the first rung, then one past it (the second decision is made across it)
+    const checkpoints = (): number => {
+      const reader = openPostgresStore(store, { readonly: true });
+      try {
+        return reader
+          .listRuns()
+          .reduce((sum, run) => sum + reader.checkpoints(run.runId).length, 0);
+      } finally {
+        reader.close();
+      }
+    };
+    const first = 2 + Math.floor(Math.random() * 10);
+    await waitUntil(`${first} checkpoints`, () => checkpoints() >= first, { attempts: 3000 });
+    await postgres.restart({ mode: 'immediate', downMs: 500 + Math.floor(Math.random() * 1500) });
+    await waitUntil(
+      'a pruned trial',
+      () => {
+        const reader = openPostgresStore(store, { readonly: true });
+        try {
+          return reader.listRuns().some((run) => run.status === 'cancelled');
+        } finally {
+          reader.close();
+        }
+      },
+      { attempts: 3000 },
+    );
+    await postgres.restart({ mode: 'immediate', downMs: 1000 });
+    const swept = await sweeping.exited;
+    expect(
+      swept.code,
+      `${swept.stderr}\n${crew.map((worker) => worker.stderr()).join('\n---\n')}`,
+    ).toBe(0);
+    expect(
+      decided(JSON.parse(swept.stdout) as Table),
+      `${swept.stderr}\n${crew.map((worker) => worker.stderr()).join('\n---\n')}`,
+    ).toEqual(decided(JSON.parse(reference.stdout) as Table));
+    for (const worker of crew) expect(worker.child.exitCode, worker.stderr()).toBeNull();
+    await killAll(crew);
+  }, 300_000);
 });

@@ -183,10 +183,31 @@ export async function withWorkerLogs<T>(
  * when its server is out of reach at the start.
  */
 export async function waitForStart(workers: readonly WorkerProcess[]): Promise<void> {
-  await waitUntil(
-    'every worker started',
-    () => workers.every((worker) => /: put back \d+ runs?/.test(worker.stderr())),
-    { attempts: 3000, everyMs: 20 },
+  // events, not a poll budget: a start-up slowed by a loaded machine is waited for (the test's
+  // own timeout bounds it), and a worker that exits first fails at once with what it printed
+  const started = (worker: WorkerProcess): boolean => /: put back \d+ runs?/.test(worker.stderr());
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve, reject) => {
+          const check = (): void => {
+            if (!started(worker)) return;
+            worker.child.stderr?.off('data', check);
+            resolve();
+          };
+          worker.child.stderr?.on('data', check);
+          check();
+          void worker.exited.then(({ code, signal }) => {
+            if (!started(worker)) {
+              reject(
+                new Error(
+                  `a worker exited (${code ?? signal}) before it started:\n${worker.stderr()}`,
+                ),
+              );
+            }
+          });
+        }),
+    ),
   );
 }
 

@@ -17,7 +17,7 @@ import { NothingToResumeError, RunNotFoundError } from '../../../ports/store/sto
 import type { RunEvent } from '../runEvents.js';
 import { runExperiment } from '../runExperiment.js';
 import type { RunSummary } from '../runSummary.js';
-import { claimRunDelivery, workerDiedReason } from './deliveryClaim.js';
+import { claimRunDelivery, type DeliveryClaim, workerDiedReason } from './deliveryClaim.js';
 import {
   classifyDeliveryFailure,
   type DeliveryFailure,
@@ -207,17 +207,19 @@ async function handleDelivery(
     onRetry: (error: unknown, attempt: number, delayMs: number) =>
       logger.warn({ err: error, runId, attempt, delayMs }, 'the run store did not answer'),
   };
+  /** Stopped, or the store away past the patience, before the run was taken: the delivery goes back. */
+  const handBack = (error: unknown): 'handedBack' => {
+    if (!options.signal.aborted && !(error instanceof ServerUnavailableError)) throw error;
+    delivery.nak();
+    if (error instanceof ServerUnavailableError) throw error;
+    emit({ type: 'handedBack', runId });
+    return 'handedBack';
+  };
   let record: RunRecord;
   try {
     record = await withPatience(() => options.store.getRun(runId), patience);
   } catch (error) {
-    if (options.signal.aborted || error instanceof ServerUnavailableError) {
-      delivery.nak();
-      if (error instanceof ServerUnavailableError) throw error;
-      emit({ type: 'handedBack', runId });
-      return 'handedBack';
-    }
-    if (!(error instanceof RunNotFoundError)) throw error;
+    if (!(error instanceof RunNotFoundError)) return handBack(error);
     // a worker on another store: leave it to a worker of the store it was submitted to
     return defer(
       delivery,
@@ -234,12 +236,16 @@ async function handleDelivery(
     return 'dropped';
   }
   const maxDeliveries = options.maxDeliveries ?? defaultMaxDeliveries;
-  const claim = claimRunDelivery(
-    options.store,
-    runId,
-    workerLeaseOwner(options.name),
-    maxDeliveries,
-  );
+  let claim: DeliveryClaim;
+  try {
+    // a claim the server took but never confirmed is counted again: one delivery more toward the bound, no more
+    claim = await withPatience(
+      () => claimRunDelivery(options.store, runId, workerLeaseOwner(options.name), maxDeliveries),
+      patience,
+    );
+  } catch (error) {
+    return handBack(error);
+  }
   if (claim.kind === 'workerDied') {
     const died = { kind: 'permanent', reason: workerDiedReason } as const;
     const runError = `gave up after ${claim.deliveries} deliveries (${workerDiedReason})`;
