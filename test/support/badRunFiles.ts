@@ -104,4 +104,8 @@ export function writeRunFile(text: string): { cwd: string; file: string } {
 export const examplesWithMistakes: readonly string[] = ['tank-typo.yaml', 'bad-loop.yaml'];
 
 /** The shipped sweep files: they name a run file, they are not one (`arena sweep`, not `arena run`). */
-export const sweepExamples: readonly string[] = ['sweep.yaml', 'sweep-random.yaml'];
+export const sweepExamples: readonly string[] = [
+  'sweep.yaml',
+  'sweep-random.yaml',
+  'sweep-pareto.yaml',
+];

@@ -7,7 +7,7 @@ import { buildSweepReportHtml } from '../../report/sweepReport.js';
 import { writeCommandOutput } from './diagram.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { isSweepOnly } from './sweepOnly.js';
-import { storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
+import { objectiveNames, storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
 
 interface ReportCommandOptions {
   store?: string;
@@ -61,7 +61,7 @@ function sweepReportHtml(store: RunStore, sweepId: string): string {
   const names = spec.parameters.map((parameter) => parameter.name);
   const leaderboard = sweepTableText(
     sweepTable(sweepId, activity.status, progress, store, activity.interruption),
-    spec.objectives.map((objective) => objective.metric),
+    objectiveNames(spec.objectives),
     names,
   );
   return buildSweepReportHtml(store, record, progress, { names, leaderboard });

@@ -11,7 +11,7 @@ import { shellWord, storeArgument } from '../storeArgument.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { formatRunDetails, formatRunTable } from './runsText.js';
 import { isSweepOnly } from './sweepOnly.js';
-import { storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
+import { objectiveNames, storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
 
 interface StoreCommandOptions {
   store?: string;
@@ -108,7 +108,7 @@ function showSweep(
   const spec = parseSweepFile(record.sweepFile, { path: record.sweepFilePath });
   const text = sweepTableText(
     table,
-    spec.objectives.map((objective) => objective.metric),
+    objectiveNames(spec.objectives),
     spec.parameters.map((parameter) => parameter.name),
   );
   if (activity.status !== 'interrupted') return text;

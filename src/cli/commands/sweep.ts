@@ -14,7 +14,7 @@ import { shellWord, storeArgument } from '../storeArgument.js';
 import { maxTrialsOf, withMaxTrials } from './maxTrials.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { openRunQueue } from './runQueueOpen.js';
-import { sweepTable, sweepTableText } from './sweepTable.js';
+import { objectiveNames, sweepTable, sweepTableText } from './sweepTable.js';
 
 interface SweepCommandOptions extends NatsCredentialFlags {
   store?: string;
@@ -133,7 +133,7 @@ async function sweepCommand(
     );
     if (options.json === true) process.stdout.write(`${JSON.stringify(table, null, 2)}\n`);
     else {
-      const names = start.spec.objectives.map((objective) => objective.metric);
+      const names = objectiveNames(start.spec.objectives);
       process.stdout.write(
         `${sweepTableText(
           table,

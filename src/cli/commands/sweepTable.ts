@@ -1,7 +1,26 @@
 import type { JsonValue } from '../../domain/shared/json.js';
 import type { SweepProgress, TrialProgress } from '../../domain/sweep/progress.js';
 import { rankTrials } from '../../domain/sweep/rankTrials.js';
+import type { SweepObjective } from '../../domain/sweep/types.js';
 import type { RunStore, SweepRecord, SweepStatus } from '../../ports/store/store.js';
+
+/**
+ * The leaderboard's name of each objective: its metric, or, when two
+ * objectives share a metric (one per agent), the agents it weighs and the metric.
+ *
+ * @example
+ * ```ts
+ * objectiveNames([{ metric: 'objective', weights: { north: 1 }, direction: 'maximize' },
+ *   { metric: 'objective', weights: { south: 1 }, direction: 'maximize' }]); // ['north objective', 'south objective']
+ * ```
+ */
+export function objectiveNames(objectives: readonly SweepObjective[]): string[] {
+  const metrics = objectives.map((objective) => objective.metric);
+  if (new Set(metrics).size === metrics.length) return metrics;
+  return objectives.map(
+    (objective) => `${Object.keys(objective.weights).join('+')} ${objective.metric}`,
+  );
+}
 
 /** One row of a sweep's leaderboard, as `--json` prints it. */
 export interface SweepTableRow {

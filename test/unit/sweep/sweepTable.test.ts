@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sweepTable } from '../../../src/cli/commands/sweepTable.js';
+import { objectiveNames, sweepTable } from '../../../src/cli/commands/sweepTable.js';
 import type { SweepProgress, TrialProgress } from '../../../src/domain/sweep/progress.js';
 import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
 
@@ -40,5 +40,21 @@ describe('sweepTable', () => {
     const table = sweepTable('s', 'interrupted', progress, store);
     // completed; kept at 1 rung: the held one, then the one pruned at rung 2; kept at none: running, then pruned; failed
     expect(table.trials.map((row) => row.index)).toEqual([2, 1, 4, 3, 0, 5]);
+  });
+});
+
+describe('objectiveNames', () => {
+  const objective = (metric: string, agent: string) =>
+    ({ metric, weights: { [agent]: 1 }, direction: 'maximize' }) as const;
+  it('names objectives by metric when the metrics differ', () => {
+    expect(objectiveNames([objective('objective', 'a'), objective('episodes', 'a')])).toEqual([
+      'objective',
+      'episodes',
+    ]);
+  });
+  it('adds the agents when two objectives share a metric', () => {
+    expect(
+      objectiveNames([objective('objective', 'north'), objective('objective', 'south')]),
+    ).toEqual(['north objective', 'south objective']);
   });
 });
