@@ -399,7 +399,8 @@ async function startJudgeWorker(options: {
 }
 
 function reportJudging(name: string, event: JudgeWorkerEvent, json: boolean): void {
-  if (event.type === 'judged' || event.type === 'dropped') {
+  // a message naming no stored case is told by the worker's logger
+  if (event.type === 'judged' || event.type === 'dropped' || event.type === 'unknownCase') {
     if (json) process.stdout.write(`${JSON.stringify({ worker: name, ...event })}\n`);
     return;
   }

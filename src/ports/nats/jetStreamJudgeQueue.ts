@@ -44,7 +44,7 @@ export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
 const durable = 'arena-judges';
 
 /** A case's message id: JetStream drops a second message of the same id as a duplicate. */
-const msgIdOf = (job: QueuedCase, caseKey: string): string => `${job.evaluationRunId}:${caseKey}`;
+const msgIdOf = (job: QueuedCase): string => `${job.evaluationRunId}:${job.caseKey}`;
 
 /** A run id or a pause key as one subject token: they may hold `.`, which NATS reads as a separator. */
 const subjectToken = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
@@ -153,18 +153,20 @@ export async function openJetStreamJudgeQueue(
             messageLimit: {
               maxBytes: maxPayload,
               // what the client checks against max_payload: the body and the encoded headers
-              bytesOf: (job: QueuedCase, caseKey: string) =>
+              bytesOf: (job: QueuedCase) =>
                 Buffer.byteLength(JSON.stringify(job)) +
-                Buffer.byteLength(`NATS/1.0\r\nNats-Msg-Id: ${msgIdOf(job, caseKey)}\r\n\r\n`),
+                Buffer.byteLength(`NATS/1.0\r\nNats-Msg-Id: ${msgIdOf(job)}\r\n\r\n`),
             },
           }
         : {}),
-      async submit(job: QueuedCase, caseKey: string) {
+      async submit(job: QueuedCase) {
+        // the name of a stored case, not the case: its texts stay in the store
+        const named: QueuedCase = { evaluationRunId: job.evaluationRunId, caseKey: job.caseKey };
         const ack = await js
           .publish(
             `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
-            encoder.encode(JSON.stringify(job)),
-            { msgID: msgIdOf(job, caseKey) },
+            encoder.encode(JSON.stringify(named)),
+            { msgID: msgIdOf(job) },
           )
           .catch((error: unknown) => {
             throw permissionRefusal(error, options.url) ?? error;
@@ -174,7 +176,11 @@ export async function openJetStreamJudgeQueue(
       take(max, waitMs) {
         if (consumer === null)
           throw new RunQueueError('this judge queue was opened to submit only');
-        return healing(deliveries(consumer, max, Math.max(minPullMs, waitMs), pullRefusals));
+        return healing(
+          deliveries(consumer, max, Math.max(minPullMs, waitMs), pullRefusals, (subject) =>
+            logger?.warn({ subject }, 'a case message that names no case was dropped'),
+          ),
+        );
       },
       async queuedCaseKeys(evaluationRunId) {
         const ids = await queuedMessageIds(
@@ -245,6 +251,7 @@ async function* deliveries(
   max: number,
   expires: number,
   refusals: ReturnType<typeof publishRefusals>,
+  onMalformed: (subject: string) => void,
 ): AsyncGenerator<QueuedCaseDelivery> {
   const messages = await consumer.fetch({
     max_messages: max,
@@ -255,8 +262,15 @@ async function* deliveries(
   const stopWatching = refusals.whileWaiting(() => messages.stop());
   try {
     for await (const message of messages) {
+      const job = queuedCaseOf(message.data);
+      if (job === null) {
+        // never delivered again: no worker could judge it
+        message.term();
+        onMalformed(message.subject);
+        continue;
+      }
       yield {
-        job: message.json<QueuedCase>(),
+        job,
         deliveryCount: message.info.deliveryCount,
         working: () => message.working(),
         ack: async () => {
@@ -270,6 +284,17 @@ async function* deliveries(
   } finally {
     stopWatching();
     messages.stop();
+  }
+}
+
+/** A case message's name of a case, or `null` when it is not one. */
+function queuedCaseOf(data: Uint8Array): QueuedCase | null {
+  try {
+    const job = JSON.parse(new TextDecoder().decode(data)) as Partial<QueuedCase> | null;
+    if (typeof job?.evaluationRunId !== 'string' || typeof job.caseKey !== 'string') return null;
+    return { evaluationRunId: job.evaluationRunId, caseKey: job.caseKey };
+  } catch {
+    return null;
   }
 }
 
