@@ -15,14 +15,14 @@ import {
  * The nats.js connection options a `--nats` URL and credential settings stand
  * for (see `readNatsCredentials`): the server without its user part, the
  * user part or settings as user and password, token, nkey or creds
- * authenticator, and TLS (`tls://`, or any TLS file) with the CA and client
- * certificate read. nats.js ignores a URL's user part, so without this a
+ * authenticator, TLS (`tls://`, or any TLS file) with the CA and client
+ * certificate read, and replies under `_INBOX.<user>` when the user is known. nats.js ignores a URL's user part, so without this a
  * right password is an Authorization Violation.
  *
  * @example
  * ```ts
  * natsServerOptions('nats://arena:s3cret@127.0.0.1:4222');
- * // { servers: 'nats://127.0.0.1:4222', user: 'arena', pass: 's3cret' }
+ * // { servers: 'nats://127.0.0.1:4222', inboxPrefix: '_INBOX.arena', user: 'arena', pass: 's3cret' }
  * natsServerOptions('nats://127.0.0.1:4222', { token: 't0ken' });
  * // { servers: 'nats://127.0.0.1:4222', token: 't0ken' }
  * natsServerOptions('tls://127.0.0.1:4222', { credsFile: 'arena.creds', tlsCaFile: 'ca.pem' });
@@ -36,8 +36,11 @@ export function natsServerOptions(
 ): ConnectionOptions {
   const read = readNatsCredentials(url, credentials, labels);
   const { servers, user, pass, token, nkeySeed, creds, ca, cert, key } = read;
+  const userToken = natsUserToken(user);
   return {
     servers,
+    // replies come back under the user's own prefix, which only that user may read
+    ...(userToken !== null ? { inboxPrefix: `_INBOX.${userToken}` } : {}),
     ...(user !== undefined ? { user } : {}),
     ...(pass !== undefined ? { pass } : {}),
     ...(token !== undefined ? { token } : {}),
@@ -53,6 +56,38 @@ export function natsServerOptions(
         }
       : {}),
   };
+}
+
+/**
+ * A NATS user name as one subject token (each character outside letters,
+ * digits, `-` and `_` becomes `_`), or `null` without a user: a connection's
+ * replies come back on `_INBOX.<token>.…` and a served instance answers on
+ * `arena.component.<service>.at.<token>.<instance>`, subjects an
+ * authorization file can give to that user alone.
+ *
+ * @example
+ * ```ts
+ * natsUserToken('service-tank'); // 'service-tank'
+ * natsUserToken('ops@lab.example'); // 'ops_lab_example'
+ * natsUserToken(undefined); // null
+ * ```
+ */
+export function natsUserToken(user: string | undefined): string | null {
+  if (user === undefined || user === '') return null;
+  return user.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/**
+ * The user token (`natsUserToken`) a URL and its credentials connect as, or
+ * `null` when arena does not know the user (no user, a token, nkey or creds).
+ *
+ * @example
+ * ```ts
+ * natsUserTokenOf('nats://worker:pw@127.0.0.1:4222'); // 'worker'
+ * ```
+ */
+export function natsUserTokenOf(url: string, credentials: NatsCredentials = {}): string | null {
+  return natsUserToken(readNatsCredentials(url, credentials).user);
 }
 
 /** nats.js checks a server at an IP address as if it were `localhost`: check the address the URL names. */

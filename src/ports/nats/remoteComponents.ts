@@ -13,6 +13,7 @@ import type {
 } from '../agent.js';
 import type { Environment, EnvironmentStart, EnvironmentStep, Readings } from '../environment.js';
 import {
+  ANY_OWNER,
   type CallRequest,
   componentKeyOf,
   instanceSubject,
@@ -62,8 +63,9 @@ const decoder = new TextDecoder();
 export async function connectRemoteComponents(
   options: RemoteComponentsOptions,
 ): Promise<RemoteComponentHost> {
+  const server = natsServerOptions(options.url, options.credentials);
   const connection = await connect({
-    ...natsServerOptions(options.url, options.credentials),
+    ...server,
     name: options.name ?? 'arena run',
     // back soon after a NATS restart: requests in flight are retried by identity meanwhile
     reconnectTimeWait: 250,
@@ -74,7 +76,7 @@ export async function connectRemoteComponents(
     retries: options.retries ?? defaultTiming.retries,
     openWaitMs: options.openWaitMs ?? defaultTiming.openWaitMs,
   };
-  const inbox = new ReplyInbox(connection);
+  const inbox = new ReplyInbox(connection, server.inboxPrefix);
   return {
     factoryFor(service, kind, context) {
       return (init: unknown) => {
@@ -241,7 +243,11 @@ class RemoteSession {
     if (!verifyReply(key, repliedOf(request), message.data, signatureOf(message))) {
       return { refused: `an open reply claiming instance ${claimed} not signed by it` };
     }
-    const subject = instanceSubject(this.service, claimed);
+    const owner = typeof reply.owner === 'string' ? reply.owner : ANY_OWNER;
+    if (!/^[A-Za-z0-9_-]+$/.test(owner)) {
+      return { refused: `an open reply of instance ${claimed} naming no owner token` };
+    }
+    const subject = instanceSubject(this.service, owner, claimed);
     return { taken: { reply, instance: { id: claimed, key, subject } } };
   }
 

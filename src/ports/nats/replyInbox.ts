@@ -32,11 +32,16 @@ interface Pending {
  * ```
  */
 export class ReplyInbox {
-  private readonly prefix = createInbox();
+  private readonly prefix: string;
   private readonly pending = new Map<string, Pending>();
   private next = 0;
 
-  constructor(private readonly connection: NatsConnection) {
+  /** `inboxPrefix`: the connection's (`_INBOX.<user>` on an authorized server), default `_INBOX`. */
+  constructor(
+    private readonly connection: NatsConnection,
+    inboxPrefix?: string,
+  ) {
+    this.prefix = createInbox(inboxPrefix);
     connection.subscribe(`${this.prefix}.*`, {
       callback: (error, message) => {
         if (error === null) this.deliver(message);

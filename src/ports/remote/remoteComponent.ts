@@ -37,16 +37,30 @@ export function serviceSubject(service: string): string {
 }
 
 /**
- * The subject one served instance answers its components' calls on.
+ * The subject one served instance answers its components' calls on: under
+ * its NATS user's token (`owner`, see `natsUserToken`), so an authorization
+ * file can let each service user subscribe to its own instances' subjects
+ * only (`arena.component.tank.at.service-tank.*`).
  *
  * @example
  * ```ts
- * instanceSubject('grid-sim', 'k3x9'); // 'arena.component.grid-sim.at.k3x9'
+ * instanceSubject('grid-sim', 'service-grid', 'k3x9'); // 'arena.component.grid-sim.at.service-grid.k3x9'
  * ```
  */
-export function instanceSubject(service: string, instanceId: string): string {
-  return `arena.component.${service}.at.${instanceId}`;
+export function instanceSubject(service: string, owner: string, instanceId: string): string {
+  return `arena.component.${service}.at.${owner}.${instanceId}`;
 }
+
+/**
+ * The owner token of an instance that connected without a user name (an open
+ * server, or a token, nkey or creds file).
+ *
+ * @example
+ * ```ts
+ * instanceSubject('grid-sim', ANY_OWNER, 'k3x9'); // 'arena.component.grid-sim.at.any.k3x9'
+ * ```
+ */
+export const ANY_OWNER = 'any';
 
 /** The queue group every instance of a service joins, so N instances share `open`s. */
 export const SERVICE_QUEUE_GROUP = 'arena-serve';
@@ -89,6 +103,8 @@ export interface CallRequest {
 /** What an `open` reply says of the instance that answered it, whether or not it failed. */
 export interface OpenedBy {
   readonly instance?: string;
+  /** The token of the NATS user it serves as: its calls go to `instanceSubject(service, owner, instance)`. */
+  readonly owner?: string;
   /** Its Ed25519 public key (SPKI DER, base64): the instance id is the key's fingerprint. */
   readonly publicKey?: string;
   /** The host and pid serving it, as the instance says. */
