@@ -43,6 +43,9 @@ export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
 
 const durable = 'arena-judges';
 
+/** How long a pause feed that ended waits before it follows the stream again. */
+const pauseFeedRetryMs = 500;
+
 /** A case's message id: JetStream drops a second message of the same id as a duplicate. */
 const msgIdOf = (job: QueuedCase): string => `${job.evaluationRunId}:${job.caseKey}`;
 
@@ -124,13 +127,23 @@ export async function openJetStreamJudgeQueue(
     }
     // pauses live in a stream keeping the last per model: a worker that starts during a pause learns of it
     const pauseStream = `${stream}_PAUSES`;
-    await ensureStream(jsm, {
-      name: pauseStream,
-      subjects: [`${prefix}.pause.*`],
-      max_msgs_per_subject: 1,
-      max_age: nanos(modelPauseMaxAgeMs),
-      storage: StorageType.File,
-    });
+    const ensurePauseStream = () =>
+      ensureStream(jsm, {
+        name: pauseStream,
+        subjects: [`${prefix}.pause.*`],
+        max_msgs_per_subject: 1,
+        max_age: nanos(modelPauseMaxAgeMs),
+        storage: StorageType.File,
+      });
+    await ensurePauseStream();
+    let closed = false;
+    // after a reconnect every pause feed follows the stream afresh: a server back without its
+    // folder lost the stream and the feeds' consumers, and a feed does not notice on its own
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === 'reconnect') for (const feed of pauseFeeds) feed.stop();
+      }
+    })().catch(() => undefined);
     const pauseFeeds = new Set<{ stop(): void }>();
     /** A pause's message, checked: its subject must be its own model's, or it could shadow another's. */
     const checkedPause = (subject: string, data: Uint8Array): ModelPause | null => {
@@ -208,33 +221,52 @@ export async function openJetStreamJudgeQueue(
       },
       announcePause(pause) {
         // best effort: a lost announcement costs one more 429, never a wrong verdict
-        js.publish(`${prefix}.pause.${subjectToken(pause.key)}`, JSON.stringify(pause)).catch(
-          () => undefined,
-        );
+        const subject = `${prefix}.pause.${subjectToken(pause.key)}`;
+        js.publish(subject, JSON.stringify(pause))
+          // a server back without its folder lost the stream: made again, the pause told again
+          .catch(async () => {
+            await ensurePauseStream();
+            await js.publish(subject, JSON.stringify(pause));
+          })
+          .catch(() => undefined);
       },
       onPause(listener) {
         // each listener reads the stream from its last pause per model: the stream is the only memory
         let feed: { stop(): void } | null = null;
         let unsubscribed = false;
-        void (async () => {
+        const follow = async (): Promise<void> => {
           const consumer = await js.consumers.get(pauseStream, {
             deliver_policy: DeliverPolicy.LastPerSubject,
           });
           const messages = await consumer.consume();
           feed = messages;
           pauseFeeds.add(messages);
-          if (unsubscribed) messages.stop();
-          for await (const message of messages) {
-            const pause = checkedPause(message.subject, message.data);
-            if (pause !== null) listener(pause);
+          if (unsubscribed || closed) messages.stop();
+          try {
+            for await (const message of messages) {
+              const pause = checkedPause(message.subject, message.data);
+              if (pause !== null) listener(pause);
+            }
+          } finally {
+            pauseFeeds.delete(messages);
           }
-        })().catch(() => undefined);
+        };
+        void (async () => {
+          // a feed that ends or fails (the server lost the stream) is followed again, until unsubscribed
+          while (!unsubscribed && !closed) {
+            await follow().catch(() => undefined);
+            if (unsubscribed || closed) return;
+            await new Promise((resolve) => setTimeout(resolve, pauseFeedRetryMs));
+            await ensurePauseStream().catch(() => undefined);
+          }
+        })();
         return () => {
           unsubscribed = true;
           feed?.stop();
         };
       },
       async close() {
+        closed = true;
         for (const feed of pauseFeeds) feed.stop();
         if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
       },
