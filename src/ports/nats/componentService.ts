@@ -21,7 +21,7 @@ import {
   SIGNATURE_HEADER,
 } from './instanceKey.js';
 import { permissionRefusal } from './natsPermission.js';
-import { natsServerOptions, natsUserTokenOf } from './natsServer.js';
+import { checkNatsAuthentication, natsServerOptions, natsUserTokenOf } from './natsServer.js';
 
 /** The methods a request may call on each kind: the port's methods, and its state. */
 const CALLABLE: Readonly<Record<RemoteKind, readonly string[]>> = {
@@ -84,13 +84,16 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
     reconnectTimeWait: 250,
     maxReconnectAttempts: -1,
   });
+  await checkNatsAuthentication(connection, options.url, options.credentials);
   const count = options.instances ?? 1;
   const instanceIds: string[] = [];
+  const instanceKeys: string[] = [];
   // a subscription the server refuses (a user of another role) is told to its callback, before the flush ends
   const refused: Error[] = [];
   for (let index = 0; index < count; index++) {
     const key = createInstanceKey();
     instanceIds.push(key.id);
+    instanceKeys.push(key.publicKey);
     serveInstance(connection, key, owner, options, (error) => refused.push(error));
   }
   await connection.flush();
@@ -101,6 +104,7 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   }
   return {
     instanceIds,
+    instanceKeys,
     drain: () => connection.drain(),
     closed: connection.closed().then(() => undefined),
   };

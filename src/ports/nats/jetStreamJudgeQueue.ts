@@ -137,6 +137,7 @@ export async function openJetStreamJudgeQueue(
       });
     await ensurePauseStream();
     let closed = false;
+    const pauseFeeds = new Set<{ stop(): void }>();
     // after a reconnect every pause feed follows the stream afresh: a server back without its
     // folder lost the stream and the feeds' consumers, and a feed does not notice on its own
     void (async () => {
@@ -144,7 +145,6 @@ export async function openJetStreamJudgeQueue(
         if (status.type === 'reconnect') for (const feed of pauseFeeds) feed.stop();
       }
     })().catch(() => undefined);
-    const pauseFeeds = new Set<{ stop(): void }>();
     /** A pause's message, checked: its subject must be its own model's, or it could shadow another's. */
     const checkedPause = (subject: string, data: Uint8Array): ModelPause | null => {
       const checked = checkControlMessage(modelPauseMessage, data);

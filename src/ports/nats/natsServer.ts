@@ -3,13 +3,17 @@ import { checkServerIdentity } from 'node:tls';
 import {
   type ConnectionOptions,
   credsAuthenticator,
+  type NatsConnection,
   nkeyAuthenticator,
 } from '@nats-io/transport-node';
+import { ArenaError } from '../../domain/shared/errors.js';
 import {
   type NatsCredentialLabels,
   type NatsCredentials,
   readNatsCredentials,
 } from '../queue/natsCredentials.js';
+import { warnOpenNatsServer } from '../queue/natsOpenServer.js';
+import { redactUrl } from '../runtime/redactUrl.js';
 
 /**
  * The nats.js connection options a `--nats` URL and credential settings stand
@@ -98,4 +102,52 @@ function serverIdentityCheck(servers: string): {
     /^[a-z][a-z0-9+.-]*:\/\/\[?([^\]/]*?)\]?(?::\d+)?(?:\/.*)?$/i.exec(servers)?.[1] ?? '';
   if (isIP(host) === 0) return {};
   return { checkServerIdentity: (_name, certificate) => checkServerIdentity(host, certificate) };
+}
+
+/**
+ * The NATS server asks for no authentication, and the command was told to
+ * require it (`--require-auth`, `ARENA_NATS_REQUIRE_AUTH=1`).
+ *
+ * @example
+ * ```ts
+ * error.message; // 'nats://127.0.0.1:4222 asks for no authentication: anyone who reaches it can publish and answer (--require-auth refuses it; docs/fleet-security.md)'
+ * ```
+ */
+export class NatsOpenServerError extends ArenaError {
+  constructor(url: string) {
+    super(
+      'NATS_OPEN_SERVER',
+      `${openServerText(url)} (--require-auth refuses it; docs/fleet-security.md)`,
+    );
+  }
+}
+
+const openServerText = (url: string): string =>
+  `${redactUrl(url)} asks for no authentication: anyone who reaches it can publish and answer`;
+
+/**
+ * After connecting: a server that asks for no authentication (its INFO says
+ * `auth_required` false) is refused with `NatsOpenServerError` when
+ * `requireAuth` is set (the connection closed), else warned about once per
+ * server and process (see `onOpenNatsServer` in ports/queue/natsOpenServer.ts).
+ *
+ * @example
+ * ```ts
+ * await checkNatsAuthentication(nc, 'nats://127.0.0.1:4222', { requireAuth: true }); // throws on an open server
+ * ```
+ */
+export async function checkNatsAuthentication(
+  nc: NatsConnection,
+  url: string,
+  credentials: NatsCredentials = {},
+): Promise<void> {
+  if (nc.info?.auth_required === true) return;
+  if (credentials.requireAuth === true) {
+    await nc.close().catch(() => undefined);
+    throw new NatsOpenServerError(url);
+  }
+  warnOpenNatsServer(
+    redactUrl(url),
+    `${openServerText(url)} (docs/fleet-security.md; --require-auth refuses it)`,
+  );
 }

@@ -30,7 +30,7 @@ import {
   serviceSubject,
 } from '../remote/remoteComponent.js';
 import { instanceIdOf, publicKeyOf, SIGNATURE_HEADER, verifyReply } from './instanceKey.js';
-import { natsServerOptions } from './natsServer.js';
+import { checkNatsAuthentication, natsServerOptions } from './natsServer.js';
 import { ReplyInbox, type ReplyVerdict } from './replyInbox.js';
 
 /** Where remote components are served, and how requests wait and retry. */
@@ -71,6 +71,7 @@ export async function connectRemoteComponents(
     reconnectTimeWait: 250,
     maxReconnectAttempts: -1,
   });
+  await checkNatsAuthentication(connection, options.url, options.credentials);
   const timing: RemoteTiming = {
     timeoutMs: options.timeoutMs ?? defaultTiming.timeoutMs,
     retries: options.retries ?? defaultTiming.retries,
@@ -87,7 +88,11 @@ export async function connectRemoteComponents(
           component: componentNameOf(kind, init),
           session: randomUUID(),
         };
-        const session = new RemoteSession(inbox, service, timing, base, context.onServed);
+        // a key must be in every list that names the service: a run file cannot widen a worker's trust
+        const pins = [options.trustedKeys?.[service], context.trustedKeys].filter(
+          (keys): keys is readonly string[] => keys !== undefined,
+        );
+        const session = new RemoteSession(inbox, service, timing, base, context.onServed, pins);
         session.open(init);
         return adapterFor(kind, session, init);
       };
@@ -143,6 +148,7 @@ class RemoteSession {
     private readonly timing: RemoteTiming,
     private readonly base: SessionBase,
     private readonly onServed: ((served: ServedComponent) => void) | undefined,
+    private readonly pins: readonly (readonly string[])[],
   ) {
     this.key = componentKeyOf({ ...base, seq: 0, method: 'open', episode: 0, step: 0 });
   }
@@ -213,10 +219,11 @@ class RemoteSession {
         return await this.request(subject, request, (message) => this.judgeOpen(request, message));
       } catch (error) {
         // a service that is (re)starting gets until the deadline to appear
-        const waiting =
-          error instanceof RemoteComponentUnavailableError && error.reason === 'no-responders';
+        // and an untrusted instance that took the open is asked past: the queue group picks again
+        const reason = error instanceof RemoteComponentUnavailableError ? error.reason : null;
+        const waiting = reason === 'no-responders' || reason === 'untrusted';
         if (!waiting || Date.now() >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await new Promise((resolve) => setTimeout(resolve, reason === 'untrusted' ? 20 : 200));
       }
     }
   }
@@ -242,6 +249,12 @@ class RemoteSession {
     }
     if (!verifyReply(key, repliedOf(request), message.data, signatureOf(message))) {
       return { refused: `an open reply claiming instance ${claimed} not signed by it` };
+    }
+    if (!this.pins.every((keys) => keys.includes(reply.publicKey as string))) {
+      return {
+        refused: `instance ${claimed} of service "${this.service}" holds a key the run does not trust (see --trust-service)`,
+        final: true,
+      };
     }
     const owner = typeof reply.owner === 'string' ? reply.owner : ANY_OWNER;
     if (!/^[A-Za-z0-9_-]+$/.test(owner)) {
@@ -285,7 +298,7 @@ class RemoteSession {
         return outcome.taken as Taken & { reply: OkReply };
       }
       // a lost reply is asked for again with the same identity: the service answers from its cache
-      if (outcome.missing !== 'no-responders' && attempt < this.timing.retries) continue;
+      if (outcome.missing === 'timeout' && attempt < this.timing.retries) continue;
       throw new RemoteComponentUnavailableError(
         this.service,
         subject,

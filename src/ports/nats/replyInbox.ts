@@ -1,12 +1,21 @@
 import { createInbox, type Msg, type NatsConnection } from '@nats-io/transport-node';
 
-/** What the caller makes of one reply: taken, or refused with the reason. */
-export type ReplyVerdict<T> = { readonly taken: T } | { readonly refused: string };
+/**
+ * What the caller makes of one reply: taken, or refused with the reason;
+ * `final` ends the wait at once (the one answerer of a queue group answered,
+ * and it is not trusted: asking again may reach another).
+ */
+export type ReplyVerdict<T> =
+  | { readonly taken: T }
+  | { readonly refused: string; readonly final?: boolean };
 
 /** How a request ended: a reply taken, or none (and the replies refused meanwhile). */
 export type InboxOutcome<T> =
   | { readonly taken: T; readonly refused: readonly string[] }
-  | { readonly missing: 'no-responders' | 'timeout'; readonly refused: readonly string[] };
+  | {
+      readonly missing: 'no-responders' | 'timeout' | 'untrusted';
+      readonly refused: readonly string[];
+    };
 
 interface Pending {
   readonly judge: (message: Msg) => ReplyVerdict<unknown>;
@@ -84,7 +93,11 @@ export class ReplyInbox {
       return;
     }
     const verdict = pending.judge(message);
-    if ('taken' in verdict) pending.settle({ taken: verdict.taken, refused: pending.refused });
-    else pending.refused.push(verdict.refused);
+    if ('taken' in verdict) {
+      pending.settle({ taken: verdict.taken, refused: pending.refused });
+      return;
+    }
+    pending.refused.push(verdict.refused);
+    if (verdict.final === true) pending.settle({ missing: 'untrusted', refused: pending.refused });
   }
 }

@@ -153,14 +153,15 @@ export function componentKeyOf(identity: RequestIdentity): string {
 export class RemoteComponentUnavailableError extends ArenaError {
   readonly service: string;
   readonly subject: string;
-  readonly reason: 'no-responders' | 'timeout';
+  /** `untrusted`: only instances whose keys are not pinned (`trustedKeys`) answered. */
+  readonly reason: 'no-responders' | 'timeout' | 'untrusted';
   /** Why each reply that came and was not taken was refused (a reply not signed by the session's instance). */
   readonly refused: readonly string[];
 
   constructor(
     service: string,
     subject: string,
-    reason: 'no-responders' | 'timeout',
+    reason: 'no-responders' | 'timeout' | 'untrusted',
     detail: string,
     options?: { cause?: unknown; refused?: readonly string[] },
   ) {
@@ -168,7 +169,9 @@ export class RemoteComponentUnavailableError extends ArenaError {
     const what =
       reason === 'no-responders'
         ? `no instance of service "${service}" is serving ${subject} (start it with ${arenaCommand(`serve … --as ${service}`)})`
-        : `service "${service}" did not answer on ${subject} ${detail}`;
+        : reason === 'untrusted'
+          ? `no trusted instance of service "${service}" answered on ${subject} ${detail}`
+          : `service "${service}" did not answer on ${subject} ${detail}`;
     const also = refused.length === 0 ? '' : `; refused ${refused.length} replies: ${refused[0]}`;
     super('REMOTE_COMPONENT_UNAVAILABLE', `${what}${also}`, options);
     this.service = service;
@@ -234,6 +237,11 @@ export interface RemoteComponentHost {
       readonly phase: string;
       /** Told once the component is open, before its first call runs. */
       readonly onServed?: (served: ServedComponent) => void;
+      /**
+       * The instance keys the run trusts for this service (its run file's
+       * `run_config.trust_services`): an instance must hold one of them.
+       */
+      readonly trustedKeys?: readonly string[];
     },
   ): (init: unknown) => unknown;
   close(): Promise<void>;
@@ -253,6 +261,12 @@ export interface RemoteTiming {
 export interface RemoteComponentOptions extends Partial<RemoteTiming>, NatsConnectOptions {
   /** Name of this client as the server shows it. */
   readonly name?: string;
+  /**
+   * Instance keys trusted per service (`arena worker --trust-service tank=<key>`):
+   * a component of a service named here is opened only in an instance holding
+   * one of its keys, and every other instance's replies are refused.
+   */
+  readonly trustedKeys?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What `serveComponents` hosts as `nats:<service>`, and how. */
@@ -273,8 +287,10 @@ export interface ServeComponentsOptions extends NatsConnectOptions {
 
 /** A running service. */
 export interface ComponentService {
-  /** One id per instance; its components are called on `instanceSubject(service, id)`. */
+  /** One id per instance; its components are called on `instanceSubject(service, owner, id)`. */
   readonly instanceIds: readonly string[];
+  /** Each instance's public key (SPKI DER, base64), in the order of `instanceIds`: what runs pin. */
+  readonly instanceKeys: readonly string[];
   /** Stop taking requests, answer the ones in flight, disconnect. */
   drain(): Promise<void>;
   /** Resolves when the connection has closed (drained, or lost for good). */
