@@ -166,8 +166,13 @@ export function natsTargetOf(
   environment: NodeJS.ProcessEnv = process.env,
 ): NatsTarget {
   const url = natsUrlOf(options.nats);
-  // a server without authentication is told once on stderr, whichever connection meets it first
-  onOpenNatsServer((warning) => process.stderr.write(`arena: warning: ${warning}\n`));
+  // a server without authentication is told once on stderr, whichever connection meets it first,
+  // unless the operator said it is open on purpose (a laptop, a CI job)
+  onOpenNatsServer(
+    environment.ARENA_NATS_ALLOW_OPEN === '1'
+      ? null
+      : (warning) => process.stderr.write(`arena: warning: ${warning}\n`),
+  );
   const credentials: Record<string, string | boolean> = {};
   const labels: NatsCredentialLabels = { url: "the --nats URL's user part" };
   for (const { setting, env, flag } of SETTINGS) {
