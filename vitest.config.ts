@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
     // arena as a user's shell runs it: npm's marks cleared (test/support/userShell.ts)
-    setupFiles: ['test/support/userShell.ts'],
+    setupFiles: ['test/support/userShell.ts', 'test/support/openNatsServers.ts'],
     // hang guards, scaled for a loaded machine (ARENA_TEST_TIMEOUT_SCALE, default 3)
     testTimeout: hangGuard(60_000),
     hookTimeout: hangGuard(60_000),

@@ -150,6 +150,7 @@ export function tryParseRunFile(text: string, options: ParseRunFileOptions): Run
     sourceText: text,
     phases,
     runCondition: condition ? componentRef(condition, ['run_config', 'condition']) : null,
+    trustedServices: file.run_config?.trust_services ?? {},
   });
   return { ok: true, spec };
 }

@@ -35,6 +35,13 @@ const positiveInteger = (what: string) =>
     error: expecting(`${what} (a positive integer)`),
   });
 
+const INSTANCE_KEY_EXPECTED = 'instance keys as arena serve prints them (MCowBQYDK2VwAyEA…)';
+const instanceKey = z
+  .string({ error: expecting(`an instance key as arena serve prints it (MCowBQYDK2VwAyEA…)`) })
+  .regex(/^MCowBQYDK2VwAyEA[A-Za-z0-9+/]{43}=$/, {
+    error: expecting('an instance key as arena serve prints it (MCowBQYDK2VwAyEA…, 60 characters)'),
+  });
+
 /** A component with its parameters: `{ name, params }`. */
 export const componentRefSchema = z.strictObject(
   { name: componentName, params: params.default({}) },
@@ -205,8 +212,24 @@ export const runFileSchema = z
         .describe('Ordered phases, each a one-key mapping {phaseName: phase}.'),
       run_config: z
         .strictObject(
-          { condition: componentRefSchema.optional() },
-          { error: expecting('a run_config mapping with condition') },
+          {
+            condition: componentRefSchema.optional(),
+            trust_services: z
+              .record(
+                z.string().regex(/^[A-Za-z0-9_-]+$/, {
+                  error: expecting('a service name (letters, digits, - and _)'),
+                }),
+                z
+                  .array(instanceKey, { error: expecting(`a list of ${INSTANCE_KEY_EXPECTED}`) })
+                  .min(1, { error: expecting(`a list of ${INSTANCE_KEY_EXPECTED}`) }),
+                { error: expecting('a mapping of service names to lists of instance keys') },
+              )
+              .optional()
+              .describe(
+                'Instance keys trusted per nats:<service> (as arena serve prints them): a service named here is used only through an instance holding one of its keys.',
+              ),
+          },
+          { error: expecting('a run_config mapping with condition, trust_services') },
         )
         .optional(),
     },

@@ -75,4 +75,6 @@ export interface RunSpec {
   readonly phases: readonly PhaseSpec[];
   /** `run_config.condition`, or `null` when the file declares none. */
   readonly runCondition: ComponentRef | null;
+  /** `run_config.trust_services`: the instance keys trusted per `nats:<service>` (none: any instance). */
+  readonly trustedServices: Readonly<Record<string, readonly string[]>>;
 }

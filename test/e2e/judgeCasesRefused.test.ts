@@ -98,11 +98,11 @@ describe('arena judge refuses a case id given twice', () => {
   });
 });
 
-describe('arena judge --nats refuses a case larger than the server takes', () => {
+describe('arena judge --nats refuses a case whose name is larger than the server takes', () => {
   it('names its line and the limit, exit 2, queues nothing and creates no evaluation run', async () => {
+    const longId = `case-2-${'x'.repeat(maxPayload / 2)}`;
     const fixture = fixtureWith(5, {
-      3: (lines) =>
-        JSON.stringify({ ...JSON.parse(lines[2]!), candidate_output: 'x'.repeat(maxPayload) }),
+      3: (lines) => JSON.stringify({ ...JSON.parse(lines[2]!), case_id: longId }),
     });
     const before = await queuedCases();
     const run = await runArena(
@@ -121,7 +121,7 @@ describe('arena judge --nats refuses a case larger than the server takes', () =>
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(
       new RegExp(
-        `${fixture.cases.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: case id "case-2" needs a queue message of \\d+ bytes, more than the NATS server's max_payload of ${maxPayload} bytes`,
+        `${fixture.cases.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: case id "${longId}" needs a queue message of \\d+ bytes, more than the NATS server's max_payload of ${maxPayload} bytes`,
       ),
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -129,12 +129,12 @@ describe('arena judge --nats refuses a case larger than the server takes', () =>
     expect(await queuedCases()).toBe(before);
   });
 
-  it('queues a case just under the limit', async () => {
+  it('queues a case whose texts are larger than the limit: only its name travels', async () => {
     const fixture = fixtureWith(2, {
       2: (lines) =>
         JSON.stringify({
           ...JSON.parse(lines[1]!),
-          candidate_output: 'x'.repeat(maxPayload - 2048),
+          candidate_output: 'x'.repeat(maxPayload * 2),
         }),
     });
     const run = await runArena(

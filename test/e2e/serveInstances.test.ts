@@ -97,7 +97,7 @@ describe('arena serve instances and the runs they serve', () => {
     rogue = await connect({ servers: server.url, name: 'rogue' });
     let forged = 0;
     // every instance subject of the service: the rogue needs no id to answer in its place
-    rogue.subscribe('arena.component.line-sim.at.*', {
+    rogue.subscribe('arena.component.line-sim.at.>', {
       callback: (_error, message) => {
         const request = JSON.parse(new TextDecoder().decode(message.data));
         if (request.identity.method !== 'step') return;

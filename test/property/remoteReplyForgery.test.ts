@@ -7,6 +7,7 @@ import { type ComponentService, serveComponents } from '../../src/ports/nats/com
 import { createInstanceKey, SIGNATURE_HEADER } from '../../src/ports/nats/instanceKey.js';
 import { connectRemoteComponents } from '../../src/ports/nats/remoteComponents.js';
 import {
+  ANY_OWNER,
   instanceSubject,
   type RemoteComponentHost,
 } from '../../src/ports/remote/remoteComponent.js';
@@ -80,7 +81,7 @@ beforeAll(async () => {
       if (message.headers?.has(SIGNATURE_HEADER) === true) lastHonest = message;
     },
   });
-  rogue.subscribe(instanceSubject('walk', service.instanceIds[0] as string), {
+  rogue.subscribe(instanceSubject('walk', ANY_OWNER, service.instanceIds[0] as string), {
     callback: (_error, message) => {
       const how = plan.shift();
       if (how === undefined) return;

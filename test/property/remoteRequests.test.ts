@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type ComponentService, serveComponents } from '../../src/ports/nats/componentService.js';
 import {
+  ANY_OWNER,
   type CallRequest,
   instanceSubject,
   type RemoteReply,
@@ -91,7 +92,7 @@ describe('remote requests are idempotent by their identity', () => {
         identity: { ...base, seq: 1, method: 'open', step: 0 },
       });
       expect(opened.ok).toBe(true);
-      const subject = instanceSubject('walk', (opened as { instance: string }).instance);
+      const subject = instanceSubject('walk', ANY_OWNER, (opened as { instance: string }).instance);
       const request = (index: number, push: number): CallRequest => ({
         key,
         identity: { ...base, seq: index + 2, method: 'step', step: index + 1 },

@@ -8,15 +8,18 @@ import { type NatsServer, startNatsServer } from './natsServer.js';
 export const authorizationFile = path.join(repoRoot, 'docs/nats/authorization.conf');
 
 /** The roles of `docs/nats/authorization.conf`, by user name. */
-export const roles = ['submitter', 'worker', 'service-tank', 'viewer'] as const;
+export const roles = ['submitter', 'worker', 'service-tank', 'service-tank-2', 'viewer'] as const;
 export type Role = (typeof roles)[number];
 
 /** A nats-server running the shipped authorization file, and each role's `--nats` URL. */
 export interface AuthorizedNats {
   readonly server: NatsServer;
   urlOf(role: Role): string;
-  /** A raw client connected as `role` (the attacker's tool), closed by `dispose`. */
-  connectAs(role: Role): Promise<NatsConnection>;
+  /**
+   * A raw client connected as `role` (the attacker's tool), closed by
+   * `dispose`; its replies come back on `inboxPrefix` (default `_INBOX.<role>`, as arena's own).
+   */
+  connectAs(role: Role, options?: { inboxPrefix?: string }): Promise<NatsConnection>;
   dispose(): Promise<void>;
 }
 
@@ -25,7 +28,7 @@ export async function startAuthorizedNats(): Promise<AuthorizedNats> {
   const config = readFileSync(authorizationFile, 'utf8');
   const server = await startNatsServer({ config });
   const passwordOf = (role: Role): string => {
-    const variable = `${role.replace('-', '_').toUpperCase()}_PASSWORD`;
+    const variable = `${role.replaceAll('-', '_').toUpperCase()}_PASSWORD`;
     const match = new RegExp(`^${variable}: "([^"]+)"`, 'm').exec(config);
     if (match === null) throw new Error(`${authorizationFile} sets no ${variable}`);
     return match[1] as string;
@@ -36,11 +39,12 @@ export async function startAuthorizedNats(): Promise<AuthorizedNats> {
   return {
     server,
     urlOf,
-    async connectAs(role) {
+    async connectAs(role, options = {}) {
       const nc = await connect({
         servers: `127.0.0.1:${server.port}`,
         user: role,
         pass: passwordOf(role),
+        inboxPrefix: options.inboxPrefix ?? `_INBOX.${role}`,
       });
       clients.push(nc);
       return nc;

@@ -24,14 +24,17 @@ type ComponentKind = keyof typeof COMPONENT_METHODS;
 function remoteResolver(
   remote: NonNullable<BuildWorldOptions['remote']>,
   phase: string,
+  trusted: RunSpec['trustedServices'],
 ): (ref: ComponentRef, service: string) => unknown {
   return (ref, service) => {
     const kind = remoteKindOf(ref.yamlPath);
     if (kind === null) throw new ComponentContractError(ref, 'cannot be a remote component here');
+    const trustedKeys = trusted[service];
     return remote.host.factoryFor(service, kind, {
       runId: remote.runId,
       phase,
       ...(remote.onServed !== undefined ? { onServed: remote.onServed } : {}),
+      ...(trustedKeys !== undefined ? { trustedKeys } : {}),
     });
   };
 }
@@ -70,7 +73,9 @@ export async function buildPhaseWorld(
     baseDir: spec.baseDir,
     builtins: options.builtins,
     ...(options.components !== undefined ? { components: options.components } : {}),
-    ...(options.remote !== undefined ? { remote: remoteResolver(options.remote, phase.name) } : {}),
+    ...(options.remote !== undefined
+      ? { remote: remoteResolver(options.remote, phase.name, spec.trustedServices) }
+      : {}),
   };
   const build = async <T>(ref: ComponentRef, init: unknown, kind: ComponentKind): Promise<T> =>
     requireMethods<T>(

@@ -67,7 +67,7 @@ export async function submitEvaluationRun(
     const cases = batch;
     batch = [];
     await store.recordCases(evaluationRunId, cases);
-    for (const { caseKey, context } of cases) {
+    for (const { caseKey } of cases) {
       // a line judged once already in this file (the same case twice) is a duplicate; the
       // queue's own duplicate receipt is not: a publish retried across a server restart gets one
       if (submittedKeys.has(caseKey)) {
@@ -76,7 +76,7 @@ export async function submitEvaluationRun(
       }
       submittedKeys.add(caseKey);
       const publish: Promise<void> = queue
-        .submit({ evaluationRunId, context }, caseKey)
+        .submit({ evaluationRunId, caseKey })
         .then(
           () => {
             // counted before the callback: an optional call skips its arguments when absent

@@ -31,6 +31,8 @@ export type JudgeWorkerEvent =
     }
   /** Acked without judging: the case had its verdict already, or its run has ended. */
   | { readonly type: 'dropped'; readonly evaluationRunId: string; readonly caseId: string }
+  /** Acked without judging: the message names a case its run does not hold (forged, or stray). */
+  | { readonly type: 'unknownCase'; readonly evaluationRunId: string; readonly caseKey: string }
   /** The run cannot be judged here (its config or a case is bad): the run failed. */
   | { readonly type: 'failed'; readonly evaluationRunId: string; readonly error: unknown }
   | { readonly type: 'queueError'; readonly error: unknown };
@@ -72,6 +74,8 @@ export interface JudgeWorkerTally {
   readonly cached: number;
   readonly duplicate: number;
   readonly dropped: number;
+  /** Messages naming a case the store does not hold: acked, logged, never judged. */
+  readonly unknown: number;
   readonly handedBack: number;
 }
 
@@ -84,19 +88,22 @@ const statusTtlMs = 1000;
  * kept in progress while it is judged and acked once its verdict is stored,
  * so a worker killed mid-judgement leaves its cases to be delivered again
  * and judged by another worker (at-least-once calls, exactly-once records).
- * A run the store holds as cancelled has its cases in flight cancelled, and
- * none becomes a verdict; a cancel message only makes the worker look (at
+ * A message only names a case: the case judged is the one the store holds
+ * under that key, and a name the store does not hold is acked and logged,
+ * never judged, so forged messages add no verdict and the run still ends on
+ * its stored cases. A run the store holds as cancelled has its cases in
+ * flight cancelled, and none becomes a verdict; a cancel message only makes the worker look (at
  * once; without one, within `statusTtlMs`), so a forged one cancels nothing.
  *
  * @example
  * ```ts
  * const stop = new AbortController();
  * await runJudgeWorker({ store, queue, concurrency: 32, ackWaitMs: 30_000, name: 'w1', signal: stop.signal });
- * // { recorded: 1980, cached: 20, duplicate: 0, dropped: 0, handedBack: 0 }
+ * // { recorded: 1980, cached: 20, duplicate: 0, dropped: 0, unknown: 0, handedBack: 0 }
  * ```
  */
 export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<JudgeWorkerTally> {
-  const tally = { recorded: 0, cached: 0, duplicate: 0, dropped: 0, handedBack: 0 };
+  const tally = { recorded: 0, cached: 0, duplicate: 0, dropped: 0, unknown: 0, handedBack: 0 };
   const logger = options.logger ?? silentLogger();
   const emit = (event: JudgeWorkerEvent): void => options.onEvent?.(event);
   const pauses = createModelPauses({ queue: options.queue });
@@ -152,14 +159,27 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   });
 
   const handle = async (delivery: QueuedCaseDelivery): Promise<void> => {
-    const { evaluationRunId, context } = delivery.job;
+    const { evaluationRunId, caseKey } = delivery.job;
     const run = await runs.get(evaluationRunId);
     if (run === null || run.status !== 'running') {
       await delivery.ack();
       tally.dropped++;
-      emit({ type: 'dropped', evaluationRunId, caseId: context.caseId });
+      emit({ type: 'dropped', evaluationRunId, caseId: caseIdOf(caseKey) });
       return;
     }
+    // the case judged is the store's, never the message's copy
+    const stored = await store.storedCase(evaluationRunId, caseKey);
+    if (stored === null) {
+      await delivery.ack();
+      tally.unknown++;
+      logger.warn(
+        { evaluationRunId, caseKey },
+        'a case message names no case of its evaluation run: dropped, not judged',
+      );
+      emit({ type: 'unknownCase', evaluationRunId, caseKey });
+      return;
+    }
+    const { context } = stored;
     let judge: Promise<Judge> | undefined = judges.get(evaluationRunId);
     if (judge === undefined) {
       judge = judgeFor(run);
@@ -319,6 +339,17 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   }
   if (gaveUp !== null) throw gaveUp;
   return tally;
+}
+
+/** The case id inside a case key (`caseKeyOf`), or the key itself when it is not one. */
+function caseIdOf(caseKey: string): string {
+  try {
+    const parts: unknown = JSON.parse(caseKey);
+    if (Array.isArray(parts) && typeof parts[1] === 'string') return parts[1];
+  } catch {
+    // not a key arena made: told as it came
+  }
+  return caseKey;
 }
 
 /** The fewest free slots a worker pulls for while judgements are in flight. */

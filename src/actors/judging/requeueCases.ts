@@ -44,9 +44,7 @@ export async function requeueCases(
       const missing = page.filter((each) => !held.has(each.caseKey));
       stillQueued += page.length - missing.length;
       const receipts = await Promise.all(
-        missing.map((each) =>
-          queue.submit({ evaluationRunId, context: each.context }, each.caseKey),
-        ),
+        missing.map((each) => queue.submit({ evaluationRunId, caseKey: each.caseKey })),
       );
       for (const { duplicate } of receipts) {
         if (duplicate) stillQueued++;

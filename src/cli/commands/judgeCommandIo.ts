@@ -113,7 +113,7 @@ export async function scanCases(
     const size = largestMessage(contexts, options.messageSize);
     if (size !== undefined && size.bytes > size.maxBytes) {
       throw new CliError(
-        `${casesPath}:${line}: case id ${JSON.stringify(context.caseId)} needs a queue message of ${size.bytes} bytes, more than the NATS server's max_payload of ${size.maxBytes} bytes: nothing was queued (shorten the case, or raise max_payload on the server)`,
+        `${casesPath}:${line}: case id ${JSON.stringify(context.caseId)} needs a queue message of ${size.bytes} bytes, more than the NATS server's max_payload of ${size.maxBytes} bytes: nothing was queued (a message carries the case's name, not its texts: shorten its case_id, or raise max_payload on the server)`,
         ExitCode.badInput,
       );
     }

@@ -306,7 +306,7 @@ function queueMessageSize(queue: JudgeQueue, judgeName: string): MessageSize | u
   if (limit === undefined) return undefined;
   const evaluationRunId = createRunIdGenerator()(judgeName, new Date());
   return (context) => ({
-    bytes: limit.bytesOf({ evaluationRunId, context }, caseKeyOf(context)),
+    bytes: limit.bytesOf({ evaluationRunId, caseKey: caseKeyOf(context) }),
     maxBytes: limit.maxBytes,
   });
 }

@@ -5,6 +5,7 @@ import {
   NatsCredentialsError,
   readNatsCredentials,
 } from '../../ports/queue/natsCredentials.js';
+import { onOpenNatsServer } from '../../ports/queue/natsOpenServer.js';
 import { parseQueueUri, QueueUriError } from '../../ports/queue/queueUri.js';
 import { NatsUrlError } from '../../ports/queue/runQueue.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -13,11 +14,15 @@ import { CliError, ExitCode } from '../errors.js';
 export interface NatsTarget {
   readonly url: string;
   readonly credentials: NatsCredentials;
+  /** `--trust-service`: the instance keys trusted per service, when any are given. */
+  readonly trustedKeys?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The credential flags `--nats` commands take, as commander names them. */
 export interface NatsCredentialFlags {
   nats?: string;
+  requireAuth?: boolean;
+  trustService?: string[];
   natsCreds?: string;
   natsNkey?: string;
   natsTlsCa?: string;
@@ -83,7 +88,63 @@ export function withNatsOptions(command: Command, help: string): Command {
   for (const { env, flag } of SETTINGS) {
     if (flag !== undefined) command.option(flag[0], `${flag[2]} (default: ${env})`);
   }
+  command.option(
+    '--require-auth',
+    'refuse a NATS server that asks for no authentication (default: ARENA_NATS_REQUIRE_AUTH=1)',
+  );
   return command;
+}
+
+/** An Ed25519 public key as `arena serve` prints it: SPKI DER in base64. */
+const INSTANCE_KEY = /^MCowBQYDK2VwAyEA[A-Za-z0-9+/]{43}=$/;
+
+/**
+ * Add `--trust-service <service=key>` (repeatable) to a command that opens
+ * remote components: a service named there is used only through an
+ * instance holding one of its keys.
+ *
+ * @example
+ * ```ts
+ * withTrustOption(program.command('worker'));
+ * // arena worker --trust-service tank=MCowBQYDK2VwAyEA… --trust-service tank=MCowBQYDK2VwAyEA…
+ * ```
+ */
+export function withTrustOption(command: Command): Command {
+  return command.option(
+    '--trust-service <service=key>',
+    'use the service only through an instance holding this key, as arena serve prints it (repeatable)',
+    (pin: string, pins: string[]) => [...pins, pin],
+    [] as string[],
+  );
+}
+
+/**
+ * The keys of `--trust-service service=key` flags, by service; a malformed
+ * one is a `CliError` (exit 2) naming it.
+ *
+ * @example
+ * ```ts
+ * trustedKeysOf(['tank=MCowBQYDK2VwAyEA…']); // { tank: ['MCowBQYDK2VwAyEA…'] }
+ * trustedKeysOf(['tank']); // CliError: --trust-service tank: expected <service>=<key> …
+ * ```
+ */
+export function trustedKeysOf(
+  pins: readonly string[] | undefined,
+): Readonly<Record<string, readonly string[]>> | undefined {
+  if (pins === undefined || pins.length === 0) return undefined;
+  const keys: Record<string, string[]> = {};
+  for (const pin of pins) {
+    const at = pin.indexOf('=');
+    const service = at < 0 ? '' : pin.slice(0, at);
+    const key = at < 0 ? '' : pin.slice(at + 1);
+    if (!/^[A-Za-z0-9_-]+$/.test(service) || !INSTANCE_KEY.test(key)) {
+      throw new CliError(
+        `--trust-service ${pin.length > 80 ? `${pin.slice(0, 80)}…` : pin}: expected <service>=<key>, the key as arena serve prints it (MCowBQYDK2VwAyEA… , 60 characters)`,
+      );
+    }
+    keys[service] = [...(keys[service] ?? []), key];
+  }
+  return keys;
 }
 
 /**
@@ -105,23 +166,38 @@ export function natsTargetOf(
   environment: NodeJS.ProcessEnv = process.env,
 ): NatsTarget {
   const url = natsUrlOf(options.nats);
-  const credentials: Record<string, string> = {};
+  // a server without authentication is told once on stderr, whichever connection meets it first,
+  // unless the operator said it is open on purpose (a laptop, a CI job)
+  onOpenNatsServer(
+    environment.ARENA_NATS_ALLOW_OPEN === '1'
+      ? null
+      : (warning) => process.stderr.write(`arena: warning: ${warning}\n`),
+  );
+  const credentials: Record<string, string | boolean> = {};
   const labels: NatsCredentialLabels = { url: "the --nats URL's user part" };
   for (const { setting, env, flag } of SETTINGS) {
-    const fromFlag = flag === undefined ? undefined : options[flag[1]];
+    const fromFlag = flag === undefined ? undefined : (options[flag[1]] as string | undefined);
     const value = fromFlag ?? nonEmpty(environment[env]);
     // a setting is named as it was given; one not given by its flag, else its env var
     labels[setting] =
       value !== undefined && fromFlag === undefined ? env : (flag?.[0].split(' ')[0] ?? env);
     if (value !== undefined) credentials[setting] = value;
   }
+  if (options.requireAuth === true || environment.ARENA_NATS_REQUIRE_AUTH === '1') {
+    credentials.requireAuth = true;
+  }
   try {
-    readNatsCredentials(url, credentials, labels);
+    readNatsCredentials(url, credentials as NatsCredentials, labels);
   } catch (error) {
     if (error instanceof NatsCredentialsError) throw new CliError(error.message);
     throw error;
   }
-  return { url, credentials };
+  const trustedKeys = trustedKeysOf(options.trustService);
+  return {
+    url,
+    credentials: credentials as NatsCredentials,
+    ...(trustedKeys !== undefined ? { trustedKeys } : {}),
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -31,6 +31,7 @@ import {
   type NatsTarget,
   natsTargetOf,
   withNatsOptions,
+  withTrustOption,
 } from './natsTarget.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
 import { openRemoteComponents } from './runQueueOpen.js';
@@ -71,6 +72,7 @@ export function registerRunCommand(program: Command): void {
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
     );
   withViewOptions(command);
+  withTrustOption(command);
   withNatsOptions(
     command,
     'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',

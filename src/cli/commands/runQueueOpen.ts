@@ -88,10 +88,15 @@ export function judgeAckWaitFromEnvironment(): number {
 export async function openRemoteComponents({
   url,
   credentials,
+  trustedKeys,
 }: NatsTarget): Promise<RemoteComponentHost> {
   const timing = remoteTimingFromEnvironment();
   try {
-    return await openRemoteComponentsAt(url, { ...timing, credentials });
+    return await openRemoteComponentsAt(url, {
+      ...timing,
+      credentials,
+      ...(trustedKeys !== undefined ? { trustedKeys } : {}),
+    });
   } catch (error) {
     throw natsOutOfReach(url, error);
   }

@@ -36,7 +36,7 @@ interface ServeCommandOptions extends NatsCredentialFlags {
  * registerServeCommand(program);
  * // $ arena serve ./counter.js:Counter --nats nats://127.0.0.1:4222 --as counter
  * // arena serve: ./counter.js:Counter as nats:counter on nats://127.0.0.1:4222, 1 instance (Ctrl-C stops)
- * // arena serve: instance 5f0c2a9e81d34b7a (pid 4242 on lab-1)
+ * // arena serve: instance 5f0c2a9e81d34b7a (pid 4242 on lab-1), key MCowBQYDK2VwAyEA… (--trust-service counter=<key> uses only it)
  * ```
  */
 export function registerServeCommand(program: Command): void {
@@ -102,10 +102,12 @@ async function serveCommand(component: string, options: ServeCommandOptions): Pr
   process.stderr.write(
     `arena serve: ${component} as nats:${service} on ${redactUrl(url)}, ${instances} ${plural} (Ctrl-C stops)\n`,
   );
-  // the ids arena show names for the components each instance served
-  for (const id of running.instanceIds) {
-    process.stderr.write(`arena serve: instance ${id} (pid ${process.pid} on ${hostname()})\n`);
-  }
+  // the ids arena show names for the components each instance served, and the keys runs may pin
+  running.instanceIds.forEach((id, index) => {
+    process.stderr.write(
+      `arena serve: instance ${id} (pid ${process.pid} on ${hostname()}), key ${running.instanceKeys[index]} (--trust-service ${service}=<key> uses only it)\n`,
+    );
+  });
   await running.closed;
   process.removeListener('SIGINT', onSignal);
   process.removeListener('SIGTERM', onSignal);

@@ -33,6 +33,7 @@ import {
   type NatsTarget,
   natsTargetOf,
   withNatsOptions,
+  withTrustOption,
 } from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
 import { leaseTtlFromEnvironment } from './run.js';
@@ -73,6 +74,7 @@ export function registerWorkerCommand(program: Command): void {
     .description(
       'take queued runs (arena submit) off the NATS run queue and run them; SIGTERM or Ctrl-C hands them back',
     );
+  withTrustOption(command);
   withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
@@ -399,7 +401,8 @@ async function startJudgeWorker(options: {
 }
 
 function reportJudging(name: string, event: JudgeWorkerEvent, json: boolean): void {
-  if (event.type === 'judged' || event.type === 'dropped') {
+  // a message naming no stored case is told by the worker's logger
+  if (event.type === 'judged' || event.type === 'dropped' || event.type === 'unknownCase') {
     if (json) process.stdout.write(`${JSON.stringify({ worker: name, ...event })}\n`);
     return;
   }

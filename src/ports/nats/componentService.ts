@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { connect, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import type { JsonValue } from '../../domain/shared/json.js';
 import {
+  ANY_OWNER,
   type CallRequest,
   type ComponentService,
   instanceSubject,
@@ -20,7 +21,7 @@ import {
   SIGNATURE_HEADER,
 } from './instanceKey.js';
 import { permissionRefusal } from './natsPermission.js';
-import { natsServerOptions } from './natsServer.js';
+import { checkNatsAuthentication, natsServerOptions, natsUserTokenOf } from './natsServer.js';
 
 /** The methods a request may call on each kind: the port's methods, and its state. */
 const CALLABLE: Readonly<Record<RemoteKind, readonly string[]>> = {
@@ -75,6 +76,7 @@ const decoder = new TextDecoder();
  * ```
  */
 export async function serveComponents(options: ComponentServiceOptions): Promise<ComponentService> {
+  const owner = natsUserTokenOf(options.url, options.credentials) ?? ANY_OWNER;
   const connection = await connect({
     ...natsServerOptions(options.url, options.credentials),
     name: `arena serve ${options.service}`,
@@ -82,14 +84,17 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
     reconnectTimeWait: 250,
     maxReconnectAttempts: -1,
   });
+  await checkNatsAuthentication(connection, options.url, options.credentials);
   const count = options.instances ?? 1;
   const instanceIds: string[] = [];
+  const instanceKeys: string[] = [];
   // a subscription the server refuses (a user of another role) is told to its callback, before the flush ends
   const refused: Error[] = [];
   for (let index = 0; index < count; index++) {
     const key = createInstanceKey();
     instanceIds.push(key.id);
-    serveInstance(connection, key, options, (error) => refused.push(error));
+    instanceKeys.push(key.publicKey);
+    serveInstance(connection, key, owner, options, (error) => refused.push(error));
   }
   await connection.flush();
   const refusal = refused.length > 0 ? permissionRefusal(refused[0], options.url) : null;
@@ -99,6 +104,7 @@ export async function serveComponents(options: ComponentServiceOptions): Promise
   }
   return {
     instanceIds,
+    instanceKeys,
     drain: () => connection.drain(),
     closed: connection.closed().then(() => undefined),
   };
@@ -110,6 +116,7 @@ const unreadable: RepliedRequest = { key: '', seq: 0, method: '' };
 function serveInstance(
   connection: NatsConnection,
   key: InstanceKey,
+  owner: string,
   options: ComponentServiceOptions,
   onRefused: (error: Error) => void,
 ): void {
@@ -119,6 +126,7 @@ function serveInstance(
   const keep = options.repliesPerComponent ?? 8;
   const served = {
     instance: instanceId,
+    owner,
     publicKey: key.publicKey,
     host: hostname(),
     pid: process.pid,
@@ -182,7 +190,7 @@ function serveInstance(
     },
   });
 
-  connection.subscribe(instanceSubject(options.service, instanceId), {
+  connection.subscribe(instanceSubject(options.service, owner, instanceId), {
     callback: (error, message) => {
       if (error !== null) return onRefused(error);
       const request = readRequest<CallRequest>(message);

@@ -43,8 +43,11 @@ export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
 
 const durable = 'arena-judges';
 
+/** How long a pause feed that ended waits before it follows the stream again. */
+const pauseFeedRetryMs = 500;
+
 /** A case's message id: JetStream drops a second message of the same id as a duplicate. */
-const msgIdOf = (job: QueuedCase, caseKey: string): string => `${job.evaluationRunId}:${caseKey}`;
+const msgIdOf = (job: QueuedCase): string => `${job.evaluationRunId}:${job.caseKey}`;
 
 /** A run id or a pause key as one subject token: they may hold `.`, which NATS reads as a separator. */
 const subjectToken = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
@@ -124,14 +127,24 @@ export async function openJetStreamJudgeQueue(
     }
     // pauses live in a stream keeping the last per model: a worker that starts during a pause learns of it
     const pauseStream = `${stream}_PAUSES`;
-    await ensureStream(jsm, {
-      name: pauseStream,
-      subjects: [`${prefix}.pause.*`],
-      max_msgs_per_subject: 1,
-      max_age: nanos(modelPauseMaxAgeMs),
-      storage: StorageType.File,
-    });
+    const ensurePauseStream = () =>
+      ensureStream(jsm, {
+        name: pauseStream,
+        subjects: [`${prefix}.pause.*`],
+        max_msgs_per_subject: 1,
+        max_age: nanos(modelPauseMaxAgeMs),
+        storage: StorageType.File,
+      });
+    await ensurePauseStream();
+    let closed = false;
     const pauseFeeds = new Set<{ stop(): void }>();
+    // after a reconnect every pause feed follows the stream afresh: a server back without its
+    // folder lost the stream and the feeds' consumers, and a feed does not notice on its own
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === 'reconnect') for (const feed of pauseFeeds) feed.stop();
+      }
+    })().catch(() => undefined);
     /** A pause's message, checked: its subject must be its own model's, or it could shadow another's. */
     const checkedPause = (subject: string, data: Uint8Array): ModelPause | null => {
       const checked = checkControlMessage(modelPauseMessage, data);
@@ -153,18 +166,20 @@ export async function openJetStreamJudgeQueue(
             messageLimit: {
               maxBytes: maxPayload,
               // what the client checks against max_payload: the body and the encoded headers
-              bytesOf: (job: QueuedCase, caseKey: string) =>
+              bytesOf: (job: QueuedCase) =>
                 Buffer.byteLength(JSON.stringify(job)) +
-                Buffer.byteLength(`NATS/1.0\r\nNats-Msg-Id: ${msgIdOf(job, caseKey)}\r\n\r\n`),
+                Buffer.byteLength(`NATS/1.0\r\nNats-Msg-Id: ${msgIdOf(job)}\r\n\r\n`),
             },
           }
         : {}),
-      async submit(job: QueuedCase, caseKey: string) {
+      async submit(job: QueuedCase) {
+        // the name of a stored case, not the case: its texts stay in the store
+        const named: QueuedCase = { evaluationRunId: job.evaluationRunId, caseKey: job.caseKey };
         const ack = await js
           .publish(
             `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
-            encoder.encode(JSON.stringify(job)),
-            { msgID: msgIdOf(job, caseKey) },
+            encoder.encode(JSON.stringify(named)),
+            { msgID: msgIdOf(job) },
           )
           .catch((error: unknown) => {
             throw permissionRefusal(error, options.url) ?? error;
@@ -174,7 +189,11 @@ export async function openJetStreamJudgeQueue(
       take(max, waitMs) {
         if (consumer === null)
           throw new RunQueueError('this judge queue was opened to submit only');
-        return healing(deliveries(consumer, max, Math.max(minPullMs, waitMs), pullRefusals));
+        return healing(
+          deliveries(consumer, max, Math.max(minPullMs, waitMs), pullRefusals, (subject) =>
+            logger?.warn({ subject }, 'a case message that names no case was dropped'),
+          ),
+        );
       },
       async queuedCaseKeys(evaluationRunId) {
         const ids = await queuedMessageIds(
@@ -202,33 +221,52 @@ export async function openJetStreamJudgeQueue(
       },
       announcePause(pause) {
         // best effort: a lost announcement costs one more 429, never a wrong verdict
-        js.publish(`${prefix}.pause.${subjectToken(pause.key)}`, JSON.stringify(pause)).catch(
-          () => undefined,
-        );
+        const subject = `${prefix}.pause.${subjectToken(pause.key)}`;
+        js.publish(subject, JSON.stringify(pause))
+          // a server back without its folder lost the stream: made again, the pause told again
+          .catch(async () => {
+            await ensurePauseStream();
+            await js.publish(subject, JSON.stringify(pause));
+          })
+          .catch(() => undefined);
       },
       onPause(listener) {
         // each listener reads the stream from its last pause per model: the stream is the only memory
         let feed: { stop(): void } | null = null;
         let unsubscribed = false;
-        void (async () => {
+        const follow = async (): Promise<void> => {
           const consumer = await js.consumers.get(pauseStream, {
             deliver_policy: DeliverPolicy.LastPerSubject,
           });
           const messages = await consumer.consume();
           feed = messages;
           pauseFeeds.add(messages);
-          if (unsubscribed) messages.stop();
-          for await (const message of messages) {
-            const pause = checkedPause(message.subject, message.data);
-            if (pause !== null) listener(pause);
+          if (unsubscribed || closed) messages.stop();
+          try {
+            for await (const message of messages) {
+              const pause = checkedPause(message.subject, message.data);
+              if (pause !== null) listener(pause);
+            }
+          } finally {
+            pauseFeeds.delete(messages);
           }
-        })().catch(() => undefined);
+        };
+        void (async () => {
+          // a feed that ends or fails (the server lost the stream) is followed again, until unsubscribed
+          while (!unsubscribed && !closed) {
+            await follow().catch(() => undefined);
+            if (unsubscribed || closed) return;
+            await new Promise((resolve) => setTimeout(resolve, pauseFeedRetryMs));
+            await ensurePauseStream().catch(() => undefined);
+          }
+        })();
         return () => {
           unsubscribed = true;
           feed?.stop();
         };
       },
       async close() {
+        closed = true;
         for (const feed of pauseFeeds) feed.stop();
         if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
       },
@@ -245,6 +283,7 @@ async function* deliveries(
   max: number,
   expires: number,
   refusals: ReturnType<typeof publishRefusals>,
+  onMalformed: (subject: string) => void,
 ): AsyncGenerator<QueuedCaseDelivery> {
   const messages = await consumer.fetch({
     max_messages: max,
@@ -255,8 +294,15 @@ async function* deliveries(
   const stopWatching = refusals.whileWaiting(() => messages.stop());
   try {
     for await (const message of messages) {
+      const job = queuedCaseOf(message.data);
+      if (job === null) {
+        // never delivered again: no worker could judge it
+        message.term();
+        onMalformed(message.subject);
+        continue;
+      }
       yield {
-        job: message.json<QueuedCase>(),
+        job,
         deliveryCount: message.info.deliveryCount,
         working: () => message.working(),
         ack: async () => {
@@ -270,6 +316,17 @@ async function* deliveries(
   } finally {
     stopWatching();
     messages.stop();
+  }
+}
+
+/** A case message's name of a case, or `null` when it is not one. */
+function queuedCaseOf(data: Uint8Array): QueuedCase | null {
+  try {
+    const job = JSON.parse(new TextDecoder().decode(data)) as Partial<QueuedCase> | null;
+    if (typeof job?.evaluationRunId !== 'string' || typeof job.caseKey !== 'string') return null;
+    return { evaluationRunId: job.evaluationRunId, caseKey: job.caseKey };
+  } catch {
+    return null;
   }
 }
 

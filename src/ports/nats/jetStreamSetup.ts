@@ -12,7 +12,7 @@ import type { NatsCredentials } from '../queue/natsCredentials.js';
 import { ConsumerSettingsError, RunQueueError } from '../queue/runQueue.js';
 import { redactUrl } from '../runtime/redactUrl.js';
 import { type NatsPermissionError, permissionRefusal } from './natsPermission.js';
-import { natsServerOptions } from './natsServer.js';
+import { checkNatsAuthentication, natsServerOptions } from './natsServer.js';
 
 /** Milliseconds as the nanoseconds JetStream's configs count in. */
 export const nanos = (ms: number): number => Math.round(ms * 1_000_000);
@@ -34,8 +34,9 @@ export async function connectForQueue(
 ): Promise<NatsConnection> {
   // a bad setting (a missing file) is thrown as it is, before any connection
   const server = natsServerOptions(url, credentials);
+  let nc: NatsConnection;
   try {
-    return await connect({
+    nc = await connect({
       ...server,
       name,
       reconnect: true,
@@ -45,6 +46,8 @@ export async function connectForQueue(
   } catch (error) {
     throw new RunQueueError(natsConnectFailure(url, error), { cause: error });
   }
+  await checkNatsAuthentication(nc, url, credentials);
+  return nc;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
 } from '../agent.js';
 import type { Environment, EnvironmentStart, EnvironmentStep, Readings } from '../environment.js';
 import {
+  ANY_OWNER,
   type CallRequest,
   componentKeyOf,
   instanceSubject,
@@ -29,7 +30,7 @@ import {
   serviceSubject,
 } from '../remote/remoteComponent.js';
 import { instanceIdOf, publicKeyOf, SIGNATURE_HEADER, verifyReply } from './instanceKey.js';
-import { natsServerOptions } from './natsServer.js';
+import { checkNatsAuthentication, natsServerOptions } from './natsServer.js';
 import { ReplyInbox, type ReplyVerdict } from './replyInbox.js';
 
 /** Where remote components are served, and how requests wait and retry. */
@@ -62,19 +63,21 @@ const decoder = new TextDecoder();
 export async function connectRemoteComponents(
   options: RemoteComponentsOptions,
 ): Promise<RemoteComponentHost> {
+  const server = natsServerOptions(options.url, options.credentials);
   const connection = await connect({
-    ...natsServerOptions(options.url, options.credentials),
+    ...server,
     name: options.name ?? 'arena run',
     // back soon after a NATS restart: requests in flight are retried by identity meanwhile
     reconnectTimeWait: 250,
     maxReconnectAttempts: -1,
   });
+  await checkNatsAuthentication(connection, options.url, options.credentials);
   const timing: RemoteTiming = {
     timeoutMs: options.timeoutMs ?? defaultTiming.timeoutMs,
     retries: options.retries ?? defaultTiming.retries,
     openWaitMs: options.openWaitMs ?? defaultTiming.openWaitMs,
   };
-  const inbox = new ReplyInbox(connection);
+  const inbox = new ReplyInbox(connection, server.inboxPrefix);
   return {
     factoryFor(service, kind, context) {
       return (init: unknown) => {
@@ -85,7 +88,11 @@ export async function connectRemoteComponents(
           component: componentNameOf(kind, init),
           session: randomUUID(),
         };
-        const session = new RemoteSession(inbox, service, timing, base, context.onServed);
+        // a key must be in every list that names the service: a run file cannot widen a worker's trust
+        const pins = [options.trustedKeys?.[service], context.trustedKeys].filter(
+          (keys): keys is readonly string[] => keys !== undefined,
+        );
+        const session = new RemoteSession(inbox, service, timing, base, context.onServed, pins);
         session.open(init);
         return adapterFor(kind, session, init);
       };
@@ -141,6 +148,7 @@ class RemoteSession {
     private readonly timing: RemoteTiming,
     private readonly base: SessionBase,
     private readonly onServed: ((served: ServedComponent) => void) | undefined,
+    private readonly pins: readonly (readonly string[])[],
   ) {
     this.key = componentKeyOf({ ...base, seq: 0, method: 'open', episode: 0, step: 0 });
   }
@@ -211,10 +219,11 @@ class RemoteSession {
         return await this.request(subject, request, (message) => this.judgeOpen(request, message));
       } catch (error) {
         // a service that is (re)starting gets until the deadline to appear
-        const waiting =
-          error instanceof RemoteComponentUnavailableError && error.reason === 'no-responders';
+        // and an untrusted instance that took the open is asked past: the queue group picks again
+        const reason = error instanceof RemoteComponentUnavailableError ? error.reason : null;
+        const waiting = reason === 'no-responders' || reason === 'untrusted';
         if (!waiting || Date.now() >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await new Promise((resolve) => setTimeout(resolve, reason === 'untrusted' ? 20 : 200));
       }
     }
   }
@@ -241,7 +250,17 @@ class RemoteSession {
     if (!verifyReply(key, repliedOf(request), message.data, signatureOf(message))) {
       return { refused: `an open reply claiming instance ${claimed} not signed by it` };
     }
-    const subject = instanceSubject(this.service, claimed);
+    if (!this.pins.every((keys) => keys.includes(reply.publicKey as string))) {
+      return {
+        refused: `instance ${claimed} of service "${this.service}" holds a key the run does not trust (see --trust-service)`,
+        final: true,
+      };
+    }
+    const owner = typeof reply.owner === 'string' ? reply.owner : ANY_OWNER;
+    if (!/^[A-Za-z0-9_-]+$/.test(owner)) {
+      return { refused: `an open reply of instance ${claimed} naming no owner token` };
+    }
+    const subject = instanceSubject(this.service, owner, claimed);
     return { taken: { reply, instance: { id: claimed, key, subject } } };
   }
 
@@ -279,7 +298,7 @@ class RemoteSession {
         return outcome.taken as Taken & { reply: OkReply };
       }
       // a lost reply is asked for again with the same identity: the service answers from its cache
-      if (outcome.missing !== 'no-responders' && attempt < this.timing.retries) continue;
+      if (outcome.missing === 'timeout' && attempt < this.timing.retries) continue;
       throw new RemoteComponentUnavailableError(
         this.service,
         subject,

@@ -1,12 +1,21 @@
 import { createInbox, type Msg, type NatsConnection } from '@nats-io/transport-node';
 
-/** What the caller makes of one reply: taken, or refused with the reason. */
-export type ReplyVerdict<T> = { readonly taken: T } | { readonly refused: string };
+/**
+ * What the caller makes of one reply: taken, or refused with the reason;
+ * `final` ends the wait at once (the one answerer of a queue group answered,
+ * and it is not trusted: asking again may reach another).
+ */
+export type ReplyVerdict<T> =
+  | { readonly taken: T }
+  | { readonly refused: string; readonly final?: boolean };
 
 /** How a request ended: a reply taken, or none (and the replies refused meanwhile). */
 export type InboxOutcome<T> =
   | { readonly taken: T; readonly refused: readonly string[] }
-  | { readonly missing: 'no-responders' | 'timeout'; readonly refused: readonly string[] };
+  | {
+      readonly missing: 'no-responders' | 'timeout' | 'untrusted';
+      readonly refused: readonly string[];
+    };
 
 interface Pending {
   readonly judge: (message: Msg) => ReplyVerdict<unknown>;
@@ -32,11 +41,16 @@ interface Pending {
  * ```
  */
 export class ReplyInbox {
-  private readonly prefix = createInbox();
+  private readonly prefix: string;
   private readonly pending = new Map<string, Pending>();
   private next = 0;
 
-  constructor(private readonly connection: NatsConnection) {
+  /** `inboxPrefix`: the connection's (`_INBOX.<user>` on an authorized server), default `_INBOX`. */
+  constructor(
+    private readonly connection: NatsConnection,
+    inboxPrefix?: string,
+  ) {
+    this.prefix = createInbox(inboxPrefix);
     connection.subscribe(`${this.prefix}.*`, {
       callback: (error, message) => {
         if (error === null) this.deliver(message);
@@ -79,7 +93,11 @@ export class ReplyInbox {
       return;
     }
     const verdict = pending.judge(message);
-    if ('taken' in verdict) pending.settle({ taken: verdict.taken, refused: pending.refused });
-    else pending.refused.push(verdict.refused);
+    if ('taken' in verdict) {
+      pending.settle({ taken: verdict.taken, refused: pending.refused });
+      return;
+    }
+    pending.refused.push(verdict.refused);
+    if (verdict.final === true) pending.settle({ missing: 'untrusted', refused: pending.refused });
   }
 }

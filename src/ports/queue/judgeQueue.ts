@@ -1,4 +1,3 @@
-import type { JudgeContext } from '../../domain/judge/context.js';
 import type { Logger } from '../runtime/logger.js';
 import type { NatsConnectOptions } from './natsCredentials.js';
 import type { QueueDelivery } from './runQueue.js';
@@ -11,11 +10,16 @@ import type { QueueDelivery } from './runQueue.js';
  * queue, the fleet's signals: a cancelled run and a model paused by a 429.
  */
 
-/** One case of one evaluation run. */
+/**
+ * One case of one evaluation run, by name only: a worker judges the case the
+ * judge store holds under this key, never a copy from the bus, so a forged
+ * message can name a stored case (judged once anyway) but not add one.
+ */
 export interface QueuedCase {
   /** The evaluation run in the judge store. */
   readonly evaluationRunId: string;
-  readonly context: JudgeContext;
+  /** The case's key in the store (`caseKeyOf`). */
+  readonly caseKey: string;
 }
 
 /** One delivery of a case to a worker: `ack` it once the case has its verdict (or needs none). */
@@ -44,7 +48,7 @@ export interface JudgeMessageLimit {
   /** The server's limit in bytes (NATS: `max_payload` of the server's info). */
   readonly maxBytes: number;
   /** The bytes `submit` sends for this case: its body and its headers. */
-  bytesOf(job: QueuedCase, caseKey: string): number;
+  bytesOf(job: QueuedCase): number;
 }
 
 /** A queue of judge jobs with at-least-once delivery, and the fleet's signals. */
@@ -52,7 +56,7 @@ export interface JudgeQueue {
   /** How large a case may be; absent when the queue has no limit of its own. */
   readonly messageLimit?: JudgeMessageLimit;
   /** Queue one case; a case of the same run and key queued before is dropped as a duplicate. */
-  submit(job: QueuedCase, caseKey: string): Promise<JudgeSubmitReceipt>;
+  submit(job: QueuedCase): Promise<JudgeSubmitReceipt>;
   /** Up to `max` deliveries, as they come, within about `waitMs`. */
   take(max: number, waitMs: number): AsyncIterable<QueuedCaseDelivery>;
   /**

@@ -21,6 +21,11 @@ export interface NatsCredentials {
   readonly tlsCertFile?: string;
   /** PEM: the client certificate's private key. */
   readonly tlsKeyFile?: string;
+  /**
+   * Refuse a server that asks for no authentication (`NatsOpenServerError`):
+   * on it anyone who reaches it can publish and answer (`--require-auth`).
+   */
+  readonly requireAuth?: boolean;
 }
 
 /** The options every NATS opener takes besides its own: the credentials to connect with. */
@@ -115,7 +120,9 @@ export function readNatsCredentials(
   if (credentials.password !== undefined && credentials.user === undefined) {
     fail('password', `a password needs a user (${label('user')})`);
   }
-  const read = (setting: keyof NatsCredentials): string | undefined => {
+  const read = (
+    setting: 'credsFile' | 'nkeyFile' | 'tlsCaFile' | 'tlsCertFile' | 'tlsKeyFile',
+  ): string | undefined => {
     const file = credentials[setting];
     if (file === undefined) return undefined;
     try {

@@ -14,12 +14,12 @@ import type { JudgeQueue } from './judgeQueue.js';
  * @example
  * ```ts
  * const queue = patientJudgeQueue(await openJudgeQueue(nats), { what: 'the judge queue' });
- * await queue.submit({ evaluationRunId, context }, caseKey); // through a NATS restart: { duplicate: true } or false
+ * await queue.submit({ evaluationRunId, caseKey }); // through a NATS restart: { duplicate: true } or false
  * ```
  */
 export function patientJudgeQueue(queue: JudgeQueue, patience: PatienceOptions): JudgeQueue {
   return {
     ...queue,
-    submit: (job, caseKey) => withPatience(() => queue.submit(job, caseKey), patience),
+    submit: (job) => withPatience(() => queue.submit(job), patience),
   };
 }

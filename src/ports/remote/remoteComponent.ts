@@ -37,16 +37,30 @@ export function serviceSubject(service: string): string {
 }
 
 /**
- * The subject one served instance answers its components' calls on.
+ * The subject one served instance answers its components' calls on: under
+ * its NATS user's token (`owner`, see `natsUserToken`), so an authorization
+ * file can let each service user subscribe to its own instances' subjects
+ * only (`arena.component.tank.at.service-tank.*`).
  *
  * @example
  * ```ts
- * instanceSubject('grid-sim', 'k3x9'); // 'arena.component.grid-sim.at.k3x9'
+ * instanceSubject('grid-sim', 'service-grid', 'k3x9'); // 'arena.component.grid-sim.at.service-grid.k3x9'
  * ```
  */
-export function instanceSubject(service: string, instanceId: string): string {
-  return `arena.component.${service}.at.${instanceId}`;
+export function instanceSubject(service: string, owner: string, instanceId: string): string {
+  return `arena.component.${service}.at.${owner}.${instanceId}`;
 }
+
+/**
+ * The owner token of an instance that connected without a user name (an open
+ * server, or a token, nkey or creds file).
+ *
+ * @example
+ * ```ts
+ * instanceSubject('grid-sim', ANY_OWNER, 'k3x9'); // 'arena.component.grid-sim.at.any.k3x9'
+ * ```
+ */
+export const ANY_OWNER = 'any';
 
 /** The queue group every instance of a service joins, so N instances share `open`s. */
 export const SERVICE_QUEUE_GROUP = 'arena-serve';
@@ -89,6 +103,8 @@ export interface CallRequest {
 /** What an `open` reply says of the instance that answered it, whether or not it failed. */
 export interface OpenedBy {
   readonly instance?: string;
+  /** The token of the NATS user it serves as: its calls go to `instanceSubject(service, owner, instance)`. */
+  readonly owner?: string;
   /** Its Ed25519 public key (SPKI DER, base64): the instance id is the key's fingerprint. */
   readonly publicKey?: string;
   /** The host and pid serving it, as the instance says. */
@@ -137,14 +153,15 @@ export function componentKeyOf(identity: RequestIdentity): string {
 export class RemoteComponentUnavailableError extends ArenaError {
   readonly service: string;
   readonly subject: string;
-  readonly reason: 'no-responders' | 'timeout';
+  /** `untrusted`: only instances whose keys are not pinned (`trustedKeys`) answered. */
+  readonly reason: 'no-responders' | 'timeout' | 'untrusted';
   /** Why each reply that came and was not taken was refused (a reply not signed by the session's instance). */
   readonly refused: readonly string[];
 
   constructor(
     service: string,
     subject: string,
-    reason: 'no-responders' | 'timeout',
+    reason: 'no-responders' | 'timeout' | 'untrusted',
     detail: string,
     options?: { cause?: unknown; refused?: readonly string[] },
   ) {
@@ -152,7 +169,9 @@ export class RemoteComponentUnavailableError extends ArenaError {
     const what =
       reason === 'no-responders'
         ? `no instance of service "${service}" is serving ${subject} (start it with ${arenaCommand(`serve … --as ${service}`)})`
-        : `service "${service}" did not answer on ${subject} ${detail}`;
+        : reason === 'untrusted'
+          ? `no trusted instance of service "${service}" answered on ${subject} ${detail}`
+          : `service "${service}" did not answer on ${subject} ${detail}`;
     const also = refused.length === 0 ? '' : `; refused ${refused.length} replies: ${refused[0]}`;
     super('REMOTE_COMPONENT_UNAVAILABLE', `${what}${also}`, options);
     this.service = service;
@@ -218,6 +237,11 @@ export interface RemoteComponentHost {
       readonly phase: string;
       /** Told once the component is open, before its first call runs. */
       readonly onServed?: (served: ServedComponent) => void;
+      /**
+       * The instance keys the run trusts for this service (its run file's
+       * `run_config.trust_services`): an instance must hold one of them.
+       */
+      readonly trustedKeys?: readonly string[];
     },
   ): (init: unknown) => unknown;
   close(): Promise<void>;
@@ -237,6 +261,12 @@ export interface RemoteTiming {
 export interface RemoteComponentOptions extends Partial<RemoteTiming>, NatsConnectOptions {
   /** Name of this client as the server shows it. */
   readonly name?: string;
+  /**
+   * Instance keys trusted per service (`arena worker --trust-service tank=<key>`):
+   * a component of a service named here is opened only in an instance holding
+   * one of its keys, and every other instance's replies are refused.
+   */
+  readonly trustedKeys?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What `serveComponents` hosts as `nats:<service>`, and how. */
@@ -257,8 +287,10 @@ export interface ServeComponentsOptions extends NatsConnectOptions {
 
 /** A running service. */
 export interface ComponentService {
-  /** One id per instance; its components are called on `instanceSubject(service, id)`. */
+  /** One id per instance; its components are called on `instanceSubject(service, owner, id)`. */
   readonly instanceIds: readonly string[];
+  /** Each instance's public key (SPKI DER, base64), in the order of `instanceIds`: what runs pin. */
+  readonly instanceKeys: readonly string[];
   /** Stop taking requests, answer the ones in flight, disconnect. */
   drain(): Promise<void>;
   /** Resolves when the connection has closed (drained, or lost for good). */

@@ -166,6 +166,8 @@ export interface JudgeStore extends CalibrationStore {
    * so the judge queue can be rebuilt from the store (`arena requeue`).
    */
   recordCases(evaluationRunId: string, cases: readonly StoredCase[]): Promise<void>;
+  /** The case a run holds under `caseKey`, or `null` when it holds none (a forged or stray name). */
+  storedCase(evaluationRunId: string, caseKey: string): Promise<StoredCase | null>;
   /** A running run's stored cases that have no verdict yet, in key order, `limit` at a time after `afterKey`. */
   unjudgedCases(
     evaluationRunId: string,

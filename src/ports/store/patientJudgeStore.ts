@@ -42,6 +42,7 @@ export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions):
     recordCases: patient((id: string, cases: Parameters<JudgeStore['recordCases']>[1]) =>
       store.recordCases(id, cases),
     ),
+    storedCase: patient((id: string, caseKey: string) => store.storedCase(id, caseKey)),
     unjudgedCases: patient((id: string, options: Parameters<JudgeStore['unjudgedCases']>[1]) =>
       store.unjudgedCases(id, options),
     ),

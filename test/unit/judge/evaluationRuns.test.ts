@@ -13,10 +13,10 @@ function memoryQueue(options: { failAt?: number } = {}) {
   const purged: string[] = [];
   let calls = 0;
   const queue = {
-    async submit(job: QueuedCase, caseKey: string) {
+    async submit(job: QueuedCase) {
       calls++;
       if (calls === options.failAt) throw new Error('maximum payload exceeded');
-      const id = `${job.evaluationRunId}:${caseKey}`;
+      const id = `${job.evaluationRunId}:${job.caseKey}`;
       if (ids.has(id)) return { duplicate: true };
       ids.add(id);
       queued.push(job);
@@ -64,7 +64,7 @@ describe('submitting an evaluation run', () => {
         onMalformed: (problem) => malformed.push(problem.line),
       },
     );
-    expect(queued.map((job) => job.context.caseId)).toEqual(['a', 'b', 'c']);
+    expect(queued.map((job) => JSON.parse(job.caseKey)[1])).toEqual(['a', 'b', 'c']);
     expect(duplicates).toBe(1);
     expect(malformed).toEqual([4]);
     expect(run).toMatchObject({ status: 'running', casesTotal: 3, malformedLines: 1 });
@@ -76,9 +76,9 @@ describe('submitting an evaluation run', () => {
     // the server stored case b, its ack was lost, and the retried publish is answered "duplicate"
     const retried = {
       ...queue,
-      async submit(job: QueuedCase, caseKey: string) {
-        const receipt = await queue.submit(job, caseKey);
-        return job.context.caseId === 'b' ? { duplicate: true } : receipt;
+      async submit(job: QueuedCase) {
+        const receipt = await queue.submit(job);
+        return JSON.parse(job.caseKey)[1] === 'b' ? { duplicate: true } : receipt;
       },
     } as unknown as JudgeQueue;
     const { run, duplicates } = await submitEvaluationRun(

@@ -4,9 +4,10 @@ import { natsServerOptions } from '../../../src/ports/nats/natsServer.js';
 import { type NatsServer, startNatsServer } from '../../support/natsServer.js';
 
 describe('a --nats URL with credentials in its user part', () => {
-  it('gives the client a user and password, or a token, and a server without them', () => {
+  it('gives the client a user and password (its replies under _INBOX.<user>), or a token, and a server without them', () => {
     expect(natsServerOptions('nats://arena:s3cret@127.0.0.1:4222')).toEqual({
       servers: 'nats://127.0.0.1:4222',
+      inboxPrefix: '_INBOX.arena',
       user: 'arena',
       pass: 's3cret',
     });
@@ -16,6 +17,7 @@ describe('a --nats URL with credentials in its user part', () => {
     });
     expect(natsServerOptions('tls://a%40b:p%3Aw@nats.example:4443')).toEqual({
       servers: 'tls://nats.example:4443',
+      inboxPrefix: '_INBOX.a_b',
       user: 'a@b',
       pass: 'p:w',
       tls: {},

@@ -9,6 +9,7 @@ import {
 } from '../../../src/ports/nats/componentService.js';
 import { connectRemoteComponents } from '../../../src/ports/nats/remoteComponents.js';
 import {
+  ANY_OWNER,
   type CallRequest,
   instanceSubject,
   type OpenRequest,
@@ -198,7 +199,7 @@ describe('a remote environment', () => {
       identity: identity(1, 'open'),
     });
     expect(open).toMatchObject({ ok: true, instance: started.instanceIds[0] });
-    const subject = instanceSubject('twice', started.instanceIds[0] as string);
+    const subject = instanceSubject('twice', ANY_OWNER, started.instanceIds[0] as string);
     await ask(subject, { key, identity: identity(2, 'start'), args: [{}] });
     const step = { key, identity: identity(3, 'step'), args: [{ push: 0 }] };
     const [first, second] = await Promise.all([ask(subject, step), ask(subject, step)]);
@@ -238,7 +239,7 @@ describe('a remote environment', () => {
       init: { uid: 'counter', params: {}, keyOrder: {}, seed: 1 },
       identity: identity(1, 'open'),
     });
-    const subject = instanceSubject('bounded', started.instanceIds[0] as string);
+    const subject = instanceSubject('bounded', ANY_OWNER, started.instanceIds[0] as string);
     await ask(subject, { key, identity: identity(2, 'start'), args: [{}] });
     for (const seq of [3, 4, 5]) {
       await ask(subject, { key, identity: identity(seq, 'step'), args: [{}] });
@@ -389,7 +390,7 @@ describe('remote agents', () => {
       identity: { ...identity(1, 'open'), kind: 'muscle' },
     });
     expect(
-      await ask(instanceSubject('methods', started.instanceIds[0] as string), {
+      await ask(instanceSubject('methods', ANY_OWNER, started.instanceIds[0] as string), {
         key,
         identity: { ...identity(2, 'constructor'), kind: 'muscle' },
         args: [],

@@ -11,6 +11,7 @@ import {
 import { createInstanceKey, SIGNATURE_HEADER } from '../../../src/ports/nats/instanceKey.js';
 import { connectRemoteComponents } from '../../../src/ports/nats/remoteComponents.js';
 import {
+  ANY_OWNER,
   instanceSubject,
   type RemoteComponentHost,
   RemoteComponentUnavailableError,
@@ -128,10 +129,13 @@ describe("a remote component's replies", () => {
     const environment = await environmentOf('line-sim');
     await environment.start({});
     let forged = 0;
-    const subscription = await rogueAnswers(instanceSubject('line-sim', id), (message) => {
-      forged++;
-      message.respond(encode(forgedStep(id)));
-    });
+    const subscription = await rogueAnswers(
+      instanceSubject('line-sim', ANY_OWNER, id),
+      (message) => {
+        forged++;
+        message.respond(encode(forgedStep(id)));
+      },
+    );
     expect(await environment.step({ push: 0 })).toMatchObject({ readings: { position: 1 } });
     expect(await environment.step({ push: 0 })).toMatchObject({ readings: { position: 2 } });
     expect(environment.saveState?.()).toEqual({ position: 2 });
@@ -154,14 +158,17 @@ describe("a remote component's replies", () => {
     await rogue.flush();
     expect(await environment.step({ push: 2 })).toMatchObject({ readings: { position: 3 } });
     let replayed = 0;
-    const subscription = await rogueAnswers(instanceSubject('replayed', id), (message) => {
-      const last = seen as Msg | null;
-      if (last === null) return;
-      replayed++;
-      const copy = headers();
-      copy.set(SIGNATURE_HEADER, last.headers?.get(SIGNATURE_HEADER) ?? '');
-      message.respond(last.data, { headers: copy });
-    });
+    const subscription = await rogueAnswers(
+      instanceSubject('replayed', ANY_OWNER, id),
+      (message) => {
+        const last = seen as Msg | null;
+        if (last === null) return;
+        replayed++;
+        const copy = headers();
+        copy.set(SIGNATURE_HEADER, last.headers?.get(SIGNATURE_HEADER) ?? '');
+        message.respond(last.data, { headers: copy });
+      },
+    );
     expect(await environment.step({ push: 0 })).toMatchObject({ readings: { position: 4 } });
     expect(replayed).toBe(1);
     subscription.unsubscribe();
@@ -198,7 +205,7 @@ describe("a remote component's replies", () => {
     const environment = await environmentOf('silent', { timeoutMs: 150, retries: 0 });
     await environment.start({});
     Line.delayMs = 600;
-    const subscription = await rogueAnswers(instanceSubject('silent', id), (message) =>
+    const subscription = await rogueAnswers(instanceSubject('silent', ANY_OWNER, id), (message) =>
       message.respond(encode(forgedStep('r0gue'))),
     );
     const failure = await Promise.resolve(environment.step({ push: 0 })).catch((error) => error);
@@ -206,7 +213,7 @@ describe("a remote component's replies", () => {
     expect(failure).toBeInstanceOf(RemoteComponentUnavailableError);
     expect(failure.refused).toHaveLength(1);
     expect(failure.message).toBe(
-      `service "silent" did not answer on arena.component.silent.at.${id} within 150 ms, 1 tries (step of environment "line"); refused 1 replies: a reply claiming instance r0gue to step of environment "line" not signed by instance ${id}, the session's`,
+      `service "silent" did not answer on arena.component.silent.at.any.${id} within 150 ms, 1 tries (step of environment "line"); refused 1 replies: a reply claiming instance r0gue to step of environment "line" not signed by instance ${id}, the session's`,
     );
   });
 

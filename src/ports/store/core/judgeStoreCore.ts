@@ -111,6 +111,7 @@ const sql = {
   verdicts:
     'SELECT * FROM verdicts WHERE evaluation_run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
   cachedVerdict: 'SELECT result FROM verdict_cache WHERE cache_key = $1',
+  storedCase: 'SELECT context FROM evaluation_cases WHERE evaluation_run_id = $1 AND case_key = $2',
   unjudgedCases: `SELECT c.case_key, c.context FROM evaluation_cases c
      WHERE c.evaluation_run_id = $1 AND c.case_key > $2
        AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.evaluation_run_id = c.evaluation_run_id
@@ -265,6 +266,10 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
         for (const each of slice) params.push(each.caseKey, JSON.stringify(each.context));
         await db.all(insertCases(slice.length), params);
       }
+    },
+    async storedCase(evaluationRunId, caseKey) {
+      const row = await db.get<{ context: string }>(sql.storedCase, [evaluationRunId, caseKey]);
+      return row === undefined ? null : { caseKey, context: JSON.parse(row.context) };
     },
     async unjudgedCases(evaluationRunId, { afterKey = '', limit }) {
       requireInteger('limit', { limit }, 0);
