@@ -168,7 +168,7 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   const judge = await commandJudge(config, baseDir, options, concurrency);
   checkAgreementGate(config, judge, trials);
   const mode = judgeModeOf(config, options.judge);
-  checkPairwiseOptions(config, mode, trials);
+  checkPairwiseOptions(config, mode, trials, options.config);
   const gates = sequential
     ? sequentialGateSpecs(config, judge.settings.name, options.config)
     : null;

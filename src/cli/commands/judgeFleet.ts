@@ -29,6 +29,7 @@ import {
 import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
 import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
 import { parseStoreUri } from '../../ports/store/storeUri.js';
+import { counted } from '../counted.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
@@ -71,7 +72,7 @@ export async function judgeOnFleetCommand(
   const { config, baseDir } = loadJudgeConfig(options.config);
   const judgeName = selectJudgeName(config, options.judge);
   const mode = judgeModeOf(config, options.judge);
-  checkPairwiseOptions(config, mode, 1);
+  checkPairwiseOptions(config, mode, 1, options.config);
   const nats = natsTargetOf(options);
   const location = storeLocationOf(options.store, '--nats');
   const file = await openCases(casesPath);
@@ -117,7 +118,7 @@ export async function judgeOnFleetCommand(
       onSubmitted: ({ run, duplicates }) => {
         bars.finish();
         say(
-          `queued ${run.casesTotal} cases as evaluation run ${run.evaluationRunId}${duplicates > 0 ? ` (${duplicates} duplicate lines judged once)` : ''}`,
+          `queued ${queuedText(run.casesTotal, scan, mode)} as evaluation run ${run.evaluationRunId}${duplicates > 0 ? ` (${duplicates} duplicate lines judged once)` : ''}`,
         );
       },
       // followed with one bar over every worker's verdicts
@@ -165,7 +166,7 @@ export async function judgeIntoStoreCommand(
     const defaultRunId = options.runId ?? defaultRunIdOf(casesSha256);
     // read once before anything is judged: a repeated case is refused, naming both lines
     const mode = judgeModeOf(config, options.judge);
-    checkPairwiseOptions(config, mode, 1);
+    checkPairwiseOptions(config, mode, 1, options.config);
     const scan = await scanCases(file, defaultRunId, casesPath, { mode });
     store = await openJudgeStore(location);
     await judgeScannedIntoStore(store, caseContexts(file, defaultRunId, casesPath, mode), options, {
@@ -280,6 +281,21 @@ async function finishStoredRun(
       fromCache,
     },
   );
+}
+
+/**
+ * What was queued, as a person counts it: cases, or for a pairwise judge the
+ * judgements (each order of each pair is one) and the cases they come from.
+ *
+ * @example
+ * ```ts
+ * queuedText(24, { cases: 4, malformed: 0, judgements: 24 }, 'pairwise');
+ * // '24 judgements (4 cases, every pair of systems in both orders)'
+ * ```
+ */
+function queuedText(queued: number | null, scan: CasesScan, mode: 'single' | 'pairwise'): string {
+  if (mode === 'single') return `${queued} cases`;
+  return `${queued} judgements (${counted(scan.cases, 'case')}, every pair of systems in both orders)`;
 }
 
 /** The bar on stderr now (queueing, then judging): one at a time, each finished once. */

@@ -172,3 +172,44 @@ export function calibrationAccumulator(options: CalibrationOptions = {}): {
     },
   };
 }
+
+/** A pairwise judge's dangerous cells, in place of a status judge's false passes and fails. */
+export interface PickCells {
+  /** The judge named a winner people did not (they named the other system, or a tie). */
+  readonly falsePicks: readonly string[];
+  /** The judge said tie where people named a winner. */
+  readonly missedPicks: readonly string[];
+  /** False picks over the cases where the judge named a winner; `null` when it named none. */
+  readonly falsePickRate: number | null;
+}
+
+/**
+ * The dangerous cells of a pairwise calibration, whose categories are the
+ * systems and `tie`: a winner the judge names that people did not (a gate on
+ * its win rate counts it), and a winner people named that the judge missed.
+ *
+ * @example
+ * ```ts
+ * const calibration = calibrationAccumulator();
+ * calibration.add({ caseId: 'a', judge: 'gpt', reference: 'claude' });
+ * calibration.add({ caseId: 'b', judge: 'tie', reference: 'claude' });
+ * calibration.add({ caseId: 'c', judge: 'claude', reference: 'claude' });
+ * pickCells(calibration.figures({ seed: 0 }));
+ * // { falsePicks: ['a'], missedPicks: ['b'], falsePickRate: 0.5 }
+ * ```
+ */
+export function pickCells(figures: CalibrationFigures, tie = 'tie'): PickCells {
+  const { labels, matrix } = figures.confusion;
+  let picks = 0;
+  labels.forEach((label, row) => {
+    if (label !== tie) for (const count of matrix[row]!) picks += count;
+  });
+  const falsePicks = figures.disagreements.filter((each) => each.judge !== tie);
+  return {
+    falsePicks: falsePicks.map((each) => each.caseId),
+    missedPicks: figures.disagreements
+      .filter((each) => each.judge === tie)
+      .map((each) => each.caseId),
+    falsePickRate: picks === 0 ? null : falsePicks.length / picks,
+  };
+}

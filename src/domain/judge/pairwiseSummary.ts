@@ -1,14 +1,16 @@
 import { bootstrapInterval, DEFAULT_BOOTSTRAP_RESAMPLES } from '../stats/bootstrap.js';
 import { bradleyTerry } from '../stats/bradleyTerry.js';
 import { percentileOfSorted } from '../stats/percentile.js';
+import {
+  ERROR,
+  INCONSISTENT,
+  joinOrders,
+  LOSS,
+  orderOutcome as outcomeFor,
+  pairKeyOf as keyOf,
+  WIN,
+} from './pairOutcome.js';
 import type { JudgeResult } from './result.js';
-
-/** How a pair of systems came out in one case, for the pair's first system (names sorted). */
-const WIN = 0;
-const LOSS = 1;
-const TIE = 2;
-const INCONSISTENT = 3;
-const ERROR = 4;
 
 /** One pair of systems over every case that compares them. */
 export interface PairTally {
@@ -171,26 +173,6 @@ export function pairwiseAccumulator(options: PairwiseSummaryOptions): {
       });
     },
   };
-}
-
-/** Names joined without ambiguity (each with its length before it): cheaper than JSON for every result. */
-function keyOf(one: string, other: string): string {
-  return `${one.length}:${one}${other.length}:${other}`;
-}
-
-/** One order's answer as an outcome for system `a`: its win, its loss, a tie, or an error. */
-function outcomeFor(result: JudgeResult, a: string): number {
-  const pair = result.pair!;
-  if (result.status === 'error' || pair.winner === null) return ERROR;
-  if (pair.winner === 'tie') return TIE;
-  const chosen = pair.winner === 'first' ? pair.first : pair.second;
-  return chosen === a ? WIN : LOSS;
-}
-
-/** The pair's outcome from its two orders: agreement stands, disagreement is inconsistent. */
-function joinOrders(one: number, other: number): number {
-  if (one === ERROR || other === ERROR) return ERROR;
-  return one === other ? one : INCONSISTENT;
 }
 
 /** Answered pairs as three parallel typed arrays that grow by doubling. */
