@@ -76,7 +76,9 @@ export function parseLabelLine(
   const parsed = (mode === 'pairwise' ? winnerLineSchema : statusLineSchema).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = issue.path.join('.') || '(line)';
+    // a field arena does not know is named as the field, not as the line
+    const unknown = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    const field = unknown ?? (issue.path.join('.') || '(line)');
     throw new JudgeLabelsError(`${file}:${line}: ${field}: ${issue.message}`);
   }
   const label = parsed.data;
