@@ -275,7 +275,11 @@ async function readLabels(
             `${labelsPath}:${line}: case_id: ${JSON.stringify(label.caseId)} is not a case of ${casesPath}`,
           );
         }
-        if (mode === 'pairwise' && label.verdict !== PAIRWISE_TIE && !systems.includes(label.verdict)) {
+        if (
+          mode === 'pairwise' &&
+          label.verdict !== PAIRWISE_TIE &&
+          !systems.includes(label.verdict)
+        ) {
           throw new JudgeLabelsError(
             `${labelsPath}:${line}: winner: ${JSON.stringify(label.verdict)} is not a candidate of case ${JSON.stringify(label.caseId)} (its candidates: ${systems.join(', ')}; or "tie")`,
           );

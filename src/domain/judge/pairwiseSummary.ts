@@ -5,9 +5,9 @@ import {
   ERROR,
   INCONSISTENT,
   joinOrders,
+  pairKeyOf as keyOf,
   LOSS,
   orderOutcome as outcomeFor,
-  pairKeyOf as keyOf,
   WIN,
 } from './pairOutcome.js';
 import type { JudgeResult } from './result.js';
