@@ -67,7 +67,8 @@ interface CalibrateOptions {
 /**
  * Register `arena judge calibrate <cases.jsonl> --labels <labels.jsonl> --config <judge.yaml>`
  * under `arena judge`: judge the labelled cases and measure the judge
- * against people's labels; with `--store`, through the verdict cache, and the
+ * against people's labels (for a pairwise judge, each case's winner against
+ * people's winner); with `--store`, through the verdict cache, and the
  * calibration is stored under the judge's fingerprint for the gates.
  *
  * @example
@@ -85,7 +86,7 @@ export function registerJudgeCalibrateCommand(judge: Command): void {
     .argument('<cases>', 'JSON lines file of the cases, as arena judge reads it')
     .requiredOption(
       '--labels <file>',
-      'JSON lines: {"case_id", "status", "score"?, "annotator"?} per line',
+      'JSON lines: {"case_id", "status", "score"?, "annotator"?} per line; for a pairwise judge {"case_id", "winner": "<system>"|"tie", "annotator"?}',
     )
     .option('--html <file>', 'write the calibration as a page')
     .option('--seed <n>', 'seed of the bootstrap', '0')
