@@ -1,15 +1,7 @@
 import { bootstrapInterval, DEFAULT_BOOTSTRAP_RESAMPLES } from '../stats/bootstrap.js';
 import { bradleyTerry } from '../stats/bradleyTerry.js';
 import { percentileOfSorted } from '../stats/percentile.js';
-import {
-  ERROR,
-  INCONSISTENT,
-  joinOrders,
-  pairKeyOf as keyOf,
-  LOSS,
-  orderOutcome as outcomeFor,
-  WIN,
-} from './pairOutcome.js';
+import { ERROR, joinOrders, LOSS, orderOutcome, pairKeyOf, WIN } from './pairOutcome.js';
 import type { JudgeResult } from './result.js';
 
 /** One pair of systems over every case that compares them. */
@@ -111,7 +103,7 @@ export function pairwiseAccumulator(options: PairwiseSummaryOptions): {
   const answers = { first: 0, second: 0, tie: 0 };
 
   const indexOfPair = (a: string, b: string): number => {
-    const key = keyOf(a, b);
+    const key = pairKeyOf(a, b);
     let index = pairIndex.get(key);
     if (index === undefined) {
       index = pairSystems.length;
@@ -127,10 +119,10 @@ export function pairwiseAccumulator(options: PairwiseSummaryOptions): {
       const pair = result.pair;
       if (pair === undefined) return;
       const [a, b] = pair.systems;
-      const outcome = outcomeFor(result, a);
+      const outcome = orderOutcome(result, a);
       if (pair.winner !== null && result.status !== 'error') answers[pair.winner]++;
-      const caseKey = keyOf(result.evaluationRunId, result.caseId);
-      const key = `${caseKey}${keyOf(a, b)}`;
+      const caseKey = pairKeyOf(result.evaluationRunId, result.caseId);
+      const key = `${caseKey}${pairKeyOf(a, b)}`;
       const twin = waiting.get(key);
       if (twin === undefined) {
         waiting.set(key, { first: pair.first, outcome });
