@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { lastValueFrom, tap } from 'rxjs';
+import { endedRunVerdicts } from '../../actors/judging/evaluationRuns.js';
 import { judgeEvaluationRun } from '../../actors/judging/judgeEvaluationRun.js';
 import { judgeFingerprintOf } from '../../actors/judging/judgeFingerprintOf.js';
 import { judgeMany } from '../../actors/judging/judgeMany.js';
@@ -23,7 +24,6 @@ import { isPanelResult } from '../../domain/judge/panel.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import type { JsonValue } from '../../domain/shared/json.js';
 import { DEFAULT_BOOTSTRAP_RESAMPLES } from '../../domain/stats/bootstrap.js';
-import type { LogLevel } from '../../ports/runtime/logger.js';
 import type { JudgeStore } from '../../ports/store/judgeStore.js';
 import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
 import { parseStoreUri } from '../../ports/store/storeUri.js';
@@ -40,28 +40,18 @@ import {
   caseContexts,
   commandJudge,
   defaultRunIdOf,
+  type JudgeCommandOptions,
   openCases,
   scanCases,
 } from './judgeCommandIo.js';
 import { checkPairwiseOptions } from './pairwiseReport.js';
 
-interface CalibrateOptions {
-  logLevel: LogLevel;
-  nats?: string;
-  wait?: boolean;
-  maxInFlight?: string;
-  trials?: string;
-  reduce?: string;
+/** `arena judge`'s options (read from there) and calibrate's own. */
+interface CalibrateOptions extends JudgeCommandOptions {
   labels: string;
-  config: string;
-  judge?: string;
-  store?: string;
-  out?: string;
-  json?: boolean;
   html?: string;
   seed: string;
   bootstrap: string;
-  concurrency: string;
 }
 
 /**
@@ -132,7 +122,9 @@ async function calibrateCommand(casesPath: string, options: CalibrateOptions): P
     const cases = await casesOf(caseContexts(file, defaultRunId, casesPath, mode), casesPath);
     const { labels, labelsSha256 } = await readLabels(options.labels, cases, casesPath, mode);
     const people = labelReferences(labels);
-    const judge = await commandJudge(config, baseDir, options, concurrency);
+    // on the fleet the workers judge: no provider here
+    const judge =
+      options.nats === undefined ? await commandJudge(config, baseDir, options, concurrency) : null;
     const labelled = async function* (): AsyncGenerator<JudgeContext> {
       for await (const context of caseContexts(file, defaultRunId, casesPath, mode)) {
         if (people.references.has(context.caseId)) yield context;
@@ -175,7 +167,27 @@ async function calibrateCommand(casesPath: string, options: CalibrateOptions): P
         }
       }
     };
-    if (options.store !== undefined) {
+    const storeUri =
+      options.store ?? (options.nats !== undefined ? process.env.ARENA_STORE : undefined);
+    if (options.nats !== undefined) {
+      const { judgeOnFleetCommand } = await import('./judgeFleet.js');
+      const { maxInFlight, ...rest } = options;
+      await judgeOnFleetCommand(
+        casesPath,
+        {
+          ...rest,
+          wait: true,
+          ...(maxInFlight !== undefined ? { maxInFlight: Number(maxInFlight) } : {}),
+        },
+        {
+          keep: (caseId) => people.references.has(caseId),
+          finish: async (fleetStore, ended) => {
+            for await (const verdict of endedRunVerdicts(fleetStore, ended)) fold(verdict.result);
+          },
+        },
+      );
+      store = await openJudgeStore(parseStoreUri(storeUri!));
+    } else if (options.store !== undefined && judge !== null) {
       store = await openJudgeStore(parseStoreUri(options.store));
       await judgeEvaluationRun(labelled(), {
         store,
@@ -194,7 +206,7 @@ async function calibrateCommand(casesPath: string, options: CalibrateOptions): P
           if (outcome.result !== null) fold(outcome.result);
         },
       });
-    } else {
+    } else if (judge !== null) {
       await lastValueFrom(judgeMany(labelled(), judge, { concurrency }).pipe(tap(fold)), {
         defaultValue: null,
       });
@@ -342,19 +354,15 @@ function pairwiseCategories(cases: CaseSystems, people: LabelReferences): string
 
 /**
  * Options of `arena judge` that calibrate does not take, refused (exit 2)
- * rather than ignored: calibration judges in this process (with `--store`,
- * through the verdict cache), never on the fleet yet.
+ * rather than ignored: a calibration judges each case once.
  */
 function refuseFleetOptions(options: CalibrateOptions): void {
   const given = [
-    options.nats !== undefined ? '--nats' : null,
-    options.wait === true ? '--wait' : null,
-    options.maxInFlight !== undefined ? '--max-in-flight' : null,
     options.trials !== undefined && options.trials !== '1' ? '--trials' : null,
     options.reduce !== undefined ? '--reduce' : null,
   ].filter((flag) => flag !== null);
   if (given.length === 0) return;
   throw new CliError(
-    `arena judge calibrate judges in this process: ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} not taken (use --store for the verdict cache; judge on the fleet with arena judge --nats)`,
+    `arena judge calibrate judges each labelled case once: ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} not taken`,
   );
 }
