@@ -1,6 +1,6 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot, runArena } from '../support/cli.js';
 import { judgeFleetEnv, startJudgeWorker, stopWorkers } from '../support/judgeFleet.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
@@ -19,10 +19,15 @@ const CASES = 'examples/judge/pairwise-cases.jsonl';
 const CONFIG = 'examples/judge/pairwise.yaml';
 const LABELS = 'examples/judge/pairwise-labels.jsonl';
 
-const calibrate = (folder: string, extra: string[], labels = LABELS, config = CONFIG) =>
-  runArena(['judge', 'calibrate', CASES, '--labels', labels, '--config', config, ...extra], {
+const calibrate = (
+  folder: string,
+  extra: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+) =>
+  runArena(['judge', 'calibrate', CASES, '--labels', LABELS, '--config', CONFIG, ...extra], {
     cwd: folder,
     timeoutMs: 60_000,
+    ...options,
   });
 
 function edit(file: string, from: string, to: string): void {
@@ -170,20 +175,9 @@ describe('arena judge calibrate with a pairwise judge refuses bad input with exi
 
   it('--nats without a store', async () => {
     const folder = exampleFolder();
-    const run = await runArena(
-      [
-        'judge',
-        'calibrate',
-        CASES,
-        '--labels',
-        LABELS,
-        '--config',
-        CONFIG,
-        '--nats',
-        'nats://127.0.0.1:1',
-      ],
-      { cwd: folder, env: { ARENA_STORE: '' } },
-    );
+    const run = await calibrate(folder, ['--nats', 'nats://127.0.0.1:1'], {
+      env: { ARENA_STORE: '' },
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--nats needs --store <uri> (or ARENA_STORE)');
   });
@@ -207,76 +201,61 @@ describe('arena judge calibrate with a pairwise judge refuses bad input with exi
 });
 
 describe('arena judge calibrate --nats with a pairwise judge', () => {
-  let nats: NatsServer;
-  const workers: Awaited<ReturnType<typeof startJudgeWorker>>[] = [];
-  beforeAll(async () => {
-    nats = await startNatsServer();
-  });
-  afterAll(async () => {
-    await killAll(workers);
-    await nats?.dispose();
-  });
-
   it("queues only the labelled cases, folds the fleet's verdicts as one process does, and stores the calibration", async () => {
-    const folder = exampleFolder();
-    // three of the four cases labelled: the fourth is never queued
-    const labels = path.join(folder, LABELS);
-    writeFileSync(
-      labels,
-      readFileSync(labels, 'utf8')
-        .split('\n')
-        .filter((line) => !line.includes('"planet"'))
-        .join('\n'),
-    );
-    const store = `sqlite:${path.join(folder, 'fleet.db')}`;
-    const started = [1, 2].map((index) =>
-      startJudgeWorker({
-        nats: nats.url,
-        store,
-        name: `c${index}`,
-        cwd: folder,
-        judgeConcurrency: 2,
-      }),
-    );
-    workers.push(...started);
-    const fleet = await runArena(
-      [
-        'judge',
-        'calibrate',
-        CASES,
-        '--labels',
-        LABELS,
-        '--config',
-        CONFIG,
-        '--nats',
-        nats.url,
-        '--store',
-        store,
-        '--json',
-      ],
-      { cwd: folder, env: { ...judgeFleetEnv }, timeoutMs: 90_000 },
-    );
-    expect(fleet.code, fleet.stderr).toBe(0);
-    expect(fleet.stderr).toContain(
-      'queued 18 judgements (3 cases, every pair of systems in both orders) as evaluation run prefer-',
-    );
-    const alone = await calibrate(folder, ['--json']);
-    expect(alone.code, alone.stderr).toBe(0);
-    expect(JSON.parse(fleet.stdout)).toEqual(JSON.parse(alone.stdout));
-    expect(JSON.parse(fleet.stdout)).toMatchObject({ n: 3, unlabelled: 1, unjudged: 0 });
-    // the stored calibration is the one the gate reads
-    const config = path.join(folder, CONFIG);
-    edit(config, '  max_errors: 0', '  max_errors: 0\n  min_calibration_kappa: 0.1');
-    const gated = await runArena(
-      ['judge', CASES, '--config', CONFIG, '--store', store, '--out', 'out.jsonl'],
-      {
-        cwd: folder,
-        timeoutMs: 60_000,
-      },
-    );
-    expect(gated.stdout).toMatch(
-      /calibrated: kappa [-\d.]+ \[[-\d.]+, [-\d.]+\] on 3 labels \(prefer@/,
-    );
-    await stopWorkers(started);
+    const nats = await startNatsServer();
+    const workers: Awaited<ReturnType<typeof startJudgeWorker>>[] = [];
+    try {
+      await calibrateOnFleet(nats, workers);
+    } finally {
+      await killAll(workers);
+      await nats.dispose();
+    }
   }, 120_000);
 });
+
+/** Calibrate on two workers, then alone, and compare; the gate reads the stored calibration. */
+async function calibrateOnFleet(
+  nats: NatsServer,
+  workers: Awaited<ReturnType<typeof startJudgeWorker>>[],
+): Promise<void> {
+  const folder = exampleFolder();
+  // three of the four cases labelled: the fourth is never queued
+  const labels = path.join(folder, LABELS);
+  writeFileSync(
+    labels,
+    readFileSync(labels, 'utf8')
+      .split('\n')
+      .filter((line) => !line.includes('"planet"'))
+      .join('\n'),
+  );
+  const store = `sqlite:${path.join(folder, 'fleet.db')}`;
+  const worker = { nats: nats.url, store, cwd: folder, judgeConcurrency: 2 };
+  const started = ['c1', 'c2'].map((name) => startJudgeWorker({ ...worker, name }));
+  workers.push(...started);
+  const fleet = await calibrate(folder, ['--nats', nats.url, '--store', store, '--json'], {
+    env: { ...judgeFleetEnv },
+    timeoutMs: 90_000,
+  });
+  expect(fleet.code, fleet.stderr).toBe(0);
+  expect(fleet.stderr).toContain(
+    'queued 18 judgements (3 cases, every pair of systems in both orders) as evaluation run prefer-',
+  );
+  const alone = await calibrate(folder, ['--json']);
+  expect(alone.code, alone.stderr).toBe(0);
+  expect(JSON.parse(fleet.stdout)).toEqual(JSON.parse(alone.stdout));
+  expect(JSON.parse(fleet.stdout)).toMatchObject({ n: 3, unlabelled: 1, unjudged: 0 });
+  // the stored calibration is the one the gate reads
+  const config = path.join(folder, CONFIG);
+  edit(config, '  max_errors: 0', '  max_errors: 0\n  min_calibration_kappa: 0.1');
+  const gated = await runArena(
+    ['judge', CASES, '--config', CONFIG, '--store', store, '--out', 'out.jsonl'],
+    {
+      cwd: folder,
+      timeoutMs: 60_000,
+    },
+  );
+  expect(gated.stdout).toMatch(
+    /calibrated: kappa [-\d.]+ \[[-\d.]+, [-\d.]+\] on 3 labels \(prefer@/,
+  );
+  await stopWorkers(started);
+}
