@@ -9,9 +9,14 @@ statsmodels 0.13); the tests read the JSON it writes and never need Python:
 Confusion matrices are written as arena reports them: rows the first rater
 (the judge), columns the second (the reference); scikit-learn's are the
 transpose (rows the truth). A precision or recall whose denominator is zero is
-written as null (scikit-learn 1.2 can only say 0 there).
+written as null (scikit-learn 1.2 can only say 0 there). The pairwise sets are
+seeded cases of two to four systems with both orders of every pair answered;
+the script folds each case to its winner by itself (Copeland points, an
+inconsistent pair a tie) and measures those winners against the reference
+winners over the systems and "tie", with string labels.
 """
 import json
+import random
 import sys
 
 import numpy as np
@@ -58,13 +63,70 @@ FLEISS_SETS = [
 ]
 
 
+# pairwise calibration: (name, seed, cases, systems per case, share of answers that pick the first slot)
+PAIRWISE_SETS = [
+    ("two systems, a judge that leans to the first slot", 11, 40, [2], 0.35),
+    ("three or four systems, Copeland winners", 12, 60, [3, 4], 0.15),
+    ("two to four systems, mostly ties", 13, 50, [2, 3, 4], 0.05),
+]
+SYSTEMS = ["atlas", "borealis", "cirrus", "delta"]
+
+
+def copeland_winner(systems, answers):
+    """The case's winner as arena defines it: a pair judged in both orders is won by the system
+    chosen both times, else it is a tie (inconsistent counts as a tie); a won pair is 1 point, a
+    tie half a point each; the most points wins, a shared most is a tie."""
+    chosen = {}
+    for first, second, slot in answers:
+        pair = tuple(sorted((first, second)))
+        pick = "tie" if slot == "tie" else (first if slot == "first" else second)
+        chosen.setdefault(pair, []).append(pick)
+    points = {system: 0.0 for system in systems}
+    for (a, b), picks in chosen.items():
+        if picks[0] == picks[1] and picks[0] != "tie":
+            points[picks[0]] += 1
+        else:
+            points[a] += 0.5
+            points[b] += 0.5
+    best = max(points.values())
+    leaders = [system for system, total in points.items() if total == best]
+    return leaders[0] if len(leaders) == 1 else "tie"
+
+
+def pairwise_case(name, seed, count, sizes, first_bias):
+    rng = random.Random(seed)
+    cases = []
+    for index in range(count):
+        systems = sorted(rng.sample(SYSTEMS, rng.choice(sizes)))
+        quality = {system: rng.random() for system in systems}
+        answers = []
+        for i, a in enumerate(systems):
+            for b in systems[i + 1:]:
+                for first, second in ((a, b), (b, a)):
+                    if rng.random() < first_bias:
+                        slot = "first"
+                    elif abs(quality[first] - quality[second]) < 0.15:
+                        slot = "tie"
+                    else:
+                        slot = "first" if quality[first] > quality[second] else "second"
+                    answers.append([first, second, slot])
+        best = max(systems, key=lambda system: quality[system])
+        reference = best if rng.random() < 0.6 else rng.choice(systems + ["tie"])
+        cases.append({"caseId": f"case-{index}", "systems": systems, "answers": answers, "reference": reference})
+    judge = [copeland_winner(case["systems"], case["answers"]) for case in cases]
+    reference = [case["reference"] for case in cases]
+    used = sorted({system for case in cases for system in case["systems"]})
+    figures = label_case(name, judge, reference, labels=used + ["tie"])
+    return {**figures, "cases": cases}
+
+
 def maybe(value):
     value = float(value)
     return None if np.isnan(value) else value
 
 
-def label_case(name, judge, reference):
-    labels = sorted(set(judge) | set(reference))
+def label_case(name, judge, reference, labels=None):
+    labels = labels or sorted(set(judge) | set(reference))
     truth_rows = confusion_matrix(reference, judge, labels=labels)
     precision, recall, f1, support = precision_recall_fscore_support(
         reference, judge, labels=labels, zero_division=0)
@@ -111,5 +173,6 @@ json.dump({
     "labels": [label_case(*each) for each in LABEL_SETS],
     "scores": [score_case(*each) for each in SCORE_SETS],
     "fleiss": [fleiss_case(*each) for each in FLEISS_SETS],
+    "pairwise": [pairwise_case(*each) for each in PAIRWISE_SETS],
 }, sys.stdout, indent=2)
 sys.stdout.write("\n")

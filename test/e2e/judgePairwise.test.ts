@@ -208,6 +208,10 @@ describe('arena judge --nats with a pairwise judge', () => {
       { cwd: folder, env: { ...judgeFleetEnv } },
     );
     expect(run.code, run.stderr).toBe(0);
+    // what was queued, counted as what it is: each order of each pair one judgement
+    expect(run.stderr).toContain(
+      'queued 24 judgements (4 cases, every pair of systems in both orders) as evaluation run prefer-',
+    );
     const alone = await runArena(
       ['judge', CASES, '--config', CONFIG, '--out', path.join(folder, 'alone.jsonl')],
       {

@@ -69,8 +69,8 @@ export function judgeFingerprintOf(config: JudgeConfig, name?: string): JudgeFin
     evaluator,
     rubric: { version: config.rubric.version, text: config.rubric.text },
     judgeVersion: profile.judge_version,
-    promptTemplate: promptTemplatePart(),
-    responseFormat: responseFormatPart(),
+    promptTemplate: promptTemplatePart(profile.mode),
+    responseFormat: responseFormatPart(profile.mode),
     // a model judge always asks for temperature 0 (createModelJudge); an agent sets its own
     temperature: model !== undefined ? 0 : null,
     outputCap: model !== undefined ? (model.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS) : null,

@@ -1,14 +1,33 @@
-import type { CalibrationFigures } from '../../domain/judge/calibration.js';
+import {
+  type CalibrationFigures,
+  type PickCells,
+  pickCells,
+} from '../../domain/judge/calibration.js';
+
+/** The dangerous cells: a status judge's false passes and fails, or a pairwise judge's false and missed picks. */
+export type CalibrationCells =
+  | ({ readonly mode: 'single' } & Pick<
+      CalibrationFigures,
+      'falsePasses' | 'falseFails' | 'falsePassRate'
+    >)
+  | ({ readonly mode: 'pairwise' } & PickCells);
+
+/** A calibration's figures with the dangerous cells of its mode. */
+export type CalibrationBody = Omit<
+  CalibrationFigures,
+  'falsePasses' | 'falseFails' | 'falsePassRate'
+> &
+  CalibrationCells;
 
 /** One judge's row of a calibration: the panel's, or one member's. */
-export interface CalibrationRow extends CalibrationFigures {
+export type CalibrationRow = CalibrationBody & {
   /** `<judge name>@<12 hex>`. */
   readonly judge: string;
   readonly fingerprint: string;
-}
+};
 
 /** The calibration summary `arena judge calibrate` prints and `--json` writes. */
-export interface CalibrationSummary extends CalibrationRow {
+export type CalibrationSummary = CalibrationRow & {
   /** Cases of the cases file without a label. */
   readonly unlabelled: number;
   /** Labelled cases that got no verdict. */
@@ -21,6 +40,26 @@ export interface CalibrationSummary extends CalibrationRow {
   readonly labelsSha256: string;
   /** For a panel: one row per member. */
   readonly members: readonly CalibrationRow[];
+};
+
+/**
+ * A calibration's figures with the cells of its mode: false passes and fails
+ * of a status judge, false and missed picks of a pairwise one.
+ *
+ * @example
+ * ```ts
+ * calibrationCells(figures, 'pairwise');
+ * // { mode: 'pairwise', falsePicks: ['arith'], missedPicks: [], falsePickRate: 0.5, n: 4, … }
+ * ```
+ */
+export function calibrationCells(
+  figures: CalibrationFigures,
+  mode: 'single' | 'pairwise',
+): CalibrationBody {
+  const { falsePasses, falseFails, falsePassRate, ...rest } = figures;
+  return mode === 'pairwise'
+    ? { mode, ...rest, ...pickCells(figures) }
+    : { mode, ...rest, falsePasses, falseFails, falsePassRate };
 }
 
 const figure = (value: number | null): string =>
@@ -74,7 +113,7 @@ export function formatCalibration(summary: CalibrationSummary): string {
   const width = Math.max(8, ...confusion.labels.map((label) => label.length + 1));
   const pad = (text: string) => text.padStart(width);
   const lines = [
-    `calibrated ${summary.judge} on ${summary.n} labelled cases: ${summary.errors.length} error${summary.errors.length === 1 ? '' : 's'}, ${summary.unlabelled} unlabelled, ${summary.unjudged} unjudged, ${summary.annotatorTies.length} annotator tie${summary.annotatorTies.length === 1 ? '' : 's'}`,
+    `calibrated ${summary.judge}${summary.mode === 'pairwise' ? ' (pairwise: the winner of each case)' : ''} on ${summary.n} labelled cases: ${summary.errors.length} error${summary.errors.length === 1 ? '' : 's'}, ${summary.unlabelled} unlabelled, ${summary.unjudged} unjudged, ${summary.annotatorTies.length} annotator tie${summary.annotatorTies.length === 1 ? '' : 's'}`,
     `agreement ${figure(summary.agreement)}, ${kappaText(summary.kappa, summary.kappaCi)}: ${kappaBand(summary.kappa)}`,
     ...(summary.annotatorKappa === null
       ? []
@@ -91,8 +130,7 @@ export function formatCalibration(summary: CalibrationSummary): string {
       const scores = summary.perStatus[label]!;
       return `${label}: precision ${figure(scores.precision)}, recall ${figure(scores.recall)}, f1 ${figure(scores.f1)}, support ${scores.support}`;
     }),
-    `false passes (judge passed, people failed): ${summary.falsePasses.length}${summary.falsePasses.length > 0 ? `: ${ids(summary.falsePasses)}` : ''}`,
-    `false fails (judge failed, people passed): ${summary.falseFails.length}${summary.falseFails.length > 0 ? `: ${ids(summary.falseFails)}` : ''}`,
+    ...dangerousLines(summary),
     ...(summary.errors.length > 0 ? [`errors (not counted): ${ids(summary.errors)}`] : []),
     ...(summary.scored > 0
       ? [
@@ -101,8 +139,27 @@ export function formatCalibration(summary: CalibrationSummary): string {
       : []),
     ...summary.members.map(
       (member) =>
-        `member ${member.judge}: n ${member.n}, agreement ${figure(member.agreement)}, ${kappaText(member.kappa, member.kappaCi)}, false passes ${member.falsePasses.length}`,
+        `member ${member.judge}: n ${member.n}, agreement ${figure(member.agreement)}, ${kappaText(member.kappa, member.kappaCi)}, ${member.mode === 'single' ? `false passes ${member.falsePasses.length}` : `false picks ${member.falsePicks.length}`}`,
     ),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The dangerous cells' lines, each count with its case ids. */
+function dangerousLines(summary: CalibrationCells): string[] {
+  const line = (what: string, list: readonly string[]) =>
+    `${what}: ${list.length}${list.length > 0 ? `: ${ids(list)}` : ''}`;
+  if (summary.mode === 'pairwise') {
+    return [
+      line(
+        `false picks (judge named a winner people did not; rate ${figure(summary.falsePickRate)})`,
+        summary.falsePicks,
+      ),
+      line('missed picks (judge said tie, people named a winner)', summary.missedPicks),
+    ];
+  }
+  return [
+    line('false passes (judge passed, people failed)', summary.falsePasses),
+    line('false fails (judge failed, people passed)', summary.falseFails),
+  ];
 }

@@ -164,11 +164,11 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
     return;
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
+  const mode = judgeModeOf(config, options.judge);
+  checkPairwiseOptions(config, mode, trials, options.config);
   refuseCalibrationGatesWithoutStore(config, options.config);
   const judge = await commandJudge(config, baseDir, options, concurrency);
   checkAgreementGate(config, judge, trials);
-  const mode = judgeModeOf(config, options.judge);
-  checkPairwiseOptions(config, mode, trials);
   const gates = sequential
     ? sequentialGateSpecs(config, judge.settings.name, options.config)
     : null;

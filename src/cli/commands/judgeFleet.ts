@@ -14,6 +14,7 @@ import {
   loadJudgeConfig,
   selectJudgeName,
 } from '../../config/judgeConfig.js';
+import type { CaseLineOutcome } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import type { JsonValue } from '../../domain/shared/json.js';
@@ -29,6 +30,7 @@ import {
 import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
 import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
 import { parseStoreUri } from '../../ports/store/storeUri.js';
+import { counted } from '../counted.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
@@ -67,11 +69,12 @@ import { openJudgeQueue } from './runQueueOpen.js';
 export async function judgeOnFleetCommand(
   casesPath: string,
   options: Omit<JudgeCommandOptions, 'maxInFlight'> & { readonly maxInFlight?: number },
+  use: FleetUse = {},
 ): Promise<void> {
   const { config, baseDir } = loadJudgeConfig(options.config);
   const judgeName = selectJudgeName(config, options.judge);
   const mode = judgeModeOf(config, options.judge);
-  checkPairwiseOptions(config, mode, 1);
+  checkPairwiseOptions(config, mode, 1, options.config);
   const nats = natsTargetOf(options);
   const location = storeLocationOf(options.store, '--nats');
   const file = await openCases(casesPath);
@@ -98,7 +101,9 @@ export async function judgeOnFleetCommand(
     let malformed = 0;
     // a long file takes a while to queue: a bar over its non-blank lines
     const queueing = bars.open(Math.max(1, scan.judgements + scan.malformed), 'queueing');
-    const { run, ended } = await judgeOnFleet(caseLines(file, defaultRunId, casesPath, mode), {
+    const lines = caseLines(file, defaultRunId, casesPath, mode);
+    const kept = { cases: 0 };
+    const { run, ended } = await judgeOnFleet(use.keep ? keptLines(lines, use.keep, kept) : lines, {
       store,
       queue,
       run: {
@@ -117,7 +122,7 @@ export async function judgeOnFleetCommand(
       onSubmitted: ({ run, duplicates }) => {
         bars.finish();
         say(
-          `queued ${run.casesTotal} cases as evaluation run ${run.evaluationRunId}${duplicates > 0 ? ` (${duplicates} duplicate lines judged once)` : ''}`,
+          `queued ${queuedText(run.casesTotal, use.keep ? kept.cases : scan.cases, mode)} as evaluation run ${run.evaluationRunId}${duplicates > 0 ? ` (${duplicates} duplicate lines judged once)` : ''}`,
         );
       },
       // followed with one bar over every worker's verdicts
@@ -130,13 +135,44 @@ export async function judgeOnFleetCommand(
       if (malformed > 0) process.exitCode = ExitCode.badInput;
       return;
     }
-    await finishStoredRun(store, ended, config, options);
+    await (use.finish ?? ((stored, run) => finishStoredRun(stored, run, config, options)))(
+      store,
+      ended,
+    );
   } finally {
     bars.finish();
     process.removeListener('SIGINT', onInterrupt);
     await file.close().catch(() => undefined);
     await queue?.close();
     await store?.close();
+  }
+}
+
+/** What another command (calibrate) makes of a fleet's run: which cases to queue, and what to do with the ended run's verdicts. */
+export interface FleetUse {
+  /** Queue only the cases whose id this keeps (the others are skipped as blank lines). */
+  readonly keep?: (caseId: string) => boolean;
+  /** In place of printing the summary and gates: the ended run, its store still open. */
+  readonly finish?: (store: JudgeStore, ended: EvaluationRunRecord) => Promise<void>;
+}
+
+/** The lines of the cases `keep` keeps; the others read as blank lines, never queued. */
+async function* keptLines(
+  lines: AsyncIterable<CaseLineOutcome>,
+  keep: (caseId: string) => boolean,
+  kept: { cases: number },
+): AsyncGenerator<CaseLineOutcome> {
+  for await (const outcome of lines) {
+    const caseId =
+      outcome.kind === 'case'
+        ? outcome.context.caseId
+        : outcome.kind === 'pairwise'
+          ? outcome.caseId
+          : null;
+    if (caseId === null || keep(caseId)) {
+      if (caseId !== null) kept.cases++;
+      yield outcome;
+    } else yield { kind: 'blank' };
   }
 }
 
@@ -165,7 +201,7 @@ export async function judgeIntoStoreCommand(
     const defaultRunId = options.runId ?? defaultRunIdOf(casesSha256);
     // read once before anything is judged: a repeated case is refused, naming both lines
     const mode = judgeModeOf(config, options.judge);
-    checkPairwiseOptions(config, mode, 1);
+    checkPairwiseOptions(config, mode, 1, options.config);
     const scan = await scanCases(file, defaultRunId, casesPath, { mode });
     store = await openJudgeStore(location);
     await judgeScannedIntoStore(store, caseContexts(file, defaultRunId, casesPath, mode), options, {
@@ -280,6 +316,21 @@ async function finishStoredRun(
       fromCache,
     },
   );
+}
+
+/**
+ * What was queued, as a person counts it: cases, or for a pairwise judge the
+ * judgements (each order of each pair is one) and the cases they come from.
+ *
+ * @example
+ * ```ts
+ * queuedText(24, 4, 'pairwise');
+ * // '24 judgements (4 cases, every pair of systems in both orders)'
+ * ```
+ */
+function queuedText(queued: number | null, cases: number, mode: 'single' | 'pairwise'): string {
+  if (mode === 'single') return `${queued} cases`;
+  return `${queued} judgements (${counted(cases, 'case')}, every pair of systems in both orders)`;
 }
 
 /** The bar on stderr now (queueing, then judging): one at a time, each finished once. */

@@ -128,29 +128,42 @@ function ratio(value: number | null): string {
 
 /**
  * Refuse, before any judging, what a judge's mode cannot do: `min_win_rate`
- * for a single judge, `--trials` for a pairwise one.
+ * for a single judge; `--trials`, and the gates on passes and scores
+ * (`min_pass_rate`, `min_mean_score`, `max_false_pass_rate`), for a pairwise
+ * one: its answers are winners, not passes.
  *
  * @throws CliError (exit 2).
  * @example
  * ```ts
- * checkPairwiseOptions(config, 'single', 1);
- * // throws CliError('gates.min_win_rate needs a judge with mode: pairwise: ...')
+ * checkPairwiseOptions(config, 'single', 1, 'judge.yaml');
+ * // throws CliError('judge.yaml: gates.min_win_rate needs a judge with mode: pairwise: ...')
  * ```
  */
 export function checkPairwiseOptions(
   config: JudgeConfig,
   mode: 'single' | 'pairwise',
   trials: number,
+  configPath: string,
 ): void {
   if (mode === 'single' && config.gates.min_win_rate !== undefined) {
     throw new CliError(
-      'gates.min_win_rate needs a judge with mode: pairwise: a single judge has no win rate',
+      `${configPath}: gates.min_win_rate needs a judge with mode: pairwise: a single judge has no win rate`,
       ExitCode.badInput,
     );
   }
-  if (mode === 'pairwise' && trials > 1) {
+  if (mode !== 'pairwise') return;
+  if (trials > 1) {
     throw new CliError(
       '--trials repeats single judgements: a pairwise judge already judges each pair twice',
+      ExitCode.badInput,
+    );
+  }
+  const gate = (['min_pass_rate', 'min_mean_score', 'max_false_pass_rate'] as const).find(
+    (name) => config.gates[name] !== undefined,
+  );
+  if (gate !== undefined) {
+    throw new CliError(
+      `${configPath}: gates.${gate} means nothing for a pairwise judge (its answers are winners, not passes or scores): gate on gates.min_win_rate: { system, against, value }${gate === 'max_false_pass_rate' ? ', or on gates.min_calibration_kappa' : ''}`,
       ExitCode.badInput,
     );
   }

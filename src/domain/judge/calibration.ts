@@ -83,22 +83,28 @@ export function calibrationAccumulator(options: CalibrationOptions = {}): {
   const fail = options.fail ?? 'failed';
   const categories = [...(options.categories ?? [])];
   const codeOf = new Map(categories.map((category, index) => [category, index]));
-  // cells as judge code and reference code, one pair a case (codes fit 16 bits each)
-  const cells: number[] = [];
-  const judgeScores: number[] = [];
-  const referenceScores: number[] = [];
+  // cells as judge code and reference code, one a case (codes fit 16 bits each), in a typed
+  // array: a fold of 100,000 cases allocates nothing a case beyond the caller's pair
+  const cells = new GrowingArray(Uint32Array);
+  const judgeScores = new GrowingArray(Float64Array);
+  const referenceScores = new GrowingArray(Float64Array);
   const errors: string[] = [];
-  const falsePasses: string[] = [];
-  const falseFails: string[] = [];
-  const disagreements: { caseId: string; judge: string; reference: string }[] = [];
+  // the disagreeing cases: their ids and cells (the categories are read back from the cell)
+  const disagreeingIds: string[] = [];
+  const disagreeingCells = new GrowingArray(Uint32Array);
   let referenceFails = 0;
+  let lastCategory: string | undefined;
+  let lastCode = -1;
   const code = (category: string): number => {
+    if (category === lastCategory) return lastCode;
     let found = codeOf.get(category);
     if (found === undefined) {
       found = categories.length;
       categories.push(category);
       codeOf.set(category, found);
     }
+    lastCategory = category;
+    lastCode = found;
     return found;
   };
   return {
@@ -107,21 +113,22 @@ export function calibrationAccumulator(options: CalibrationOptions = {}): {
         errors.push(pair.caseId);
         return;
       }
-      cells.push(code(pair.judge) * 65536 + code(pair.reference));
+      const cell = code(pair.judge) * 65536 + code(pair.reference);
+      cells.push(cell);
       if (pair.reference === fail) referenceFails++;
       if (pair.judge !== pair.reference) {
-        disagreements.push({ caseId: pair.caseId, judge: pair.judge, reference: pair.reference });
-        if (pair.judge === pass && pair.reference === fail) falsePasses.push(pair.caseId);
-        if (pair.judge === fail && pair.reference === pass) falseFails.push(pair.caseId);
+        disagreeingIds.push(pair.caseId);
+        disagreeingCells.push(cell);
       }
+      const { judgeScore, referenceScore } = pair;
       if (
-        typeof pair.judgeScore === 'number' &&
-        typeof pair.referenceScore === 'number' &&
-        Number.isFinite(pair.judgeScore) &&
-        Number.isFinite(pair.referenceScore)
+        typeof judgeScore === 'number' &&
+        typeof referenceScore === 'number' &&
+        Number.isFinite(judgeScore) &&
+        Number.isFinite(referenceScore)
       ) {
-        judgeScores.push(pair.judgeScore);
-        referenceScores.push(pair.referenceScore);
+        judgeScores.push(judgeScore);
+        referenceScores.push(referenceScore);
       }
     },
     figures({ seed, bootstrap = DEFAULT_BOOTSTRAP_RESAMPLES }) {
@@ -133,13 +140,13 @@ export function calibrationAccumulator(options: CalibrationOptions = {}): {
       const matrixOf = (indices: Iterable<number>): number[][] => {
         const matrix = labels.map(() => new Array<number>(size).fill(0));
         for (const index of indices) {
-          const cell = cells[index]!;
+          const cell = cells.values[index]!;
           matrix[position[Math.floor(cell / 65536)]!]![position[cell % 65536]!]! += 1;
         }
         return matrix;
       };
-      const matrix = matrixOf(cells.keys());
       const n = cells.length;
+      const matrix = matrixOf(cells.view().keys());
       let same = 0;
       for (let i = 0; i < size; i++) same += matrix[i]![i]!;
       const kappa = kappaOfMatrix(matrix);
@@ -152,6 +159,22 @@ export function calibrationAccumulator(options: CalibrationOptions = {}): {
         if (interval.lo !== null && interval.hi !== null) kappaCi = [interval.lo, interval.hi];
       }
       const confusion = { labels, matrix };
+      const disagreements = disagreeingIds.map((caseId, index) => {
+        const cell = disagreeingCells.values[index]!;
+        return {
+          caseId,
+          judge: categories[Math.floor(cell / 65536)]!,
+          reference: categories[cell % 65536]!,
+        };
+      });
+      const falsePasses = disagreements
+        .filter((each) => each.judge === pass && each.reference === fail)
+        .map((each) => each.caseId);
+      const falseFails = disagreements
+        .filter((each) => each.judge === fail && each.reference === pass)
+        .map((each) => each.caseId);
+      const judged = Array.from(judgeScores.view());
+      const referenced = Array.from(referenceScores.view());
       return {
         n,
         errors,
@@ -165,10 +188,75 @@ export function calibrationAccumulator(options: CalibrationOptions = {}): {
         falsePassRate: referenceFails === 0 ? null : falsePasses.length / referenceFails,
         disagreements,
         scored: judgeScores.length,
-        spearman: spearman(judgeScores, referenceScores),
-        pearson: pearson(judgeScores, referenceScores),
-        meanAbsoluteDifference: meanAbsoluteDifference(judgeScores, referenceScores),
+        spearman: spearman(judged, referenced),
+        pearson: pearson(judged, referenced),
+        meanAbsoluteDifference: meanAbsoluteDifference(judged, referenced),
       };
     },
+  };
+}
+
+/** A typed array that grows by doubling: numbers a case without an object a case. */
+class GrowingArray<T extends Uint32Array | Float64Array> {
+  length = 0;
+  values: T;
+
+  constructor(private readonly make: new (length: number) => T) {
+    this.values = new make(1024);
+  }
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new this.make(this.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+
+  /** The values pushed, without a copy. */
+  view(): T {
+    return this.values.subarray(0, this.length) as T;
+  }
+}
+
+/** A pairwise judge's dangerous cells, in place of a status judge's false passes and fails. */
+export interface PickCells {
+  /** The judge named a winner people did not (they named the other system, or a tie). */
+  readonly falsePicks: readonly string[];
+  /** The judge said tie where people named a winner. */
+  readonly missedPicks: readonly string[];
+  /** False picks over the cases where the judge named a winner; `null` when it named none. */
+  readonly falsePickRate: number | null;
+}
+
+/**
+ * The dangerous cells of a pairwise calibration, whose categories are the
+ * systems and `tie`: a winner the judge names that people did not (a gate on
+ * its win rate counts it), and a winner people named that the judge missed.
+ *
+ * @example
+ * ```ts
+ * const calibration = calibrationAccumulator();
+ * calibration.add({ caseId: 'a', judge: 'gpt', reference: 'claude' });
+ * calibration.add({ caseId: 'b', judge: 'tie', reference: 'claude' });
+ * calibration.add({ caseId: 'c', judge: 'claude', reference: 'claude' });
+ * pickCells(calibration.figures({ seed: 0 }));
+ * // { falsePicks: ['a'], missedPicks: ['b'], falsePickRate: 0.5 }
+ * ```
+ */
+export function pickCells(figures: CalibrationFigures, tie = 'tie'): PickCells {
+  const { labels, matrix } = figures.confusion;
+  let picks = 0;
+  labels.forEach((label, row) => {
+    if (label !== tie) for (const count of matrix[row]!) picks += count;
+  });
+  const falsePicks = figures.disagreements.filter((each) => each.judge !== tie);
+  return {
+    falsePicks: falsePicks.map((each) => each.caseId),
+    missedPicks: figures.disagreements
+      .filter((each) => each.judge === tie)
+      .map((each) => each.caseId),
+    falsePickRate: picks === 0 ? null : falsePicks.length / picks,
   };
 }

@@ -1,5 +1,11 @@
 import { canonicalJson, sha256Hex } from '../shared/canonicalJson.js';
 import type { JsonValue } from '../shared/json.js';
+import { PAIRWISE_RESPONSE_FORMAT_NAME, pairwisePayloadJsonSchema } from './pairwisePayload.js';
+import {
+  PAIRWISE_TEMPLATE_VERSION,
+  pairwiseCandidateMessage,
+  pairwiseSystemMessage,
+} from './pairwisePrompt.js';
 import { JUDGE_RESPONSE_FORMAT_NAME, judgePayloadJsonSchema } from './payload.js';
 import { candidateMessage, PROMPT_TEMPLATE_VERSION, systemMessage } from './prompt.js';
 
@@ -65,14 +71,39 @@ const rubricPlaceholder = '{{rubric}}';
 /**
  * The prompt template part: the system message around a placeholder rubric
  * and the candidate message around placeholder fields, so a change to either
- * wrapper (not only to its version) changes the fingerprint.
+ * wrapper (not only to its version) changes the fingerprint; a pairwise
+ * judge's is its own template, so its calibration is never a single judge's.
  *
  * @example
  * ```ts
  * promptTemplatePart().version; // 'arena-judge-v1'
+ * promptTemplatePart('pairwise').version; // 'arena-pairwise-v1'
  * ```
  */
-export function promptTemplatePart(): JudgeFingerprintParts['promptTemplate'] {
+export function promptTemplatePart(
+  mode: 'single' | 'pairwise' = 'single',
+): JudgeFingerprintParts['promptTemplate'] {
+  if (mode === 'pairwise') {
+    return {
+      version: PAIRWISE_TEMPLATE_VERSION,
+      system: pairwiseSystemMessage(rubricPlaceholder),
+      candidate: pairwiseCandidateMessage({
+        evaluationRunId: '{{evaluation_run_id}}',
+        caseId: '{{case_id}}',
+        subjectId: '{{subject_id}}',
+        input: '{{input}}',
+        candidateOutput: null,
+        observation: {},
+        pairwise: {
+          first: '{{first_system}}',
+          second: '{{second_system}}',
+          firstOutput: '{{first}}',
+          secondOutput: '{{second}}',
+          candidates: 2,
+        },
+      }),
+    };
+  }
   return {
     version: PROMPT_TEMPLATE_VERSION,
     system: systemMessage(rubricPlaceholder),
@@ -88,14 +119,23 @@ export function promptTemplatePart(): JudgeFingerprintParts['promptTemplate'] {
 }
 
 /**
- * The response format part: the strict structured-output format every judge sends.
+ * The response format part: the strict structured-output format the judge
+ * sends (a pairwise judge's asks for a winner).
  *
  * @example
  * ```ts
  * (responseFormatPart() as { name: string }).name; // 'arena_judge_result'
+ * (responseFormatPart('pairwise') as { name: string }).name; // 'arena_pairwise_result'
  * ```
  */
-export function responseFormatPart(): JsonValue {
+export function responseFormatPart(mode: 'single' | 'pairwise' = 'single'): JsonValue {
+  if (mode === 'pairwise') {
+    return {
+      name: PAIRWISE_RESPONSE_FORMAT_NAME,
+      strict: true,
+      schema: pairwisePayloadJsonSchema as unknown as JsonValue,
+    };
+  }
   return {
     name: JUDGE_RESPONSE_FORMAT_NAME,
     strict: true,

@@ -1,14 +1,8 @@
 import { bootstrapInterval, DEFAULT_BOOTSTRAP_RESAMPLES } from '../stats/bootstrap.js';
 import { bradleyTerry } from '../stats/bradleyTerry.js';
 import { percentileOfSorted } from '../stats/percentile.js';
+import { ERROR, joinOrders, LOSS, orderOutcome, pairKeyOf, WIN } from './pairOutcome.js';
 import type { JudgeResult } from './result.js';
-
-/** How a pair of systems came out in one case, for the pair's first system (names sorted). */
-const WIN = 0;
-const LOSS = 1;
-const TIE = 2;
-const INCONSISTENT = 3;
-const ERROR = 4;
 
 /** One pair of systems over every case that compares them. */
 export interface PairTally {
@@ -109,7 +103,7 @@ export function pairwiseAccumulator(options: PairwiseSummaryOptions): {
   const answers = { first: 0, second: 0, tie: 0 };
 
   const indexOfPair = (a: string, b: string): number => {
-    const key = keyOf(a, b);
+    const key = pairKeyOf(a, b);
     let index = pairIndex.get(key);
     if (index === undefined) {
       index = pairSystems.length;
@@ -125,10 +119,10 @@ export function pairwiseAccumulator(options: PairwiseSummaryOptions): {
       const pair = result.pair;
       if (pair === undefined) return;
       const [a, b] = pair.systems;
-      const outcome = outcomeFor(result, a);
+      const outcome = orderOutcome(result, a);
       if (pair.winner !== null && result.status !== 'error') answers[pair.winner]++;
-      const caseKey = keyOf(result.evaluationRunId, result.caseId);
-      const key = `${caseKey}${keyOf(a, b)}`;
+      const caseKey = pairKeyOf(result.evaluationRunId, result.caseId);
+      const key = `${caseKey}${pairKeyOf(a, b)}`;
       const twin = waiting.get(key);
       if (twin === undefined) {
         waiting.set(key, { first: pair.first, outcome });
@@ -171,26 +165,6 @@ export function pairwiseAccumulator(options: PairwiseSummaryOptions): {
       });
     },
   };
-}
-
-/** Names joined without ambiguity (each with its length before it): cheaper than JSON for every result. */
-function keyOf(one: string, other: string): string {
-  return `${one.length}:${one}${other.length}:${other}`;
-}
-
-/** One order's answer as an outcome for system `a`: its win, its loss, a tie, or an error. */
-function outcomeFor(result: JudgeResult, a: string): number {
-  const pair = result.pair!;
-  if (result.status === 'error' || pair.winner === null) return ERROR;
-  if (pair.winner === 'tie') return TIE;
-  const chosen = pair.winner === 'first' ? pair.first : pair.second;
-  return chosen === a ? WIN : LOSS;
-}
-
-/** The pair's outcome from its two orders: agreement stands, disagreement is inconsistent. */
-function joinOrders(one: number, other: number): number {
-  if (one === ERROR || other === ERROR) return ERROR;
-  return one === other ? one : INCONSISTENT;
 }
 
 /** Answered pairs as three parallel typed arrays that grow by doubling. */

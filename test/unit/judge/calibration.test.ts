@@ -78,7 +78,7 @@ describe('labels', () => {
   it('reads a line and names the file, line and field of a bad one', () => {
     expect(parseLabelLine('{"case_id":"c1","status":"failed","score":0}', 'l.jsonl', 4)).toEqual({
       caseId: 'c1',
-      status: 'failed',
+      verdict: 'failed',
       score: 0,
       annotator: null,
     });
@@ -100,14 +100,14 @@ describe('labels', () => {
     ].flatMap(([caseId, ...statuses]) =>
       statuses.map((status, i) => ({
         caseId: caseId!,
-        status: status as 'passed',
+        verdict: status!,
         score: null,
         annotator: ['ana', 'bo', 'cy'][i]!,
       })),
     );
     const result = labelReferences(labels);
-    expect(result.references.get('a')?.status).toBe('passed');
-    expect(result.references.get('b')?.status).toBe('failed');
+    expect(result.references.get('a')?.verdict).toBe('passed');
+    expect(result.references.get('b')?.verdict).toBe('failed');
     expect(result.annotatorTies).toEqual(['c']);
     expect(result.annotators).toEqual(['ana', 'bo', 'cy']);
     expect(result.annotatorKappaCases).toBe(4);

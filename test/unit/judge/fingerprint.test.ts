@@ -117,6 +117,21 @@ describe('the judge fingerprint', () => {
     expect(changedParts(panel.parts, after.parts)).toEqual(['the panel members']);
   });
 
+  it("makes a pairwise judge's from its own prompt template and response format: a single judge's calibration is not its", () => {
+    const { config } = loadJudgeConfig('examples/judge/pairwise.yaml');
+    const pairwise = judgeFingerprintOf(config);
+    expect(pairwise.parts.promptTemplate.version).toBe('arena-pairwise-v1');
+    expect(pairwise.parts.promptTemplate.candidate).toContain('"first":"{{first}}"');
+    const single = structuredClone(config);
+    single.judges.prefer!.mode = 'single';
+    const before = judgeFingerprintOf(single);
+    expect(before.digest).not.toBe(pairwise.digest);
+    expect(changedParts(before.parts, pairwise.parts)).toEqual([
+      'the prompt template',
+      'the response format',
+    ]);
+  });
+
   it('joins changed parts as a sentence says them', () => {
     expect(joinParts(['the rubric'])).toBe('the rubric');
     expect(joinParts(['the model', 'the rubric'])).toBe('the model and the rubric');
