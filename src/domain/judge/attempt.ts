@@ -1,5 +1,5 @@
 import { ArenaError } from '../shared/errors.js';
-import { type PayloadRead, readJudgePayload } from './payload.js';
+import { type JudgePayload, type PayloadRead, readJudgePayload } from './payload.js';
 
 /** Reads raw model output into a payload, or says what is wrong with it. */
 export type PayloadReader = (content: string) => PayloadRead;
