@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import { CliError } from './errors.js';
 
 /** The longest a command keeps a page server up after its work: a day. */
@@ -44,4 +45,19 @@ export function waitFlag(flag: string, raw: string | undefined): number | null {
     );
   }
   return seconds;
+}
+
+/** Resolve when the user presses Enter (or stdin ends, or Ctrl-C): how a page server is kept up when no wait is given. */
+export function waitForEnter(): Promise<void> {
+  return new Promise((resolve) => {
+    const lines = createInterface({ input: process.stdin, terminal: false });
+    const done = () => {
+      lines.close();
+      process.stdin.pause();
+      resolve();
+    };
+    lines.once('line', done);
+    lines.once('close', done);
+    lines.once('SIGINT', done);
+  });
 }

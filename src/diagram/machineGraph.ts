@@ -33,6 +33,55 @@ export interface DiagramState {
   readonly children: readonly DiagramState[];
 }
 
+/** One arrow a transition draws: from one source state to one target; `index` counts the owner's transitions. */
+export type TransitionArrow = Readonly<{
+  owner: DiagramState;
+  transition: DiagramTransition;
+  index: number;
+  source: string;
+  target: string;
+}>;
+
+/**
+ * Every state of a graph below `root`, parents before children, in definition order.
+ *
+ * @example
+ * ```ts
+ * descendants(machineGraph(judgeMachine)).map((state) => state.path)[0]; // 'checkingSelfEvaluation'
+ * ```
+ */
+export function descendants(state: DiagramState): DiagramState[] {
+  return state.children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/**
+ * Every arrow the transitions of a graph draw, in the order of the states
+ * (`descendants`) and their transitions: a root transition leaves each
+ * non-final child, and an empty target is the root's entry state.
+ *
+ * @example
+ * ```ts
+ * transitionArrows(machineGraph(judgeMachine))[0]?.source; // 'checkingSelfEvaluation'
+ * ```
+ */
+export function transitionArrows(root: DiagramState): TransitionArrow[] {
+  const entry = root.initial ?? root.children[0]?.key ?? '';
+  const arrows: TransitionArrow[] = [];
+  for (const owner of [root, ...descendants(root)]) {
+    const sources =
+      owner === root ? root.children.filter((child) => child.kind !== 'final') : [owner];
+    owner.transitions.forEach((transition, index) => {
+      for (const rawTarget of transition.targets) {
+        const target = rawTarget === '' ? entry : rawTarget;
+        for (const source of sources) {
+          arrows.push({ owner, transition, index, source: source.path, target });
+        }
+      }
+    });
+  }
+  return arrows;
+}
+
 /**
  * Read a machine's statechart into plain, deterministic data: every state in
  * definition order, its initial child, the actors it invokes and its

@@ -1,4 +1,4 @@
-import type { DiagramState } from './machineGraph.js';
+import { type DiagramState, descendants } from './machineGraph.js';
 
 /** Words Mermaid's state-diagram grammar reads as keywords, not as state names. */
 const reservedWords = new Set(
@@ -63,8 +63,4 @@ export function mermaidStateIds(root: DiagramState): Map<string, string> {
 
 function isPlainId(key: string): boolean {
   return plainIdentifier.test(key) && !reservedWords.has(key.toLowerCase());
-}
-
-function descendants(state: DiagramState): DiagramState[] {
-  return state.children.flatMap((child) => [child, ...descendants(child)]);
 }

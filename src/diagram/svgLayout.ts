@@ -1,7 +1,12 @@
 import type Dagre from '@dagrejs/dagre';
 import type { Graph } from '@dagrejs/dagre';
 import { optionalPeers, requirePeer } from '../ports/runtime/optionalPeers.js';
-import type { DiagramState, DiagramTransition } from './machineGraph.js';
+import {
+  type DiagramState,
+  type DiagramTransition,
+  descendants,
+  transitionArrows,
+} from './machineGraph.js';
 import { clipAtEntry, type Point, type Rect } from './svgGeometry.js';
 import { type TextStyle, textWidth } from './svgText.js';
 
@@ -298,30 +303,15 @@ function planArrows(
       transition: null,
     });
   }
-  const entry = root.initial ?? root.children[0]?.key ?? '';
-  for (const state of [root, ...states]) {
-    const sources =
-      state === root ? root.children.filter((child) => child.kind !== 'final') : [state];
-    state.transitions.forEach((transition, transitionIndex) => {
-      for (const rawTarget of transition.targets) {
-        const target = rawTarget === '' ? entry : rawTarget;
-        for (const source of sources) {
-          const inside = isWithin(target, source.path) || isWithin(source.path, target);
-          arrows.push({
-            name: `${state.path} ${transitionIndex} ${source.path} ${target}`,
-            from: anchorId(source.path, nested),
-            to: anchorId(target, nested),
-            label: guardedEvent(transition),
-            entersFrame: nested.has(target) && !inside ? target : null,
-            transition: {
-              owner: state.path,
-              index: transitionIndex,
-              source: source.path,
-              target,
-            },
-          });
-        }
-      }
+  for (const { owner, transition, index, source, target } of transitionArrows(root)) {
+    const inside = isWithin(target, source) || isWithin(source, target);
+    arrows.push({
+      name: `${owner.path} ${index} ${source} ${target}`,
+      from: anchorId(source, nested),
+      to: anchorId(target, nested),
+      label: guardedEvent(transition),
+      entersFrame: nested.has(target) && !inside ? target : null,
+      transition: { owner: owner.path, index, source, target },
     });
   }
   return arrows;
@@ -425,8 +415,4 @@ function parentOf(path: string): string {
 
 function isWithin(path: string, ancestor: string): boolean {
   return ancestor === '' || path === ancestor || path.startsWith(`${ancestor}.`);
-}
-
-function descendants(state: DiagramState): DiagramState[] {
-  return state.children.flatMap((child) => [child, ...descendants(child)]);
 }

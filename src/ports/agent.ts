@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../domain/shared/json.js';
-import type { ActuatorInformation, Readings, SensorInformation } from './environment.js';
+import type { EnvironmentStart, Readings } from './environment.js';
 import type { Logger } from './runtime/logger.js';
 
 /** How an episode runs: `train` learns, `test` and evaluation episodes do not. */
@@ -14,9 +14,7 @@ export interface EvaluationResult {
 }
 
 /** What an agent is set up with: its interface for this phase. */
-export interface AgentInterface {
-  readonly sensors: readonly SensorInformation[];
-  readonly actuators: readonly ActuatorInformation[];
+export interface AgentInterface extends EnvironmentStart {
   /** Initial readings (for the meta agent: the definition vector). */
   readonly readings: Readings;
 }

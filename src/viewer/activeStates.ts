@@ -1,5 +1,7 @@
 import type { JsonValue } from '../domain/shared/json.js';
 
+export { valueLabel } from '../domain/shared/stateValueLabel.js';
+
 /**
  * The state paths a state value makes active: every state on the way to each
  * active leaf, parents before children, parallel regions in value order.
@@ -20,33 +22,6 @@ export function activePaths(value: JsonValue, prefix = ''): string[] {
     join(key),
     ...activePaths(inner, join(key)),
   ]);
-}
-
-/**
- * A readable label of a state value, as `arena trace` prints it: the dotted
- * path, parallel regions joined with `, `; the status for logic without
- * states.
- *
- * @example
- * ```ts
- * valueLabel({ running: 'acting' }, 'active'); // 'running.acting'
- * valueLabel(null, 'done');                     // 'done'
- * ```
- */
-export function valueLabel(value: JsonValue, status: string): string {
-  const label = labelOf(value);
-  return label === '' ? status : label;
-}
-
-function labelOf(value: JsonValue): string {
-  if (typeof value === 'string') return value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '';
-  return Object.entries(value)
-    .map(([key, inner]) => {
-      const innerLabel = labelOf(inner);
-      return innerLabel === '' ? key : `${key}.${innerLabel}`;
-    })
-    .join(', ');
 }
 
 /** One drawn arrow as the annotated SVG names it: `owner|index|source|target`. */

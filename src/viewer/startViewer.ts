@@ -6,7 +6,7 @@ import { ViewerCharts } from './viewerCharts.js';
 import { ViewerOptionError } from './viewerErrors.js';
 import { ViewerFeed } from './viewerFeed.js';
 import type { ViewerMessage } from './viewerMessages.js';
-import { startViewerServer, type ViewerServer } from './viewerServer.js';
+import { startViewerServer, type ViewerServer, type ViewerServerOptions } from './viewerServer.js';
 
 /**
  * Events (and snapshots) the viewer keeps per actor when `history` is not
@@ -94,16 +94,12 @@ export async function startViewer(options: ViewerOptions = {}): Promise<LiveView
   const history = checkedHistory(options.history);
   const charts = new ViewerCharts();
   const feed = new ViewerFeed({ history });
-  const server = await startViewerServer({
+  const server = await serveFeed(
     feed,
     charts,
-    hello: { mode: 'live', title: options.title ?? 'live' },
-    port: checkedPort(options.port),
-    ...(options.host !== undefined ? { host: options.host } : {}),
-    ...(options.maxViewerBufferBytes !== undefined
-      ? { maxViewerBufferBytes: checkedBuffer(options.maxViewerBufferBytes) }
-      : {}),
-  });
+    { mode: 'live', title: options.title ?? 'live' },
+    options,
+  );
   const startedAt = performance.now();
   const inspect: Observer<InspectionEvent> = {
     next(event) {
@@ -149,17 +145,32 @@ export async function startTraceViewer(
   // arena's own machines, to draw a trace's actors by their machine id; loaded only for a replay
   const { machinesByName } = await import('../diagram/machineCatalog.js');
   for (const message of traceMessages(records, charts, machinesByName.values())) feed.add(message);
-  const server = await startViewerServer({
+  const server = await serveFeed(
     feed,
     charts,
-    hello: { mode: 'replay', title: options.title ?? 'trace' },
+    { mode: 'replay', title: options.title ?? 'trace' },
+    options,
+  );
+  return viewerOf(server, feed);
+}
+
+/** Serve `feed` on the port, host and buffer bound the options give, each checked. */
+function serveFeed(
+  feed: ViewerFeed,
+  charts: ViewerCharts,
+  hello: ViewerServerOptions['hello'],
+  options: Omit<ViewerOptions, 'history'>,
+): Promise<ViewerServer> {
+  return startViewerServer({
+    feed,
+    charts,
+    hello,
     port: checkedPort(options.port),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.maxViewerBufferBytes !== undefined
       ? { maxViewerBufferBytes: checkedBuffer(options.maxViewerBufferBytes) }
       : {}),
   });
-  return viewerOf(server, feed);
 }
 
 function viewerOf(server: ViewerServer, feed: ViewerFeed): Viewer {

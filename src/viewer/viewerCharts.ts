@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import { type DiagramState, machineGraph } from '../diagram/machineGraph.js';
+import { type DiagramState, machineGraph, transitionArrows } from '../diagram/machineGraph.js';
 import { svgFromLayout } from '../diagram/svg.js';
 import { layoutMachineGraph } from '../diagram/svgLayout.js';
 import type { DrawnEdge } from './activeStates.js';
@@ -64,32 +64,13 @@ export class ViewerCharts {
 
 /** Every transition target of a graph as an arrow the layout draws it with. */
 function edgesOf(root: DiagramState): DrawnEdge[] {
-  const states = descendants(root);
-  const entry = root.initial ?? root.children[0]?.key ?? '';
-  const edges: DrawnEdge[] = [];
-  for (const state of [root, ...states]) {
-    const sources =
-      state === root ? root.children.filter((child) => child.kind !== 'final') : [state];
-    state.transitions.forEach((transition, index) => {
-      for (const rawTarget of transition.targets) {
-        const target = rawTarget === '' ? entry : rawTarget;
-        for (const source of sources) {
-          edges.push({
-            owner: state.path,
-            index,
-            source: source.path,
-            target,
-            eventType: transition.eventType,
-          });
-        }
-      }
-    });
-  }
-  return edges;
-}
-
-function descendants(state: DiagramState): DiagramState[] {
-  return state.children.flatMap((child) => [child, ...descendants(child)]);
+  return transitionArrows(root).map(({ owner, transition, index, source, target }) => ({
+    owner: owner.path,
+    index,
+    source,
+    target,
+    eventType: transition.eventType,
+  }));
 }
 
 function isStateMachine(logic: object): logic is AnyStateMachine {

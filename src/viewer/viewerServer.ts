@@ -1,7 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { escapeXml } from '../diagram/svgText.js';
+import { listenOn } from '../ports/runtime/listenOn.js';
 import { type ViewerAssets, viewerAssets } from './viewerAssets.js';
 import type { ViewerCharts } from './viewerCharts.js';
 import { ViewerServerError } from './viewerErrors.js';
@@ -219,7 +220,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  port = await listen(server, port, host);
+  port = await listenOn(server, port, host, ViewerServerError);
   // Watching is best effort: a server failure after it started must never end the run.
   server.on('error', () => {});
 
@@ -367,26 +368,4 @@ function pageHtml(title: string): string {
 </body>
 </html>
 `;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
-      reject(
-        new ViewerServerError(
-          `cannot listen on ${host}:${port}: ${why} (${error.code ?? 'error'})`,
-          {
-            cause: error,
-          },
-        ),
-      );
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.removeListener('error', onError);
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? address.port : port);
-    });
-  });
 }

@@ -1,9 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import type { WebSocket } from 'ws';
 import type { InspectionEvent, Observer } from 'xstate';
+import { listenOn } from '../../ports/runtime/listenOn.js';
 import { importWithPeers, optionalPeers } from '../../ports/runtime/optionalPeers.js';
 import { InspectorOptionError, InspectorRelayError } from './inspectorErrors.js';
 import { createInspectorReplay, type InspectorReplayOptions } from './inspectorReplay.js';
@@ -147,7 +148,7 @@ export async function startInspectorRelay(
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  port = await listen(httpServer, port, host);
+  port = await listenOn(httpServer, port, host, InspectorRelayError);
   const webSocketServer = new WebSocketServer({ noServer: true, maxPayload });
   // Watching is best effort: a relay failure after it started must never end the run.
   httpServer.on('error', () => {});
@@ -323,28 +324,6 @@ function positiveOption(name: string, value: number | undefined, fallback: numbe
     throw new InspectorOptionError(`${name} must be a positive integer, got ${String(chosen)}`);
   }
   return chosen;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
-      reject(
-        new InspectorRelayError(
-          `cannot listen on ${host}:${port}: ${why} (${error.code ?? 'error'})`,
-          {
-            cause: error,
-          },
-        ),
-      );
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.removeListener('error', onError);
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? address.port : port);
-    });
-  });
 }
 
 /** Answer a refused WebSocket handshake with 403 and why, then hang up. */

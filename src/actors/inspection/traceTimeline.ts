@@ -1,5 +1,6 @@
 import { ArenaError } from '../../domain/shared/errors.js';
 import type { JsonValue } from '../../domain/shared/json.js';
+import { valueLabel } from '../../domain/shared/stateValueLabel.js';
 import type { TraceEventType, TraceRecord, TraceSnapshot } from './traceRecord.js';
 
 /**
@@ -176,19 +177,7 @@ export function buildTimeline(records: readonly TraceRecord[]): ActorTimeline[] 
  * ```
  */
 export function stateLabel(snapshot: TraceSnapshot): string {
-  const label = valueLabel(snapshot.value);
-  return label === '' ? snapshot.status : label;
-}
-
-function valueLabel(value: JsonValue): string {
-  if (typeof value === 'string') return value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '';
-  return Object.entries(value)
-    .map(([key, inner]) => {
-      const innerLabel = valueLabel(inner);
-      return innerLabel === '' ? key : `${key}.${innerLabel}`;
-    })
-    .join(', ');
+  return valueLabel(snapshot.value, snapshot.status);
 }
 
 function eventType(event: JsonValue): string | null {

@@ -1,6 +1,6 @@
 import { createActor, fromPromise } from 'xstate';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
-import { checkJudgeSubject, type JudgeContext } from '../../domain/judge/context.js';
+import type { JudgeContext } from '../../domain/judge/context.js';
 import { JudgeCancelledError, JudgeConfigurationError } from '../../domain/judge/errors.js';
 import {
   checkPanelRule,
@@ -14,7 +14,7 @@ import type { JudgeClock } from '../../machines/judge.js';
 import { judgePanelMachine, type PanelMemberInput } from '../../machines/judgePanel.js';
 import { systemClock } from '../../ports/runtime/clock.js';
 import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
-import { settleJudgement } from './judgementActor.js';
+import { judgementEvaluator } from './judgementActor.js';
 import type { Judge } from './judges.js';
 
 /** A panel of judges: a `Judge` whose results are `PanelJudgeResult`s. */
@@ -98,45 +98,35 @@ export function createJudgePanel(options: JudgePanelOptions): JudgePanel {
       ...members.map((member) => member.identity),
     ].join('\u0001'),
     promptSha256: (context) => first.promptSha256(context),
-    evaluate: (subject, evaluateOptions = {}) => {
-      let context: JudgeContext;
-      try {
-        context = checkJudgeSubject(subject);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return settleJudgement(
-        () =>
-          createActor(machine, {
-            input: {
-              subject: context,
-              panel: {
-                name: settings.name,
-                judgeVersion: settings.judgeVersion,
-                rubricVersion: settings.rubricVersion,
-                promptSha256: first.promptSha256(context),
-              },
-              members: members.map((member) => member.settings.name),
-              rule,
-              clock,
+    evaluate: judgementEvaluator(
+      (context) =>
+        createActor(machine, {
+          input: {
+            subject: context,
+            panel: {
+              name: settings.name,
+              judgeVersion: settings.judgeVersion,
+              rubricVersion: settings.rubricVersion,
+              promptSha256: first.promptSha256(context),
             },
-          }),
-        evaluateOptions.signal,
-        context.caseId,
-        (snapshot) => {
-          if (snapshot.output) {
-            const { status, errorType, panel } = snapshot.output;
-            logger.debug(
-              { judge: settings.name, caseId: context.caseId, status, errorType, vote: panel.vote },
-              'panel verdict',
-            );
-            return snapshot.output;
-          }
-          if (snapshot.value === 'failed') throw snapshot.context.failure;
-          throw new JudgeCancelledError(context.caseId);
-        },
-      );
-    },
+            members: members.map((member) => member.settings.name),
+            rule,
+            clock,
+          },
+        }),
+      (snapshot, context) => {
+        if (snapshot.output) {
+          const { status, errorType, panel } = snapshot.output;
+          logger.debug(
+            { judge: settings.name, caseId: context.caseId, status, errorType, vote: panel.vote },
+            'panel verdict',
+          );
+          return snapshot.output;
+        }
+        if (snapshot.value === 'failed') throw snapshot.context.failure;
+        throw new JudgeCancelledError(context.caseId);
+      },
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createActor, fromPromise } from 'xstate';
 import { type JudgeConfig, type JudgeProfile, selectJudgeName } from '../../config/judgeConfig.js';
-import { checkJudgeSubject, type JudgeContext } from '../../domain/judge/context.js';
+import type { JudgeContext } from '../../domain/judge/context.js';
 import {
   JudgeCancelledError,
   JudgeConfigurationError,
@@ -23,7 +23,7 @@ import { createOpenAIProvider } from '../../ports/model/openaiProvider.js';
 import { createReplayProvider, loadReplayFile } from '../../ports/model/replayProvider.js';
 import { systemClock } from '../../ports/runtime/clock.js';
 import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
-import { settleJudgement } from './judgementActor.js';
+import { judgementEvaluator } from './judgementActor.js';
 
 /** A judge: evaluates one subject at a time, each in its own `judgeMachine` actor. */
 export interface Judge {
@@ -100,40 +100,30 @@ function createJudge(
       evaluator.model ?? '',
     ].join('\u0000'),
     promptSha256: (context) => subjectPromptSha256(settings.rubric, context),
-    evaluate: (subject, evaluateOptions = {}) => {
-      let context: JudgeContext;
-      try {
-        context = checkJudgeSubject(subject);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return settleJudgement(
-        () =>
-          createActor(machine, {
-            input: {
-              subject: context,
-              settings,
-              model: evaluator.model,
-              selfEvaluation: isSelfEvaluation(context),
-              clock,
-              random: rng.next,
-              waitsForModel: evaluator.ready !== undefined,
-            },
-            ...(options.timers ? { clock: options.timers } : {}),
-          }),
-        evaluateOptions.signal,
-        context.caseId,
-        (snapshot) => {
-          const output = snapshot.output;
-          if (!output) {
-            logger.info({ judge: settings.name, caseId: context.caseId }, 'judgement cancelled');
-            throw new JudgeCancelledError(context.caseId);
-          }
-          logVerdict(logger, output, snapshot.context.lastErrorDetail);
-          return output;
-        },
-      );
-    },
+    evaluate: judgementEvaluator(
+      (context) =>
+        createActor(machine, {
+          input: {
+            subject: context,
+            settings,
+            model: evaluator.model,
+            selfEvaluation: isSelfEvaluation(context),
+            clock,
+            random: rng.next,
+            waitsForModel: evaluator.ready !== undefined,
+          },
+          ...(options.timers ? { clock: options.timers } : {}),
+        }),
+      (snapshot, context) => {
+        const output = snapshot.output;
+        if (!output) {
+          logger.info({ judge: settings.name, caseId: context.caseId }, 'judgement cancelled');
+          throw new JudgeCancelledError(context.caseId);
+        }
+        logVerdict(logger, output, snapshot.context.lastErrorDetail);
+        return output;
+      },
+    ),
   };
 }
 

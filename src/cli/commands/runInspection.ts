@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { InspectionEvent, Observer } from 'xstate';
 import { combineInspectors } from '../../actors/inspection/inspection.js';
 import {
@@ -9,7 +8,7 @@ import {
 import { createTraceRecorder, type TraceRecorder } from '../../actors/inspection/traceRecorder.js';
 import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { CliError } from '../errors.js';
-import { portFlag, waitFlag } from '../serverFlags.js';
+import { portFlag, waitFlag, waitForEnter } from '../serverFlags.js';
 import { shellWord } from '../storeArgument.js';
 import { type CommandViewer, startCommandViewer, type ViewFlags } from './viewOptions.js';
 
@@ -153,18 +152,4 @@ async function waitForViewer(relay: InspectorRelay, seconds: number): Promise<vo
       ? 'arena: a viewer has the whole run; closing the inspector\n'
       : `arena: no viewer connected within ${seconds} s; closing the inspector\n`,
   );
-}
-
-function waitForEnter(): Promise<void> {
-  return new Promise((resolve) => {
-    const lines = createInterface({ input: process.stdin, terminal: false });
-    const done = () => {
-      lines.close();
-      process.stdin.pause();
-      resolve();
-    };
-    lines.once('line', done);
-    lines.once('close', done);
-    lines.once('SIGINT', done);
-  });
 }

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { RunStore } from '../../ports/store/store.js';
 import { RunNotFoundError } from '../../ports/store/storeErrors.js';
@@ -38,4 +39,42 @@ export async function withRunStore<T>(
   } finally {
     store.close();
   }
+}
+
+/**
+ * Register a listing of the store (`arena runs`, `arena sweeps`): `--store`,
+ * `--limit` (a positive integer, default 50) and `--json`; `print` writes the
+ * store's newest `limit` as JSON or as a table, `no <what> in <path>` when
+ * there are none.
+ *
+ * @example
+ * ```ts
+ * registerStoreListing(program, 'sweeps', (store, limit) => store.listSweeps().slice(0, limit), sweepsTable);
+ * ```
+ */
+export function registerStoreListing<T>(
+  program: Command,
+  what: string,
+  list: (store: RunStore, limit: number) => readonly T[],
+  table: (listed: readonly T[]) => string,
+): void {
+  program
+    .command(what)
+    .description(`list the ${what} in the store, newest first`)
+    .option('--store <uri>', runStoreHelp)
+    .option('--limit <count>', `how many ${what} to list`, '50')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (_options: unknown, command: Command) => {
+      const options = command.optsWithGlobals<{ store?: string; limit: string; json?: boolean }>();
+      const limit = Number(options.limit);
+      if (!Number.isSafeInteger(limit) || limit < 1) {
+        throw new CliError(`--limit must be a positive integer, got '${options.limit}'`);
+      }
+      await withRunStore(options.store, (store, location) => {
+        const listed = list(store, limit);
+        if (options.json === true) process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+        else if (listed.length === 0) process.stdout.write(`no ${what} in ${location.path}\n`);
+        else process.stdout.write(`${table(listed)}\n`);
+      });
+    });
 }

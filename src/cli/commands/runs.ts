@@ -6,9 +6,8 @@ import type { StoreLocation } from '../../ports/store/storeUri.js';
 import { runDetails } from '../../report/runDetails.js';
 import { runListings } from '../../report/runListings.js';
 import { sweepActivity } from '../../report/sweepActivity.js';
-import { CliError, ExitCode } from '../errors.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
-import { runStoreHelp, withRunStore } from './runStoreAccess.js';
+import { registerStoreListing, runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { formatRunDetails, formatRunTable } from './runsText.js';
 import { isSweepOnly } from './sweepOnly.js';
 import { objectiveNames, storedSweepProgress, sweepTable, sweepTableText } from './sweepTable.js';
@@ -16,7 +15,6 @@ import { objectiveNames, storedSweepProgress, sweepTable, sweepTableText } from 
 interface StoreCommandOptions {
   store?: string;
   json?: boolean;
-  limit?: string;
   all?: boolean;
 }
 
@@ -33,22 +31,7 @@ interface StoreCommandOptions {
  * ```
  */
 export function registerRunsCommands(program: Command): void {
-  program
-    .command('runs')
-    .description('list the runs in the store, newest first')
-    .option('--store <uri>', runStoreHelp)
-    .option('--limit <count>', 'how many runs to list', '50')
-    .option('--json', 'print JSON instead of a table')
-    .action(async (_options: StoreCommandOptions, command: Command) => {
-      const options = command.optsWithGlobals<StoreCommandOptions>();
-      const limit = parseLimit(options.limit ?? '50');
-      await withRunStore(options.store, (store, location) => {
-        const runs = runListings(store, limit);
-        if (options.json) printLine(JSON.stringify(runs, null, 2));
-        else if (runs.length === 0) printLine(`no runs in ${location.path}`);
-        else printLine(formatRunTable(runs));
-      });
-    });
+  registerStoreListing(program, 'runs', runListings, formatRunTable);
 
   program
     .command('show')
@@ -76,14 +59,6 @@ export function registerRunsCommands(program: Command): void {
         );
       });
     });
-}
-
-function parseLimit(text: string): number {
-  const limit = Number(text);
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new CliError(`--limit must be a positive integer, got '${text}'`, ExitCode.badInput);
-  }
-  return limit;
 }
 
 function printLine(text: string): void {

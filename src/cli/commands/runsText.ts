@@ -39,6 +39,19 @@ export function formatRunTable(runs: readonly RunListing[]): string {
     String(run.episodes),
     terminationText(run.terminationReasons),
   ]);
+  return columnsText(header, rows);
+}
+
+/**
+ * A table as `arena runs` and `arena sweeps` print it: each column as wide as
+ * its widest cell, two spaces between, no trailing spaces.
+ *
+ * @example
+ * ```ts
+ * columnsText(['ID', 'STATUS'], [['a', 'running']]); // 'ID  STATUS\na   running'
+ * ```
+ */
+export function columnsText(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
   );

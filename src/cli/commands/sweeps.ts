@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { SweepRecord } from '../../ports/store/store.js';
 import { sweepActivity } from '../../report/sweepActivity.js';
-import { CliError } from '../errors.js';
-import { runStoreHelp, withRunStore } from './runStoreAccess.js';
+import { registerStoreListing } from './runStoreAccess.js';
+import { columnsText } from './runsText.js';
 import { storedSweepProgress } from './sweepTable.js';
 
 /** One sweep as `arena sweeps` lists it. */
@@ -31,25 +31,12 @@ export interface SweepListing {
  * ```
  */
 export function registerSweepsCommand(program: Command): void {
-  program
-    .command('sweeps')
-    .description('list the sweeps in the store, newest first')
-    .option('--store <uri>', runStoreHelp)
-    .option('--limit <count>', 'how many sweeps to list', '50')
-    .option('--json', 'print JSON instead of a table')
-    .action(async (_options: unknown, command: Command) => {
-      const options = command.optsWithGlobals<{ store?: string; limit: string; json?: boolean }>();
-      const limit = Number(options.limit);
-      if (!Number.isSafeInteger(limit) || limit < 1) {
-        throw new CliError(`--limit must be a positive integer, got '${options.limit}'`);
-      }
-      await withRunStore(options.store, (store, location) => {
-        const sweeps = store.listSweeps().slice(0, limit).map(listingOf);
-        if (options.json === true) process.stdout.write(`${JSON.stringify(sweeps, null, 2)}\n`);
-        else if (sweeps.length === 0) process.stdout.write(`no sweeps in ${location.path}\n`);
-        else process.stdout.write(`${sweepsTable(sweeps)}\n`);
-      });
-    });
+  registerStoreListing(
+    program,
+    'sweeps',
+    (store, limit) => store.listSweeps().slice(0, limit).map(listingOf),
+    sweepsTable,
+  );
 }
 
 function listingOf(record: SweepRecord): SweepListing {
@@ -89,15 +76,5 @@ function sweepsTable(sweeps: readonly SweepListing[]): string {
     }`,
     sweep.createdAt.replace(/\.\d{3}Z$/, 'Z'),
   ]);
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  return [header, ...rows]
-    .map((cells) =>
-      cells
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return columnsText(header, rows);
 }

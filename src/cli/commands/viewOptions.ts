@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { InspectionEvent, Observer } from 'xstate';
 import {
@@ -8,7 +7,7 @@ import {
   startViewer,
 } from '../../viewer/startViewer.js';
 import { CliError } from '../errors.js';
-import { portFlag, waitFlag } from '../serverFlags.js';
+import { portFlag, waitFlag, waitForEnter } from '../serverFlags.js';
 
 /** The options that serve arena's own viewer while a command runs. */
 export interface ViewFlags {
@@ -167,18 +166,4 @@ function parseHistory(raw: string | undefined): number {
 /** `--view-wait`: `null` when not given, else seconds from 0 to a day. */
 export function parseWait(raw: string | undefined): number | null {
   return waitFlag('--view-wait', raw);
-}
-
-function waitForEnter(): Promise<void> {
-  return new Promise((resolve) => {
-    const lines = createInterface({ input: process.stdin, terminal: false });
-    const done = () => {
-      lines.close();
-      process.stdin.pause();
-      resolve();
-    };
-    lines.once('line', done);
-    lines.once('close', done);
-    lines.once('SIGINT', done);
-  });
 }

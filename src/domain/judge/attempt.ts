@@ -1,10 +1,8 @@
 import { ArenaError } from '../shared/errors.js';
-import { type JudgePayload, readJudgePayload } from './payload.js';
+import { type JudgePayload, type PayloadRead, readJudgePayload } from './payload.js';
 
 /** Reads raw model output into a payload, or says what is wrong with it. */
-export type PayloadReader = (
-  content: string,
-) => { payload: JudgePayload; problem: null } | { payload: null; problem: string };
+export type PayloadReader = (content: string) => PayloadRead;
 
 import { normaliseUsage, type ReportedUsage, responseCost, type TokenUsage } from './usage.js';
 

@@ -4,6 +4,13 @@ import type { JudgeContext } from './context.js';
 
 const json: z.ZodType<JsonValue> = z.json();
 
+/** What a case line may give its judge to compare against, in single and pairwise files alike. */
+export const caseExpectationsShape = {
+  expected_output: json.optional(),
+  reference_contexts: z.array(json).optional(),
+  expected_tool_calls: z.array(json).optional(),
+};
+
 /**
  * One line of a cases JSONL file, in snake_case as users write it.
  *
@@ -18,9 +25,7 @@ export const judgeCaseLineSchema = z.strictObject({
   evaluation_run_id: z.string().trim().min(1).optional(),
   input: json,
   candidate_output: json,
-  expected_output: json.optional(),
-  reference_contexts: z.array(json).optional(),
-  expected_tool_calls: z.array(json).optional(),
+  ...caseExpectationsShape,
   observation: z
     .strictObject({
       model: z.string().nullable().optional(),
@@ -63,21 +68,9 @@ export type CaseLineOutcome =
  * ```
  */
 export function parseCaseLine(text: string, line: number, defaultRunId: string): CaseLineOutcome {
-  if (text.trim() === '') return { kind: 'blank' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: 'malformed', problem: { line, message: 'not valid JSON' } };
-  }
-  const parsed = judgeCaseLineSchema.safeParse(value);
-  if (!parsed.success) {
-    const message = parsed.error.issues
-      .map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`)
-      .join('; ');
-    return { kind: 'malformed', problem: { line, message } };
-  }
-  const data = parsed.data;
+  const read = readCaseLine(text, line, judgeCaseLineSchema);
+  if (read.kind !== 'read') return read;
+  const data = read.data;
   return {
     kind: 'case',
     context: {
@@ -86,9 +79,7 @@ export function parseCaseLine(text: string, line: number, defaultRunId: string):
       subjectId: data.subject_id ?? data.case_id,
       input: data.input,
       candidateOutput: data.candidate_output,
-      ...(data.expected_output !== undefined ? { expectedOutput: data.expected_output } : {}),
-      ...(data.reference_contexts ? { referenceContexts: data.reference_contexts } : {}),
-      ...(data.expected_tool_calls ? { expectedToolCalls: data.expected_tool_calls } : {}),
+      ...caseExpectations(data),
       observation: {
         model: data.observation.model ?? null,
         provider: data.observation.provider ?? null,
@@ -96,6 +87,50 @@ export function parseCaseLine(text: string, line: number, defaultRunId: string):
         ...(data.observation.details ? { details: data.observation.details } : {}),
       },
     },
+  };
+}
+
+/**
+ * Read one line of a cases file as `schema` says: nothing for a blank line,
+ * the data, or a problem (not JSON, what `textProblem` finds in the text, or
+ * each field the schema refuses).
+ */
+export function readCaseLine<T>(
+  text: string,
+  line: number,
+  schema: z.ZodType<T>,
+  textProblem: (text: string) => string | null = () => null,
+):
+  | { readonly kind: 'read'; readonly data: T }
+  | { readonly kind: 'malformed'; readonly problem: MalformedCaseLine }
+  | { readonly kind: 'blank' } {
+  if (text.trim() === '') return { kind: 'blank' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'malformed', problem: { line, message: 'not valid JSON' } };
+  }
+  const problem = textProblem(text);
+  if (problem !== null) return { kind: 'malformed', problem: { line, message: problem } };
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const message = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`)
+      .join('; ');
+    return { kind: 'malformed', problem: { line, message } };
+  }
+  return { kind: 'read', data: parsed.data };
+}
+
+/** The context fields of a line's expectations, each only when the line gives it. */
+export function caseExpectations(
+  data: z.output<z.ZodObject<typeof caseExpectationsShape>>,
+): Pick<JudgeContext, 'expectedOutput' | 'referenceContexts' | 'expectedToolCalls'> {
+  return {
+    ...(data.expected_output !== undefined ? { expectedOutput: data.expected_output } : {}),
+    ...(data.reference_contexts ? { referenceContexts: data.reference_contexts } : {}),
+    ...(data.expected_tool_calls ? { expectedToolCalls: data.expected_tool_calls } : {}),
   };
 }
 

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { JsonValue } from '../shared/json.js';
-import type { CaseLineOutcome } from './cases.js';
+import {
+  type CaseLineOutcome,
+  caseExpectations,
+  caseExpectationsShape,
+  readCaseLine,
+} from './cases.js';
 import type { JudgeContext } from './context.js';
 import { repeatedKeyIn } from './repeatedKey.js';
 
@@ -46,9 +51,7 @@ export const pairwiseCaseLineSchema = z.strictObject({
         }
       }
     }),
-  expected_output: json.optional(),
-  reference_contexts: z.array(json).optional(),
-  expected_tool_calls: z.array(json).optional(),
+  ...caseExpectationsShape,
 });
 
 /**
@@ -70,32 +73,9 @@ export function parsePairwiseCaseLine(
   line: number,
   defaultRunId: string,
 ): CaseLineOutcome {
-  if (text.trim() === '') return { kind: 'blank' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: 'malformed', problem: { line, message: 'not valid JSON' } };
-  }
-  // JSON.parse keeps the last of two equal keys: look at the text first
-  const repeated = repeatedKeyIn(text, 'candidates');
-  if (repeated !== null) {
-    return {
-      kind: 'malformed',
-      problem: {
-        line,
-        message: `candidates.${repeated}: system ${JSON.stringify(repeated)} is named twice`,
-      },
-    };
-  }
-  const parsed = pairwiseCaseLineSchema.safeParse(value);
-  if (!parsed.success) {
-    const message = parsed.error.issues
-      .map((issue) => `${issue.path.join('.') || '(line)'}: ${issue.message}`)
-      .join('; ');
-    return { kind: 'malformed', problem: { line, message } };
-  }
-  const data = parsed.data;
+  const read = readCaseLine(text, line, pairwiseCaseLineSchema, systemNamedTwice);
+  if (read.kind !== 'read') return read;
+  const data = read.data;
   const candidates = data.candidates as Record<string, string>;
   const systems = Object.keys(candidates).sort();
   const base = {
@@ -103,9 +83,7 @@ export function parsePairwiseCaseLine(
     caseId: data.case_id,
     input: data.input,
     candidateOutput: null,
-    ...(data.expected_output !== undefined ? { expectedOutput: data.expected_output } : {}),
-    ...(data.reference_contexts ? { referenceContexts: data.reference_contexts } : {}),
-    ...(data.expected_tool_calls ? { expectedToolCalls: data.expected_tool_calls } : {}),
+    ...caseExpectations(data),
     observation: {},
   };
   const contexts: JudgeContext[] = [];
@@ -126,6 +104,13 @@ export function parsePairwiseCaseLine(
     }
   }
   return { kind: 'pairwise', caseId: data.case_id, contexts };
+}
+
+// JSON.parse keeps the last of two equal keys: look at the text first
+function systemNamedTwice(text: string): string | null {
+  const repeated = repeatedKeyIn(text, 'candidates');
+  if (repeated === null) return null;
+  return `candidates.${repeated}: system ${JSON.stringify(repeated)} is named twice`;
 }
 
 function typeName(value: unknown): string {

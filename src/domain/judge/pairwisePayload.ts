@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import type { JudgePayload } from './payload.js';
-import { EVIDENCE_VALUE_RULE, payloadIssuesLine } from './payloadIssues.js';
-
-const MAX_EVIDENCE_BYTES = 8192;
+import {
+  evidenceSchema,
+  explanationAndEvidenceJsonSchema,
+  explanationSchema,
+  type PayloadRead,
+  readStrictPayload,
+} from './payload.js';
 
 /** What each field of a pairwise verdict must be, in the words a detail line uses. */
 const PAIRWISE_FIELD_RULES: Readonly<Record<string, string>> = {
@@ -24,18 +27,8 @@ const PAIRWISE_FIELD_RULES: Readonly<Record<string, string>> = {
  */
 export const pairwisePayloadSchema = z.strictObject({
   winner: z.enum(['first', 'second', 'tie']),
-  explanation: z.string().max(8192).nullable().default(null),
-  evidence: z
-    .array(
-      z
-        .string()
-        .refine(
-          (value) => value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_EVIDENCE_BYTES,
-          EVIDENCE_VALUE_RULE,
-        ),
-    )
-    .max(64)
-    .default([]),
+  explanation: explanationSchema,
+  evidence: evidenceSchema,
 });
 
 /**
@@ -50,8 +43,7 @@ export const pairwisePayloadJsonSchema = {
   type: 'object',
   properties: {
     winner: { type: 'string', enum: ['first', 'second', 'tie'] },
-    explanation: { type: ['string', 'null'], maxLength: 8192 },
-    evidence: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 64 },
+    ...explanationAndEvidenceJsonSchema,
   },
   required: ['winner', 'explanation', 'evidence'],
   additionalProperties: false,
@@ -81,23 +73,10 @@ export const PAIRWISE_RESPONSE_FORMAT_NAME = 'arena_pairwise_result';
  * // { payload: null, problem: 'winner: expected first, second or tie, got "A"' }
  * ```
  */
-export function readPairwisePayload(
-  content: string,
-): { payload: JudgePayload; problem: null } | { payload: null; problem: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content);
-  } catch {
-    return { payload: null, problem: `not valid JSON (${[...content].length} characters)` };
-  }
-  const result = pairwisePayloadSchema.safeParse(parsed);
-  if (!result.success) {
-    return {
-      payload: null,
-      problem: payloadIssuesLine(parsed, result.error.issues, PAIRWISE_FIELD_RULES),
-    };
-  }
-  const { winner, explanation, evidence } = result.data;
+export function readPairwisePayload(content: string): PayloadRead {
+  const read = readStrictPayload(content, pairwisePayloadSchema, PAIRWISE_FIELD_RULES);
+  if (read.problem !== null) return read;
+  const { winner, explanation, evidence } = read.payload;
   return {
     payload: { status: 'passed', score: null, label: winner, explanation, evidence },
     problem: null,

@@ -4,6 +4,33 @@ import { EVIDENCE_VALUE_RULE, payloadIssuesLine } from './payloadIssues.js';
 
 const MAX_EVIDENCE_BYTES = 8192;
 
+/** A verdict's explanation, in single and pairwise judging alike. */
+export const explanationSchema = z.string().max(8192).nullable().default(null);
+
+/** A verdict's evidence, in single and pairwise judging alike. */
+export const evidenceSchema = z
+  .array(
+    z
+      .string()
+      .refine(
+        (value) => value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_EVIDENCE_BYTES,
+        EVIDENCE_VALUE_RULE,
+      ),
+  )
+  .max(64)
+  // Absent is no evidence; null is invalid, as the seed's tuple is never None.
+  .default([]);
+
+/** The JSON Schema of `explanationSchema` and `evidenceSchema`, as strict structured output says them. */
+export const explanationAndEvidenceJsonSchema = {
+  explanation: { type: ['string', 'null'], maxLength: 8192 },
+  evidence: {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    maxItems: 64,
+  },
+} as const;
+
 /**
  * The strict payload a judge model or agent must return. No extra keys; a
  * finite score; `passed` and `failed` need both a score and a label; evidence is
@@ -20,19 +47,8 @@ export const judgePayloadSchema = z
     status: z.enum(['passed', 'failed', 'skipped']),
     score: z.number().finite().nullable().default(null),
     label: z.string().min(1).max(128).nullable().default(null),
-    explanation: z.string().max(8192).nullable().default(null),
-    evidence: z
-      .array(
-        z
-          .string()
-          .refine(
-            (value) => value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_EVIDENCE_BYTES,
-            EVIDENCE_VALUE_RULE,
-          ),
-      )
-      .max(64)
-      // Absent is no evidence; null is invalid, as the seed's tuple is never None.
-      .default([]),
+    explanation: explanationSchema,
+    evidence: evidenceSchema,
   })
   .superRefine((payload, context) => {
     if (payload.status === 'skipped') return;
@@ -55,6 +71,11 @@ export const judgePayloadSchema = z
 /** A validated judge payload (ephemeral: only its digest reaches a result). */
 export type JudgePayload = z.output<typeof judgePayloadSchema>;
 
+/** Raw model output read without throwing: the value, or one line saying what was wrong. */
+export type PayloadRead<T = JudgePayload> =
+  | { payload: T; problem: null }
+  | { payload: null; problem: string };
+
 /**
  * The JSON Schema sent as the strict structured-output format: every property
  * is required, no other property is allowed, and every property but `status`
@@ -72,12 +93,7 @@ export const judgePayloadJsonSchema = {
     status: { type: 'string', enum: ['passed', 'failed', 'skipped'] },
     score: { type: ['number', 'null'] },
     label: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
-    explanation: { type: ['string', 'null'], maxLength: 8192 },
-    evidence: {
-      type: 'array',
-      items: { type: 'string', minLength: 1 },
-      maxItems: 64,
-    },
+    ...explanationAndEvidenceJsonSchema,
   },
   required: ['status', 'score', 'label', 'explanation', 'evidence'],
   additionalProperties: false,
@@ -97,18 +113,29 @@ export const JUDGE_RESPONSE_FORMAT_NAME = 'arena_judge_result';
  * // { payload: null, problem: 'status: expected passed, failed or skipped, got "pass"' }
  * ```
  */
-export function readJudgePayload(
+export function readJudgePayload(content: string): PayloadRead {
+  return readStrictPayload(content, judgePayloadSchema);
+}
+
+/**
+ * Read raw model output as JSON that `schema` accepts, without throwing: the
+ * parsed value, or one line saying what was wrong, in the words of `rules`
+ * (see `payloadIssuesLine`); single and pairwise judging read alike.
+ */
+export function readStrictPayload<T>(
   content: string,
-): { payload: JudgePayload; problem: null } | { payload: null; problem: string } {
+  schema: z.ZodType<T>,
+  rules?: Readonly<Record<string, string>>,
+): PayloadRead<T> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
   } catch {
     return { payload: null, problem: `not valid JSON (${[...content].length} characters)` };
   }
-  const result = judgePayloadSchema.safeParse(parsed);
+  const result = schema.safeParse(parsed);
   if (!result.success) {
-    return { payload: null, problem: payloadIssuesLine(parsed, result.error.issues) };
+    return { payload: null, problem: payloadIssuesLine(parsed, result.error.issues, rules) };
   }
   return { payload: result.data, problem: null };
 }
