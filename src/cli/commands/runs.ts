@@ -6,8 +6,8 @@ import type { StoreLocation } from '../../ports/store/storeUri.js';
 import { runDetails } from '../../report/runDetails.js';
 import { runListings } from '../../report/runListings.js';
 import { sweepActivity } from '../../report/sweepActivity.js';
-import { CliError, ExitCode } from '../errors.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { formatRunDetails, formatRunTable } from './runsText.js';
 import { isSweepOnly } from './sweepOnly.js';
@@ -37,7 +37,7 @@ export function registerRunsCommands(program: Command): void {
     .command('runs')
     .description('list the runs in the store, newest first')
     .option('--store <uri>', runStoreHelp)
-    .option('--limit <count>', 'how many runs to list', '50')
+    .option('--limit <count>', 'how many runs to list, 1 to 1000000', '50')
     .option('--json', 'print JSON instead of a table')
     .action(async (_options: StoreCommandOptions, command: Command) => {
       const options = command.optsWithGlobals<StoreCommandOptions>();
@@ -79,11 +79,7 @@ export function registerRunsCommands(program: Command): void {
 }
 
 function parseLimit(text: string): number {
-  const limit = Number(text);
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new CliError(`--limit must be a positive integer, got '${text}'`, ExitCode.badInput);
-  }
-  return limit;
+  return wholeNumberFlag('--limit', text, wholeNumberBounds.listed);
 }
 
 function printLine(text: string): void {

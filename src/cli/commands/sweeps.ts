@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { SweepRecord } from '../../ports/store/store.js';
 import { sweepActivity } from '../../report/sweepActivity.js';
-import { CliError } from '../errors.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import { runStoreHelp, withRunStore } from './runStoreAccess.js';
 import { storedSweepProgress } from './sweepTable.js';
 
@@ -35,14 +35,11 @@ export function registerSweepsCommand(program: Command): void {
     .command('sweeps')
     .description('list the sweeps in the store, newest first')
     .option('--store <uri>', runStoreHelp)
-    .option('--limit <count>', 'how many sweeps to list', '50')
+    .option('--limit <count>', 'how many sweeps to list, 1 to 1000000', '50')
     .option('--json', 'print JSON instead of a table')
     .action(async (_options: unknown, command: Command) => {
       const options = command.optsWithGlobals<{ store?: string; limit: string; json?: boolean }>();
-      const limit = Number(options.limit);
-      if (!Number.isSafeInteger(limit) || limit < 1) {
-        throw new CliError(`--limit must be a positive integer, got '${options.limit}'`);
-      }
+      const limit = wholeNumberFlag('--limit', options.limit, wholeNumberBounds.listed);
       await withRunStore(options.store, (store, location) => {
         const sweeps = store.listSweeps().slice(0, limit).map(listingOf);
         if (options.json === true) process.stdout.write(`${JSON.stringify(sweeps, null, 2)}\n`);
