@@ -248,6 +248,16 @@ describe('the PostgreSQL roles of docs/postgres on a real server', () => {
     });
     const after = await sql(admin, 'SELECT COUNT(*)::int AS n FROM episodes');
     expect(after.rows[0].n).toBe(before.rows[0].n);
+    // a verdict for a finished evaluation run is not recorded: skipped, as the store's own statement skips it
+    const verdicts = 'SELECT COUNT(*)::int AS n FROM verdicts';
+    const verdictsBefore = (await sql(admin, verdicts)).rows[0].n;
+    const forged = await sql(
+      uriAs('arena_worker'),
+      `INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache, recorded_at)
+       SELECT ${finishedEvaluation}, 'forged', 'quality', '{}', 'passed', false, ''`,
+    );
+    expect(forged.rowCount).toBe(0);
+    expect((await sql(admin, verdicts)).rows[0].n).toBe(verdictsBefore);
     // the refusal names the user and the run
     await expect(
       sql(
