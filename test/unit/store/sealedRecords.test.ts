@@ -15,6 +15,14 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 let count = 0;
 const newFile = () => path.join(folder, `store-${++count}.db`);
 
+const episodeBase = {
+  phaseIndex: 0,
+  mode: 'train',
+  evaluation: false,
+  steps: 4,
+  doneReason: 'terminal',
+} as const;
+
 /** A run of one phase and two episodes, finished (`succeeded`) or left running. */
 function storedRun(file: string, finish: boolean): string {
   const store = openSqliteStore(file);
@@ -26,16 +34,13 @@ function storedRun(file: string, finish: boolean): string {
   });
   store.startPhase({ runId, phaseIndex: 0, name: 'train', mode: 'train' });
   for (const episode of [1, 2]) {
+    const episodeReturn = episode / 3;
     store.recordEpisode({
+      ...episodeBase,
       runId,
-      phaseIndex: 0,
       episode,
-      mode: 'train',
-      evaluation: false,
-      episodeReturn: episode / 3,
-      steps: 4,
-      returnsByAgent: { a: episode / 3 },
-      doneReason: 'terminal',
+      episodeReturn,
+      returnsByAgent: { a: 1 },
     });
   }
   if (finish) store.finishRun(runId, { status: 'succeeded' });

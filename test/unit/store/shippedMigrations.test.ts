@@ -32,7 +32,7 @@ describe('shipped migrations', () => {
       'ad07b0cb0e8d148db0f9b12b50e95f5a581e396dc3afa08f734ccdfd93a57df5',
       '9a6b3a4be0f1d460040283c9eb85ed937db591259c0115b2f27eff8413decbb3',
       '272da99b5d533906e50c7b5477e223d5e340c2f894170bf2a5ca18fe45b5af65',
-      'c37ac74aa39364f91ca4e482b207260cd464a5bbeef78850797c11c80bd99f16',
+      '5a85d889dcca3d5b81b340df16cfdce77928c34895af69f6ee8d2a8a6ec2a0d9',
     ]);
   });
 });

@@ -4,19 +4,26 @@ import {
   sealedEvaluationTables,
   sealedRunTables,
 } from '../core/sealedRecords.js';
+import { runTables } from '../core/storeTables.js';
 
 const finished = `('succeeded', 'failed', 'cancelled')`;
 
 /** The tables below a run that a worker writes under the run's lease. */
 export const leasedRecordTables = [
-  'phases',
-  'episodes',
-  'checkpoints',
-  'meta_decisions',
-  'snapshots',
-  'resumes',
+  ...runTables.filter((table) => table !== 'runs'),
   'remote_components',
 ] as const;
+
+/** A trigger that runs `fn` before each row a statement writes. */
+const beforeEachRow = (name: string, events: string, table: string, fn: string): string =>
+  `CREATE TRIGGER ${name} BEFORE ${events} ON ${table}
+    FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
+
+/** The refusal of a change to a finished `kind` (its id column `id`, and its status, in `OLD`). */
+const finishedRefusal = (kind: string, id: string): string =>
+  `RAISE EXCEPTION 'user % may not change ${kind} %: it is %', current_user, OLD.${id}, OLD.status
+        USING ERRCODE = 'insufficient_privilege',
+          HINT = 'a finished ${kind} stays as it finished; only the owner changes it';`;
 
 /**
  * PostgreSQL schema 9: the database enforces what the roles may do to a run,
@@ -75,10 +82,13 @@ export const postgresRoleRulesMigration = `
         HINT = 'a worker writes a run''s records only under the lease it holds, and never a finished run''s';
   END $$;
   ${leasedRecordTables
-    .map(
-      (table) =>
-        `CREATE TRIGGER ${table}_by_lease BEFORE INSERT OR UPDATE OR DELETE ON ${table}
-    FOR EACH ROW EXECUTE FUNCTION arena_guard_run_records();`,
+    .map((table) =>
+      beforeEachRow(
+        `${table}_by_lease`,
+        'INSERT OR UPDATE OR DELETE',
+        table,
+        'arena_guard_run_records',
+      ),
     )
     .join('\n  ')}
 
@@ -99,14 +109,11 @@ export const postgresRoleRulesMigration = `
         IS DISTINCT FROM (OLD.run_id, OLD.uid, OLD.seed, OLD.run_file, OLD.run_file_path,
         OLD.run_file_sha256, OLD.modules, OLD.status, OLD.started_at, OLD.ended_at, OLD.error, OLD.summary))
     THEN
-      RAISE EXCEPTION 'user % may not change run %: it is %', current_user, OLD.run_id, OLD.status
-        USING ERRCODE = 'insufficient_privilege',
-          HINT = 'a finished run stays as it finished; only the owner changes it';
+      ${finishedRefusal('run', 'run_id')}
     END IF;
     RETURN NEW;
   END $$;
-  CREATE TRIGGER runs_kept_finished BEFORE INSERT OR UPDATE ON runs
-    FOR EACH ROW EXECUTE FUNCTION arena_guard_runs();
+  ${beforeEachRow('runs_kept_finished', 'INSERT OR UPDATE', 'runs', 'arena_guard_runs')}
 
   CREATE FUNCTION arena_guard_evaluation_runs() RETURNS trigger LANGUAGE plpgsql
     SET search_path = public, pg_temp AS $$
@@ -122,15 +129,11 @@ export const postgresRoleRulesMigration = `
     IF NEW IS DISTINCT FROM OLD AND (OLD.status <> 'running'
       OR NEW.records_digest IS DISTINCT FROM OLD.records_digest
       OR NEW.keep_texts IS DISTINCT FROM OLD.keep_texts) THEN
-      RAISE EXCEPTION 'user % may not change evaluation run %: it is %', current_user,
-        OLD.evaluation_run_id, OLD.status
-        USING ERRCODE = 'insufficient_privilege',
-          HINT = 'a finished evaluation run stays as it finished; only the owner changes it';
+      ${finishedRefusal('evaluation run', 'evaluation_run_id')}
     END IF;
     RETURN NEW;
   END $$;
-  CREATE TRIGGER evaluation_runs_kept_finished BEFORE INSERT OR UPDATE ON evaluation_runs
-    FOR EACH ROW EXECUTE FUNCTION arena_guard_evaluation_runs();
+  ${beforeEachRow('evaluation_runs_kept_finished', 'INSERT OR UPDATE', 'evaluation_runs', 'arena_guard_evaluation_runs')}
 
   -- a case joins only a running evaluation run, with no digest of its own making
   CREATE FUNCTION arena_guard_evaluation_cases() RETURNS trigger LANGUAGE plpgsql
@@ -144,8 +147,7 @@ export const postgresRoleRulesMigration = `
     END IF;
     RETURN NEW;
   END $$;
-  CREATE TRIGGER evaluation_cases_while_running BEFORE INSERT OR UPDATE ON evaluation_cases
-    FOR EACH ROW EXECUTE FUNCTION arena_guard_evaluation_cases();
+  ${beforeEachRow('evaluation_cases_while_running', 'INSERT OR UPDATE', 'evaluation_cases', 'arena_guard_evaluation_cases')}
 
   -- a verdict for a run that is not running is not recorded (as the store's own statement does)
   CREATE FUNCTION arena_guard_verdicts() RETURNS trigger LANGUAGE plpgsql
@@ -157,8 +159,7 @@ export const postgresRoleRulesMigration = `
     END IF;
     RETURN NULL;
   END $$;
-  CREATE TRIGGER verdicts_while_running BEFORE INSERT ON verdicts
-    FOR EACH ROW EXECUTE FUNCTION arena_guard_verdicts();
+  ${beforeEachRow('verdicts_while_running', 'INSERT', 'verdicts', 'arena_guard_verdicts')}
 
   -- sealing runs as the owner (SECURITY DEFINER): whoever finishes a run, its digest is taken
   CREATE FUNCTION arena_seal_run() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
