@@ -7,11 +7,19 @@
 -- Nobody but the owner deletes a run, an evaluation run or a verdict, or
 -- changes a run's file (what a worker imports); no role but the owner runs DDL,
 -- and a non-owner never writes arena_schema.
+--
+-- The grants say which tables and columns a role may write; the store's rules
+-- (schema 9, docs/fleet-security.md) say which rows: every role but the owner
+-- writes a run's records only under the lease it holds, never changes a
+-- finished run or evaluation run, and never writes a digest.
 
--- viewer: reads everything, writes nothing
+-- viewer: reads summaries and records, writes nothing; of the judged cases it reads the keys and
+-- digests, never the texts (schema 9)
 GRANT SELECT ON arena_schema, runs, phases, episodes, checkpoints, meta_decisions, snapshots,
-  resumes, evaluation_runs, verdicts, verdict_cache, evaluation_cases, remote_components,
+  resumes, evaluation_runs, verdicts, verdict_cache, remote_components,
   sweeps, sweep_trials TO arena_viewer;
+REVOKE SELECT ON evaluation_cases FROM arena_viewer;
+GRANT SELECT (evaluation_run_id, case_key, context_sha256) ON evaluation_cases TO arena_viewer;
 
 -- submitter: queues runs and evaluation runs, follows them (--wait), cancels its
 -- evaluation run (Ctrl-C), fails what the queue refused; reads what requeue puts back;

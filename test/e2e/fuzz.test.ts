@@ -148,6 +148,14 @@ describe('arena fuzz termination', () => {
     ],
     [['--runs', 'many'], 'arena: --runs must be an integer, got "many"\n'],
     [
+      ['--runs', '1000000000000000'],
+      'arena: --runs must be at most 1000000, got "1000000000000000"\n',
+    ],
+    [
+      ['--max-evaluations', '100001'],
+      'arena: --max-evaluations must be at most 100000, got "100001"\n',
+    ],
+    [
       ['--metric', 'PPO.objective=0:2'],
       'arena: --metric PPO.objective: "PPO" is not an agent of the rules (agents: SAC), and no rule reads a metric "PPO.objective"\n',
     ],

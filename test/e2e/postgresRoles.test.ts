@@ -206,4 +206,131 @@ describe('the PostgreSQL roles of docs/postgres on a real server', () => {
     const kept = await sql(admin, 'SELECT COUNT(*)::int AS n FROM verdicts');
     expect(kept.rows[0].n).toBeGreaterThanOrEqual(4);
   });
+
+  it('refuses what issue 35 did as the roles: a finished run or evaluation run changed, a record deleted without the lease', async () => {
+    const finishedRun = `(SELECT run_id FROM runs WHERE status = 'succeeded' LIMIT 1)`;
+    const finishedEvaluation = `(SELECT evaluation_run_id FROM evaluation_runs WHERE status = 'succeeded' LIMIT 1)`;
+    const before = await sql(admin, 'SELECT COUNT(*)::int AS n FROM episodes');
+    expect(before.rows[0].n).toBeGreaterThan(0);
+    const answers = {
+      submitterFailsFinishedRun: await attempt(
+        'arena_submitter',
+        `UPDATE runs SET status = 'failed' WHERE run_id = ${finishedRun}`,
+      ),
+      submitterRewritesTotals: await attempt(
+        'arena_submitter',
+        `UPDATE evaluation_runs SET cases_total = 1, malformed_lines = 3 WHERE evaluation_run_id = ${finishedEvaluation}`,
+      ),
+      submitterRewritesSummary: await attempt(
+        'arena_submitter',
+        `UPDATE runs SET summary = '{}' WHERE run_id = ${finishedRun}`,
+      ),
+      workerDeletesEpisodes: await attempt(
+        'arena_worker',
+        `DELETE FROM episodes WHERE run_id = ${finishedRun}`,
+      ),
+      workerRefinishesRun: await attempt(
+        'arena_worker',
+        `UPDATE runs SET status = 'failed', records_digest = NULL WHERE run_id = ${finishedRun}`,
+      ),
+      submitterAddsCase: await attempt(
+        'arena_submitter',
+        `INSERT INTO evaluation_cases (evaluation_run_id, case_key, context) SELECT ${finishedEvaluation}, 'forged', '{}'`,
+      ),
+    };
+    expect(answers).toEqual({
+      submitterFailsFinishedRun: '42501',
+      submitterRewritesTotals: '42501',
+      submitterRewritesSummary: '42501',
+      workerDeletesEpisodes: '42501',
+      workerRefinishesRun: '42501',
+      submitterAddsCase: '42501',
+    });
+    const after = await sql(admin, 'SELECT COUNT(*)::int AS n FROM episodes');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    // a verdict for a finished evaluation run is not recorded: skipped, as the store's own statement skips it
+    const verdicts = 'SELECT COUNT(*)::int AS n FROM verdicts';
+    const verdictsBefore = (await sql(admin, verdicts)).rows[0].n;
+    const forged = await sql(
+      uriAs('arena_worker'),
+      `INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache, recorded_at)
+       SELECT ${finishedEvaluation}, 'forged', 'quality', '{}', 'passed', false, ''`,
+    );
+    expect(forged.rowCount).toBe(0);
+    expect((await sql(admin, verdicts)).rows[0].n).toBe(verdictsBefore);
+    // the refusal names the user and the run
+    await expect(
+      sql(
+        uriAs('arena_submitter'),
+        `UPDATE runs SET status = 'failed' WHERE run_id = ${finishedRun}`,
+      ),
+    ).rejects.toThrow(/user arena_submitter may not change run \S+: it is succeeded/);
+  });
+
+  it('a worker writes a running run’s records only under the lease it presents, and its current token', async () => {
+    await sql(
+      admin,
+      `INSERT INTO runs (run_id, uid, seed, run_file, run_file_path, status, started_at, lease_owner, lease_token, lease_expires_ms)
+       VALUES ('leased', 'u', 1, '', '/x', 'running', '2026-01-01T00:00:00.000Z', '{"id":"w9"}', 7, 9e15)`,
+    );
+    const phase = `INSERT INTO phases (run_id, phase_index, name, mode, status, episodes, started_at)
+       VALUES ('leased', 0, 'train', 'train', 'running', 0, '2026-01-01T00:00:00.000Z')`;
+    const presenting = (token: number) =>
+      `BEGIN; SELECT set_config('arena.lease', 'leased:${token}', true); ${phase}; COMMIT;`;
+    expect(await attempt('arena_worker', phase)).toBe('42501');
+    expect(await attempt('arena_worker', presenting(6))).toBe('42501');
+    expect(await attempt('arena_worker', presenting(7))).toBe('ok');
+    expect(await attempt('arena_worker', "DELETE FROM phases WHERE run_id = 'leased'")).toBe(
+      '42501',
+    );
+    await sql(admin, `UPDATE runs SET status = 'cancelled' WHERE run_id = 'leased'`);
+    // finished, the lease no longer lets anything in
+    expect(
+      await attempt(
+        'arena_worker',
+        `BEGIN; SELECT set_config('arena.lease', 'leased:7', true); DELETE FROM phases WHERE run_id = 'leased'; COMMIT;`,
+      ),
+    ).toBe('42501');
+    await sql(admin, `DELETE FROM runs WHERE run_id = 'leased'`);
+  });
+
+  it('a finished evaluation run keeps its verdicts and the cases’ digests, not their texts; the viewer reads no text', async () => {
+    const cases = await sql(
+      admin,
+      `SELECT c.context, c.context_sha256 FROM evaluation_cases c JOIN evaluation_runs e USING (evaluation_run_id)
+       WHERE e.status = 'succeeded'`,
+    );
+    expect(cases.rows.length).toBeGreaterThan(0);
+    for (const row of cases.rows) {
+      expect(row.context).toBe('');
+      expect(row.context_sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expect(await attempt('arena_viewer', 'SELECT context FROM evaluation_cases')).toBe('42501');
+    expect(
+      await attempt('arena_viewer', 'SELECT case_key, context_sha256 FROM evaluation_cases'),
+    ).toBe('ok');
+  });
+
+  it('arena check --deep finds a record the owner changed outside arena, naming the run and the table', async () => {
+    const clean = await runArena(['check', '--deep', uriAs('arena_viewer')], {});
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/records of \d+ finished runs? match their digests/);
+    const { rows } = await sql(
+      uriAs('arena_owner'),
+      `UPDATE episodes SET episode_return = episode_return + 1
+       WHERE run_id = (SELECT run_id FROM runs WHERE status = 'succeeded' ORDER BY run_id LIMIT 1) AND episode = 1
+       RETURNING run_id`,
+    );
+    const runId = rows[0].run_id as string;
+    await sql(
+      uriAs('arena_owner'),
+      `UPDATE verdicts SET result = '{}' WHERE seq = (SELECT MIN(seq) FROM verdicts v
+         JOIN evaluation_runs e USING (evaluation_run_id) WHERE e.status = 'succeeded')`,
+    );
+    const found = await runArena(['check', '--deep', uriAs('arena_viewer')], {});
+    expect(found.code, found.stderr).toBe(1);
+    expect(found.stdout).toContain(`  - run ${runId}: episodes changed since it finished`);
+    expect(found.stdout).toMatch(/ {2}- evaluation run \S+: verdicts changed since it finished/);
+    expect(found.stderr).toBe('');
+  });
 });

@@ -148,13 +148,45 @@ describe('a queued run that cannot run', () => {
 
 describe('arena worker --max-deliveries', () => {
   it.each([
-    [['--max-deliveries', '0'], {}, "--max-deliveries must be a whole number >= 1, got '0'"],
-    [['--max-deliveries', 'five'], {}, "--max-deliveries must be a whole number >= 1, got 'five'"],
-    [['--max-deliveries', '2.5'], {}, "--max-deliveries must be a whole number >= 1, got '2.5'"],
+    [
+      ['--max-deliveries', '0'],
+      {},
+      "--max-deliveries must be a whole number from 1 to 1000, got '0'",
+    ],
+    [
+      ['--max-deliveries', 'five'],
+      {},
+      "--max-deliveries must be a whole number from 1 to 1000, got 'five'",
+    ],
+    [
+      ['--max-deliveries', '2.5'],
+      {},
+      "--max-deliveries must be a whole number from 1 to 1000, got '2.5'",
+    ],
+    [
+      ['--max-deliveries', '1e15'],
+      {},
+      "--max-deliveries must be a whole number from 1 to 1000, got '1e15'",
+    ],
+    [
+      ['--concurrency', '1e15'],
+      {},
+      "--concurrency must be a whole number from 1 to 1024, got '1e15'",
+    ],
+    [
+      ['--max-in-progress', '1e15'],
+      {},
+      "--max-in-progress must be a whole number from 1 to 1000000, got '1e15'",
+    ],
+    [
+      ['--judge-concurrency', '1e15'],
+      {},
+      "--judge-concurrency must be a whole number from 0 to 1024, got '1e15'",
+    ],
     [
       [],
       { ARENA_MAX_DELIVERIES: '-1' },
-      "ARENA_MAX_DELIVERIES must be a whole number >= 1, got '-1'",
+      "ARENA_MAX_DELIVERIES must be a whole number from 1 to 1000, got '-1'",
     ],
   ])('refuses %j %j with exit 2 before it connects anywhere', async (args, env, message) => {
     // nothing listens on port 1: a worker that got past the check would fail to connect (exit 1)

@@ -73,9 +73,12 @@ export function registerFuzzCommand(program: Command): void {
     )
     .option(
       '--runs <n>',
-      `fast-check runs per search and per invariant (default ${FUZZ_DEFAULTS.runs})`,
+      `fast-check runs per search and per invariant, 1 to 1000000 (default ${FUZZ_DEFAULTS.runs})`,
     )
-    .option('--seed <n>', `fast-check seed (default ${FUZZ_DEFAULTS.seed})`)
+    .option(
+      '--seed <n>',
+      `fast-check seed, -2147483647 to 2147483647 (default ${FUZZ_DEFAULTS.seed})`,
+    )
     .option(
       '--require <reason>',
       'exit 1 unless this reason is reachable: success, plateau or max_episodes (repeatable)',
@@ -84,7 +87,7 @@ export function registerFuzzCommand(program: Command): void {
     )
     .option(
       '--max-evaluations <n>',
-      `the longest metric sequence searched (default ${FUZZ_DEFAULTS.maxEvaluations})`,
+      `the longest metric sequence searched, 1 to 100000 (default ${FUZZ_DEFAULTS.maxEvaluations})`,
     )
     .option(
       '--phase <name>',
@@ -102,12 +105,13 @@ function fuzzTerminationCommand(rulesPath: string, options: FuzzTerminationComma
   try {
     const report = fuzzTermination(config, {
       ranges: options.metric.map((text): MetricRange => parseMetricRange(text)),
-      runs: integerOption('--runs', options.runs, FUZZ_DEFAULTS.runs),
-      seed: integerOption('--seed', options.seed, FUZZ_DEFAULTS.seed),
+      runs: integerOption('--runs', options.runs, FUZZ_DEFAULTS.runs, fuzzMost.runs),
+      seed: integerOption('--seed', options.seed, FUZZ_DEFAULTS.seed, fuzzMost.seed),
       maxEvaluations: integerOption(
         '--max-evaluations',
         options.maxEvaluations,
         FUZZ_DEFAULTS.maxEvaluations,
+        fuzzMost.maxEvaluations,
       ),
       phase,
       phaseOrigin: origin,
@@ -220,12 +224,24 @@ function capKey(phase: PhaseSpec): [number | null, number | null] {
   return [phase.phaseConfig.episodes, phase.phaseConfig.evaluateEvery];
 }
 
-function integerOption(option: string, raw: string | undefined, fallback: number): number {
+/** The largest value of each numeric option (a search of 1e15 runs would never end; fast-check seeds are 32-bit). */
+const fuzzMost = { runs: 1_000_000, seed: 0x7fffffff, maxEvaluations: 100_000 } as const;
+
+function integerOption(
+  option: string,
+  raw: string | undefined,
+  fallback: number,
+  most: number,
+): number {
   if (raw === undefined) return fallback;
   if (!/^-?\d+$/.test(raw.trim())) {
     throw new CliError(`${option} must be an integer, got ${JSON.stringify(raw)}`);
   }
-  return Number(raw);
+  const value = Number(raw);
+  if (Math.abs(value) > most) {
+    throw new CliError(`${option} must be at most ${most}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 function requiredReason(raw: string): FuzzedReason {

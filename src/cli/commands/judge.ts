@@ -11,6 +11,7 @@ import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import { refuseCalibrationGatesWithoutStore } from './calibrationGate.js';
 import { registerJudgeCalibrateCommand } from './judgeCalibrate.js';
 import {
@@ -57,7 +58,7 @@ export function registerJudgeCommand(program: Command): void {
     .option('--config <file>', 'judge config (YAML): models, judges, rubric, gates (required)')
     .option('--out <file>', 'write results as JSON lines to this file')
     .option('--json', 'print the summary as one JSON object')
-    .option('--concurrency <n>', 'judgements in flight at once', '8')
+    .option('--concurrency <n>', 'judgements in flight at once, 1 to 10000', '8')
     .option('--judge <name>', "judge profile or panel to use (default: the config's judge)")
     .option(
       '--run-id <id>',
@@ -73,6 +74,10 @@ export function registerJudgeCommand(program: Command): void {
   )
     .option('--wait', 'with --nats: follow the run to its end, then print the summary')
     .option('--no-cache', 'with --store: neither read nor fill the verdict cache')
+    .option(
+      '--keep-texts',
+      "with --nats: keep the cases' texts in the store after the evaluation run ends (by default a finished run keeps its verdicts and each case's digest, and drops the texts)",
+    )
     .option(
       '--max-in-flight <n>',
       'with --nats: set the fleet-wide cap on judgements in flight across all workers, 1 to 1000000 (kept as set when omitted; 128 at first)',
@@ -124,10 +129,11 @@ export function registerJudgeCommand(program: Command): void {
 const maxJudgementsInFlight = 1_000_000;
 
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
-  const concurrency = Number(options.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new CliError(`--concurrency must be a positive integer, got '${options.concurrency}'`);
-  }
+  const concurrency = wholeNumberFlag(
+    '--concurrency',
+    options.concurrency,
+    wholeNumberBounds.judgeConcurrency,
+  );
   const maxInFlight = options.maxInFlight === undefined ? undefined : Number(options.maxInFlight);
   if (
     maxInFlight !== undefined &&

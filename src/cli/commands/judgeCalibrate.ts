@@ -29,6 +29,7 @@ import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
 import { parseStoreUri } from '../../ports/store/storeUri.js';
 import { CliError } from '../errors.js';
 import { fileLines, fileSha256, isFileSystemError } from '../fileLines.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import { calibrationPage } from './calibrationPage.js';
 import {
   type CalibrationRow,
@@ -79,10 +80,10 @@ export function registerJudgeCalibrateCommand(judge: Command): void {
       'JSON lines: {"case_id", "status", "score"?, "annotator"?} per line; for a pairwise judge {"case_id", "winner": "<system>"|"tie", "annotator"?}',
     )
     .option('--html <file>', 'write the calibration as a page')
-    .option('--seed <n>', 'seed of the bootstrap', '0')
+    .option('--seed <n>', 'seed of the bootstrap, 0 to 4294967295', '0')
     .option(
       '--bootstrap <n>',
-      "resamples of the kappa's interval",
+      "resamples of the kappa's interval, 1 to 1000000",
       String(DEFAULT_BOOTSTRAP_RESAMPLES),
     )
     // --config, --judge, --store, --out, --json and --concurrency are arena judge's own options, read from there
@@ -91,19 +92,15 @@ export function registerJudgeCalibrateCommand(judge: Command): void {
     );
 }
 
-function positiveInteger(name: string, text: string, least: number): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < least) {
-    throw new CliError(`${name} must be an integer of at least ${least}, got '${text}'`);
-  }
-  return value;
-}
-
 async function calibrateCommand(casesPath: string, options: CalibrateOptions): Promise<void> {
   refuseFleetOptions(options);
-  const seed = positiveInteger('--seed', options.seed, 0);
-  const bootstrap = positiveInteger('--bootstrap', options.bootstrap, 1);
-  const concurrency = positiveInteger('--concurrency', options.concurrency, 1);
+  const seed = wholeNumberFlag('--seed', options.seed, { least: 0, most: 0xffffffff });
+  const bootstrap = wholeNumberFlag('--bootstrap', options.bootstrap, wholeNumberBounds.resamples);
+  const concurrency = wholeNumberFlag(
+    '--concurrency',
+    options.concurrency,
+    wholeNumberBounds.judgeConcurrency,
+  );
   const { config, baseDir } = loadJudgeConfig(options.config);
   const fingerprint = judgeFingerprintOf(config, options.judge);
   const mode = judgeModeOf(config, options.judge);

@@ -34,6 +34,7 @@ export interface JudgeCommandOptions extends NatsCredentialFlags {
   store?: string;
   wait?: boolean;
   cache: boolean;
+  keepTexts?: boolean;
   maxInFlight?: string;
   trials?: string;
   seed?: string;

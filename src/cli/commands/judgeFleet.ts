@@ -113,6 +113,7 @@ export async function judgeOnFleetCommand(
         casesFile: path.resolve(casesPath),
         casesSha256,
         cache: options.cache,
+        keepTexts: options.keepTexts === true,
       },
       wait: options.wait === true,
       signal: stop.signal,

@@ -5,6 +5,7 @@ import { RunNotFoundError } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { CliError, ExitCode } from '../errors.js';
 import { storeArgument } from '../storeArgument.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 
 /** The help of `--store` for the commands that read stored runs. */
 export const runStoreHelp =
@@ -62,14 +63,15 @@ export function registerStoreListing<T>(
     .command(what)
     .description(`list the ${what} in the store, newest first`)
     .option('--store <uri>', runStoreHelp)
-    .option('--limit <count>', `how many ${what} to list`, '50')
+    .option(
+      '--limit <count>',
+      `how many ${what} to list, 1 to ${wholeNumberBounds.listed.most}`,
+      '50',
+    )
     .option('--json', 'print JSON instead of a table')
     .action(async (_options: unknown, command: Command) => {
       const options = command.optsWithGlobals<{ store?: string; limit: string; json?: boolean }>();
-      const limit = Number(options.limit);
-      if (!Number.isSafeInteger(limit) || limit < 1) {
-        throw new CliError(`--limit must be a positive integer, got '${options.limit}'`);
-      }
+      const limit = wholeNumberFlag('--limit', options.limit, wholeNumberBounds.listed);
       await withRunStore(options.store, (store, location) => {
         const listed = list(store, limit);
         if (options.json === true) process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);

@@ -17,6 +17,7 @@ import type { ComponentService, RemoteKind } from '../../ports/remote/remoteComp
 import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
 import { redactUrl } from '../../ports/runtime/redactUrl.js';
 import { CliError, ExitCode } from '../errors.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { natsOutOfReach } from './runQueueOpen.js';
 
@@ -50,7 +51,7 @@ export function registerServeCommand(program: Command): void {
       './file.js:Export relative to the working folder, /abs/file.js:Export, or arena:Name',
     )
     .option('--as <service>', 'the service name run files use as nats:<service>')
-    .option('--instances <n>', 'instances sharing the load (a NATS queue group)', '1');
+    .option('--instances <n>', 'instances sharing the load (a NATS queue group), 1 to 1024', '1');
   withNatsOptions(command, 'the NATS server (default: ARENA_NATS)').action(
     async (component: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals<ServeCommandOptions>();
@@ -62,10 +63,11 @@ export function registerServeCommand(program: Command): void {
 async function serveCommand(component: string, options: ServeCommandOptions): Promise<number> {
   const { url, credentials } = natsTargetOf(options);
   const service = serviceOf(options.as);
-  const instances = Number(options.instances);
-  if (!Number.isSafeInteger(instances) || instances < 1) {
-    throw new CliError(`--instances must be a whole number >= 1, got '${options.instances}'`);
-  }
+  const instances = wholeNumberFlag(
+    '--instances',
+    options.instances,
+    wholeNumberBounds.concurrency,
+  );
   const ref: ComponentRef = { name: component, params: {}, yamlPath: '<component>' };
   let factory: unknown;
   try {

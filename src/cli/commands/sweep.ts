@@ -11,6 +11,7 @@ import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupts.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import { maxTrialsOf, withMaxTrials } from './maxTrials.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { openRunQueue } from './runQueueOpen.js';
@@ -47,7 +48,7 @@ export function registerSweepCommand(program: Command): void {
       '--store <uri>',
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
     )
-    .option('--parallel <n>', 'trials run at once in this process (default 1)');
+    .option('--parallel <n>', 'trials run at once in this process, 1 to 1024 (default 1)');
   withNatsOptions(
     command,
     'run the trials on the fleet: queue them for arena worker on this NATS server (the store shared with the workers)',
@@ -168,11 +169,7 @@ async function sweepCommand(
 
 function parallelOf(text: string | undefined): number {
   if (text === undefined) return 1;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new CliError(`--parallel: expected a positive integer, got ${JSON.stringify(text)}`);
-  }
-  return value;
+  return wholeNumberFlag('--parallel', text, wholeNumberBounds.concurrency);
 }
 
 async function prepareNew(sweepFile: string | undefined, maxTrials: number): Promise<SweepStart> {

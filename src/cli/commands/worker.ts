@@ -28,6 +28,7 @@ import type { TableWrite } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
 import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
+import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import {
   type NatsCredentialFlags,
   type NatsTarget,
@@ -80,15 +81,15 @@ export function registerWorkerCommand(program: Command): void {
       '--store <uri>',
       'the run store shared with arena submit (default: ARENA_STORE, else sqlite:.arena/arena.db)',
     )
-    .option('--concurrency <n>', 'runs this worker works on at once', '1')
+    .option('--concurrency <n>', 'runs this worker works on at once, 1 to 1024', '1')
     .option('--name <name>', 'the worker name arena runs shows (default: host-pid)')
     .option(
       '--max-in-progress <n>',
-      'the fleet-wide cap on runs in progress across all workers: set when the run consumer is created, else refused when it differs unless --reconfigure-fleet (kept as set when omitted)',
+      'the fleet-wide cap on runs in progress across all workers, 1 to 1000000: set when the run consumer is created, else refused when it differs unless --reconfigure-fleet (kept as set when omitted)',
     )
     .option(
       '--max-deliveries <n>',
-      `fail a run that cannot run (a missing module, a run file that no longer loads) at its n-th delivery (default: ARENA_MAX_DELIVERIES, else ${defaultMaxDeliveries})`,
+      `fail a run that cannot run (a missing module, a run file that no longer loads) at its n-th delivery, 1 to 1000 (default: ARENA_MAX_DELIVERIES, else ${defaultMaxDeliveries})`,
     )
     .option(
       '--reconfigure-fleet',
@@ -96,7 +97,7 @@ export function registerWorkerCommand(program: Command): void {
     )
     .option(
       '--judge-concurrency <n>',
-      'judgements this worker makes at once for arena judge --nats (0: take no judge jobs)',
+      'judgements this worker makes at once for arena judge --nats, 0 to 1024 (0: take no judge jobs)',
       '8',
     )
     .option(
@@ -115,17 +116,24 @@ export function registerWorkerCommand(program: Command): void {
 async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   const nats = natsTargetOf(options);
   const location = parseStoreUri(options.store ?? process.env.ARENA_STORE);
-  const concurrency = positiveInteger('--concurrency', options.concurrency);
+  const concurrency = wholeNumberFlag(
+    '--concurrency',
+    options.concurrency,
+    wholeNumberBounds.concurrency,
+  );
   const maxInProgress =
     options.maxInProgress === undefined
       ? undefined
-      : positiveInteger('--max-in-progress', options.maxInProgress);
+      : wholeNumberFlag('--max-in-progress', options.maxInProgress, wholeNumberBounds.inProgress);
   const maxDeliveries = maxDeliveriesOf(options.maxDeliveries);
   const name = options.name ?? `${hostname()}-${process.pid}`;
   const moduleRoots = moduleRootsOf(options.modules);
   const leaseTtlMs = leaseTtlFromEnvironment();
   const ackWaitMs = ackWaitFor(leaseTtlMs);
-  const judgeConcurrency = wholeNumber('--judge-concurrency', options.judgeConcurrency);
+  const judgeConcurrency = wholeNumberFlag('--judge-concurrency', options.judgeConcurrency, {
+    ...wholeNumberBounds.concurrency,
+    least: 0,
+  });
   const reconfigureFleet = options.reconfigureFleet === true;
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
   // the store first: a refused password or role ends the worker at once, before it holds a connection to NATS
@@ -423,14 +431,6 @@ function say(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-function wholeNumber(option: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new CliError(`${option} must be a whole number >= 0, got '${text}'`);
-  }
-  return value;
-}
-
 /**
  * The folders run modules may come from: the working folder, and each
  * `--modules DIR` (else each folder of `ARENA_MODULES`), which must be a folder.
@@ -451,18 +451,12 @@ function moduleRootsOf(dirs: readonly string[]): string[] {
   return [process.cwd(), ...named.map((dir) => path.resolve(dir))];
 }
 
-/** `--max-deliveries`, else `ARENA_MAX_DELIVERIES`, else the default; a whole number >= 1. */
+/** `--max-deliveries`, else `ARENA_MAX_DELIVERIES`, else the default; a whole number from 1 to 1000. */
 function maxDeliveriesOf(option: string | undefined): number {
-  if (option !== undefined) return positiveInteger('--max-deliveries', option);
+  if (option !== undefined) {
+    return wholeNumberFlag('--max-deliveries', option, wholeNumberBounds.deliveries);
+  }
   const text = process.env.ARENA_MAX_DELIVERIES;
   if (text === undefined || text === '') return defaultMaxDeliveries;
-  return positiveInteger('ARENA_MAX_DELIVERIES', text);
-}
-
-function positiveInteger(option: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new CliError(`${option} must be a whole number >= 1, got '${text}'`);
-  }
-  return value;
+  return wholeNumberFlag('ARENA_MAX_DELIVERIES', text, wholeNumberBounds.deliveries);
 }

@@ -45,7 +45,13 @@ export interface EvaluationRunRecord {
 export type NewEvaluationRun = Pick<
   EvaluationRunRecord,
   'judgeName' | 'judgeConfig' | 'configDir' | 'casesFile' | 'casesSha256' | 'cache'
->;
+> & {
+  /**
+   * Keep the cases' texts once the run has finished (`arena judge --keep-texts`).
+   * By default a finished run keeps its verdicts and each case's digest, and drops the texts.
+   */
+  readonly keepTexts?: boolean;
+};
 
 /** Where a verdict's result is kept in the cache, and under which identity. */
 export interface VerdictCacheEntry {

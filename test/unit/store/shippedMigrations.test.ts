@@ -18,6 +18,7 @@ describe('shipped migrations', () => {
       '7bda2c12b1a6cc27007a29e77de25c0805cfd1264c88b80229f900a7cb169ce0',
       '37a45af0414702c695bf203850c4fb652aeefc319f9fb69ec863fc5164b5ba77',
       '3b244b14553ec179a0b80f222bdee112314d526aecf1f8554d00d71146d0fe7a',
+      '92cdf1f3cdd976638e2529f822d28d7e53b94c4a6a3f369b4978099e3012f4de',
     ]);
   });
 
@@ -31,6 +32,7 @@ describe('shipped migrations', () => {
       'ad07b0cb0e8d148db0f9b12b50e95f5a581e396dc3afa08f734ccdfd93a57df5',
       '9a6b3a4be0f1d460040283c9eb85ed937db591259c0115b2f27eff8413decbb3',
       '272da99b5d533906e50c7b5477e223d5e340c2f894170bf2a5ca18fe45b5af65',
+      '5a85d889dcca3d5b81b340df16cfdce77928c34895af69f6ee8d2a8a6ec2a0d9',
     ]);
   });
 });

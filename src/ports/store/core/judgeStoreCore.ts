@@ -94,8 +94,8 @@ export const countingVerdict = `verdicts_recorded = verdicts_recorded + 1,
 const sql = {
   runRow: 'SELECT * FROM evaluation_runs WHERE evaluation_run_id = $1',
   insertRun: `INSERT INTO evaluation_runs (evaluation_run_id, status, judge_name, judge_config, config_dir,
-       cases_file, cases_sha256, cache, cases_total, malformed_lines, created_at)
-     VALUES ($1, 'running', $2, $3, $4, $5, $6, $7, NULL, 0, $8)
+       cases_file, cases_sha256, cache, cases_total, malformed_lines, created_at, keep_texts)
+     VALUES ($1, 'running', $2, $3, $4, $5, $6, $7, NULL, 0, $8, $9)
      ON CONFLICT (evaluation_run_id) DO NOTHING RETURNING *`,
   setCasesTotal: `UPDATE evaluation_runs SET cases_total = $2, malformed_lines = $3,
        ${succeedingWhenComplete('verdicts_recorded', '$2', '$4')}
@@ -196,6 +196,7 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
           run.casesSha256,
           run.cache,
           createdAt,
+          run.keepTexts === true,
         ]);
         if (row !== undefined) return evaluationRunFromRow(row);
       }

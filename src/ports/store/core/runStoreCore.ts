@@ -184,6 +184,7 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
       if (renewed === 0) throw new LeaseLostError(held.runId, currentHolder(held.runId));
     },
     requireLease(held) {
+      if (sql.presentLease !== undefined) db.get(sql.presentLease, [held.runId, held.token]);
       const row = runRow(held.runId, sql.shareRun);
       if (row.lease_owner === null || row.lease_token !== held.token) {
         throw new LeaseLostError(held.runId, leaseHolderFromRow(row));

@@ -11,6 +11,12 @@ export interface DialectRunSql {
   readonly lockRun: string;
   /** `$1` run id: the run's row, its lease held for the rest of the transaction (the fence of a write). */
   readonly shareRun: string;
+  /**
+   * `$1` run id, `$2` lease token: tell the database, for the rest of the
+   * transaction, which lease this writer holds (PostgreSQL checks it on each
+   * record a role other than the owner writes); none where nothing checks it.
+   */
+  readonly presentLease?: string;
   /** `$1` limit or `null` for all: runs newest first, ties by id in byte order. */
   readonly listRuns: string;
   /** `$1`… in `recordColumns.phases` order, `RETURNING *`: no row when the run is missing or the phase exists. */

@@ -1,4 +1,5 @@
-import type { StoreCheck } from '../core/storeCheck.js';
+import { deepCheck, postgresDigestSql } from '../core/sealedRecords.js';
+import type { StoreCheck, StoreCheckOptions } from '../core/storeCheck.js';
 import { judgeTables, runTables } from '../core/storeTables.js';
 import { openPostgresConnection } from './postgresOpen.js';
 import { postgresMigrations } from './postgresSchema.js';
@@ -15,7 +16,7 @@ import { parsePostgresUri } from './postgresUri.js';
  * // { path: 'postgres://arena@127.0.0.1:5432/arena', schemaVersion: 1, upToDate: true, runs: 3, problems: [] }
  * ```
  */
-export function checkPostgresStore(uri: string): StoreCheck {
+export function checkPostgresStore(uri: string, options: StoreCheckOptions = {}): StoreCheck {
   const { config, display } = parsePostgresUri(uri);
   const connection = openPostgresConnection(display, config, { readonly: true });
   try {
@@ -40,12 +41,18 @@ export function checkPostgresStore(uri: string): StoreCheck {
       ? 0
       : (connection.query<{ count: number }>('SELECT COUNT(*) AS count FROM runs').rows[0]?.count ??
         0);
+    // digests are kept since schema 9 (postgresRoleRules.ts)
+    const deep =
+      options.deep === true && missing.length === 0 && schemaVersion >= 9
+        ? deepCheck((sql) => connection.query(sql).rows, postgresDigestSql, true)
+        : undefined;
     return {
       path: display,
       schemaVersion,
       upToDate: schemaVersion === postgresMigrations.length,
       runs,
       problems: missing.map((table) => `table ${table} is missing`),
+      ...(deep === undefined ? {} : { deep }),
     };
   } finally {
     connection.close();

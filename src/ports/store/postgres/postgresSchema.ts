@@ -14,6 +14,7 @@ import {
   verdictCacheTable,
   verdictsTable,
 } from '../core/storeTables.js';
+import { postgresRoleRulesMigration } from './postgresRoleRules.js';
 
 /**
  * The PostgreSQL store's schema, one migration per version, kept in
@@ -103,6 +104,8 @@ export const postgresMigrations: readonly string[] = [
   `
   ${judgeCalibrationsTable(postgresColumnTypes)}
   `,
+  // 9: the roles' rules on every row (leases, finished runs), a finished run sealed by a digest, judged texts dropped (the SQLite store's migration 10, without roles)
+  postgresRoleRulesMigration,
 ];
 
 /** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */

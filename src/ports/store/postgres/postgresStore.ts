@@ -28,6 +28,8 @@ function postgresRunSql(readonly: boolean): DialectRunSql {
   return {
     lockRun: `${sharedRunSql.getRun} FOR UPDATE`,
     shareRun: readonly ? sharedRunSql.getRun : `${sharedRunSql.getRun} FOR SHARE`,
+    // transaction-local: checked by the role rules of schema 9 (postgresRoleRules.ts)
+    presentLease: `SELECT set_config('arena.lease', $1::text || ':' || $2::bigint::text, true) AS presented`,
     // COLLATE "C": byte order, as SQLite sorts, whatever the database's locale; LIMIT NULL: all
     listRuns: `SELECT * FROM runs ORDER BY started_at COLLATE "C" DESC, run_id COLLATE "C" DESC LIMIT $1`,
     insertPhase: `INSERT INTO phases (${recordColumns.phases}, status, episodes)

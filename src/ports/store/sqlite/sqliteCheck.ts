@@ -1,10 +1,14 @@
-import type { StoreCheck } from '../core/storeCheck.js';
+import { deepCheck, sqliteDigestSql } from '../core/sealedRecords.js';
+import type { StoreCheck, StoreCheckOptions } from '../core/storeCheck.js';
 import { StoreOpenError } from '../storeErrors.js';
 import { openStoreDatabase, storeFileError } from './sqliteOpen.js';
 import { storeMigrations, storeVersion } from './sqliteSchema.js';
 
 // named here too, where `arena check` and the public API have always found it
-export type { StoreCheck } from '../core/storeCheck.js';
+export type { StoreCheck, StoreCheckOptions } from '../core/storeCheck.js';
+
+/** The SQLite schema whose finished runs keep a digest of their records (sqliteSealing.ts). */
+const sealedSince = 10;
 
 /**
  * Check a store file read-only: SQLite's full `integrity_check` (every page,
@@ -18,7 +22,7 @@ export type { StoreCheck } from '../core/storeCheck.js';
  * // { path: '.arena/arena.db', schemaVersion: 2, upToDate: true, runs: 3, problems: [] }
  * ```
  */
-export function checkSqliteStore(path: string): StoreCheck {
+export function checkSqliteStore(path: string, options: StoreCheckOptions = {}): StoreCheck {
   let db: ReturnType<typeof openStoreDatabase>;
   try {
     db = openStoreDatabase(path, { readonly: true });
@@ -54,12 +58,18 @@ export function checkSqliteStore(path: string): StoreCheck {
       problems.length === 0
         ? (db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n
         : 0;
+    // digests are kept since schema 10; a damaged file is not read further
+    const deep =
+      options.deep === true && problems.length === 0 && version >= sealedSince
+        ? deepCheck((sql) => db.prepare(sql).all(), sqliteDigestSql, true)
+        : undefined;
     return {
       path,
       schemaVersion: version,
       upToDate: version >= storeMigrations.length,
       runs,
       problems,
+      ...(deep === undefined ? {} : { deep }),
     };
   } catch (error) {
     const code = (error as { code?: unknown }).code;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { arenaCommand } from '../../runtime/arenaCommand.js';
@@ -67,6 +68,7 @@ export function openStoreDatabase(
   let db: Database.Database | null = null;
   try {
     db = options.readonly === true && !memory ? openReadonly(path) : new (sqliteDriver())(path);
+    registerSha256(db);
     // busy_timeout first: every later statement, journal_mode included, waits for a lock instead of failing
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 30_000}`);
     if (options.readonly === true) {
@@ -85,6 +87,13 @@ export function openStoreDatabase(
     db?.close();
     throw storeFileError(path, error);
   }
+}
+
+/** `arena_sha256(text)`: the hex SHA-256 the sealing triggers and `arena check --deep` take (SQLite has none of its own). */
+function registerSha256(db: Database.Database): void {
+  db.function('arena_sha256', { deterministic: true }, (text: unknown) =>
+    text === null ? null : createHash('sha256').update(String(text)).digest('hex'),
+  );
 }
 
 function openReadonly(path: string): Database.Database {

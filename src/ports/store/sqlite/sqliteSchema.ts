@@ -15,6 +15,7 @@ import {
   verdictsTable,
 } from '../core/storeTables.js';
 import { StoreOpenError, StoreSchemaError } from '../storeErrors.js';
+import { sqliteSealingMigration } from './sqliteSealing.js';
 
 /**
  * The store's schema, one migration per version. Migration `i` takes a file at
@@ -125,6 +126,8 @@ export const storeMigrations: readonly string[] = [
   `
   ${judgeCalibrationsTable(sqliteColumnTypes)}
   `,
+  // 10: a finished run's and evaluation run's records sealed by a digest; judged texts dropped at the end
+  sqliteSealingMigration,
 ];
 
 /**
