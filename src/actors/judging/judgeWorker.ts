@@ -15,6 +15,7 @@ import {
   type VerdictRecording,
 } from '../../ports/store/judgeStore.js';
 import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
+import { batchingVerdictWriter } from '../../ports/store/verdictWriter.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
@@ -82,7 +83,9 @@ const statusTtlMs = 1000;
  * Take cases off the judge queue and judge them into the judge store until
  * `signal` aborts. At most `concurrency` judgements run at once; each case is
  * kept in progress while it is judged and acked once its verdict is stored,
- * so a worker killed mid-judgement leaves its cases to be delivered again
+ * (its batch committed: verdicts of the same moment commit together, see
+ * `batchingVerdictWriter`), so a worker killed mid-judgement or before a
+ * batch committed leaves its cases to be delivered again
  * and judged by another worker (at-least-once calls, exactly-once records).
  * A run the store holds as cancelled has its cases in flight cancelled, and
  * none becomes a verdict; a cancel message only makes the worker look (at
@@ -108,6 +111,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     onRetry: (error, attempt, delayMs) =>
       logger.warn({ err: error, attempt, delayMs }, 'the judge store did not answer'),
   });
+  // the verdicts of the same moment commit in one transaction; a case is acked once its batch committed
+  const verdicts = batchingVerdictWriter(store, { maxVerdicts: options.concurrency });
   // the store away past the patience, or a role the bus refuses pulls: the worker stops and says why
   let gaveUp: ArenaError | null = null;
   const runs = new RunCache(store);
@@ -181,6 +186,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         signal: controller.signal,
         // only a redelivered case can have its verdict already
         mayHaveVerdict: delivery.deliveryCount > 1,
+        verdicts,
       });
       // the verdict is committed: past the ack wait the case comes back anyway, and its redelivery finds it
       await withPatience(() => delivery.ack(), {
