@@ -15,7 +15,10 @@ import {
   type VerdictRecording,
 } from '../../ports/store/judgeStore.js';
 import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
-import { batchingVerdictWriter } from '../../ports/store/verdictWriter.js';
+import {
+  batchingVerdictWriter,
+  type VerdictBatchOptions,
+} from '../../ports/store/verdictWriter.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
@@ -65,6 +68,8 @@ export interface JudgeWorkerOptions {
    * `ServerUnavailableError`; default `defaultServerPatienceMs`.
    */
   readonly serverPatienceMs?: number;
+  /** How verdicts are gathered into one transaction; default up to `concurrency` of them, 10 ms. */
+  readonly verdictBatch?: VerdictBatchOptions;
 }
 
 /** What a judge worker did, when it stopped. */
@@ -112,7 +117,10 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       logger.warn({ err: error, attempt, delayMs }, 'the judge store did not answer'),
   });
   // the verdicts of the same moment commit in one transaction; a case is acked once its batch committed
-  const verdicts = batchingVerdictWriter(store, { maxVerdicts: options.concurrency });
+  const verdicts = batchingVerdictWriter(store, {
+    maxVerdicts: options.concurrency,
+    ...options.verdictBatch,
+  });
   // the store away past the patience, or a role the bus refuses pulls: the worker stops and says why
   let gaveUp: ArenaError | null = null;
   const runs = new RunCache(store);
