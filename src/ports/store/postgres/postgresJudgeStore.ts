@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import pg from 'pg';
 import { type Clock, systemClock } from '../../runtime/clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from '../../runtime/runId.js';
@@ -31,6 +32,12 @@ export interface PostgresJudgeStoreOptions {
   /** How long connecting may take (default 10 s). */
   readonly connectTimeoutMs?: number;
 }
+
+/**
+ * Each statement the judge store sends, published (its SQL) when someone
+ * listens: benchmarks count the statements a case costs (`bench/_cpu.mjs`).
+ */
+const statementSent = channel('arena.judgeStore.statement');
 
 /** The first schema version with the judge tables (migration 3). */
 const judgeSchemaVersion = 3;
@@ -167,6 +174,7 @@ export async function openPostgresJudgeStore(
 
   /** A lost server becomes the store's connection error; a statement's error passes through. */
   const rows = async <Row>(sql: string, params: readonly unknown[]): Promise<Row[]> => {
+    if (statementSent.hasSubscribers) statementSent.publish(sql);
     try {
       return (await pool.query(sql, params as unknown[])).rows as Row[];
     } catch (error) {
