@@ -441,6 +441,17 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
     });
 
     describe('handles', () => {
+      /** A second handle, and `count` cases the run expects, with every connection of both handles open first, so the calls really overlap. */
+      const racingHandles = async (count: number) => {
+        const other = await handle();
+        const cases = Array.from({ length: count }, (_, index) => `c${index}`);
+        await store.setCasesTotal(runId, cases.length, 0);
+        await Promise.all(
+          cases.flatMap(() => [store.verdictCount(runId), other.verdictCount(runId)]),
+        );
+        return { other, cases };
+      };
+
       it('a read-only handle reads what another wrote and writes nothing', async () => {
         await store.recordVerdict(sampleVerdict(runId, 'c1', { cacheEntry: cacheEntry('k1') }));
         const reader = await handle({ readonly: true });
@@ -460,12 +471,7 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
       });
 
       it('two handles racing batches of overlapping cases count each case once and finish the run', async () => {
-        const other = await handle();
-        const cases = Array.from({ length: 30 }, (_, index) => `c${index}`);
-        await store.setCasesTotal(runId, cases.length, 0);
-        await Promise.all(
-          cases.flatMap(() => [store.verdictCount(runId), other.verdictCount(runId)]),
-        );
+        const { other, cases } = await racingHandles(30);
         // batches of 7 and 5 over the same cases, in opposite orders: every batch meets another
         const batches = (racer: JudgeStore, size: number, order: readonly string[]) =>
           Array.from({ length: Math.ceil(order.length / size) }, (_, index) =>
@@ -487,13 +493,7 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
       });
 
       it('two handles racing on the same cases record exactly one verdict each', async () => {
-        const other = await handle();
-        const cases = Array.from({ length: 24 }, (_, index) => `c${index}`);
-        await store.setCasesTotal(runId, cases.length, 0);
-        // every connection of both handles open first, so the calls really overlap
-        await Promise.all(
-          cases.flatMap(() => [store.verdictCount(runId), other.verdictCount(runId)]),
-        );
+        const { other, cases } = await racingHandles(24);
         const calls = cases.flatMap((caseId, index) =>
           [store, other, other, store].map((racer, attempt) =>
             racer.recordVerdict(

@@ -7,7 +7,7 @@ import type { ModelProvider } from '../../src/ports/model/modelProvider.js';
 import type { JudgeQueue, QueuedCaseDelivery } from '../../src/ports/queue/judgeQueue.js';
 import { caseKeyOf, type JudgeStore } from '../../src/ports/store/judgeStore.js';
 import { openSqliteJudgeStore } from '../../src/ports/store/sqlite/sqliteJudgeStore.js';
-import { baseSettings, PASSED, subject } from '../unit/judge/fixtures.js';
+import { baseSettings, newRun, PASSED, subject } from '../unit/judge/fixtures.js';
 
 /**
  * How one worker process ends: it dies (nothing of it is heard again: no
@@ -196,14 +196,7 @@ async function check(scenario: Scenario): Promise<void> {
   await store?.close();
   store = openSqliteJudgeStore(':memory:');
   const real = store;
-  const run = await real.createEvaluationRun({
-    judgeName: baseSettings.name,
-    judgeConfig: {},
-    configDir: '/configs',
-    casesFile: '/configs/cases.jsonl',
-    casesSha256: 'ab'.repeat(32),
-    cache: false,
-  });
+  const run = await real.createEvaluationRun(newRun);
   const runId = run.evaluationRunId;
   const contextOf = (caseId: string) =>
     subject({ evaluationRunId: runId, caseId, subjectId: caseId });

@@ -2,11 +2,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { batchedCalls } from '../../../src/ports/runtime/batchedCalls.js';
+import { type BatchLimits, batchedCalls } from '../../../src/ports/runtime/batchedCalls.js';
 import type { JudgeStore, NewVerdict } from '../../../src/ports/store/judgeStore.js';
 import { openSqliteJudgeStore } from '../../../src/ports/store/sqlite/sqliteJudgeStore.js';
 import { batchingVerdictWriter } from '../../../src/ports/store/verdictWriter.js';
 import { sampleEvaluationRun, sampleVerdict } from '../../support/judgeVerdicts.js';
+
+/** Squares in batches, keeping each batch it was sent. */
+function squaring(limits: BatchLimits) {
+  const sent: number[][] = [];
+  const calls = batchedCalls(
+    async (_group, inputs: readonly number[]) => {
+      sent.push([...inputs]);
+      return inputs.map((n) => n * n);
+    },
+    () => '',
+    limits,
+  );
+  return { sent, calls };
+}
 
 describe('batchedCalls', () => {
   afterEach(() => {
@@ -15,15 +29,7 @@ describe('batchedCalls', () => {
 
   it('sends a full batch at once and the rest when the first call has waited long enough', async () => {
     vi.useFakeTimers();
-    const sent: number[][] = [];
-    const squares = batchedCalls(
-      async (_group, inputs: readonly number[]) => {
-        sent.push([...inputs]);
-        return inputs.map((n) => n * n);
-      },
-      () => '',
-      { maxSize: 3, maxWaitMs: 50 },
-    );
+    const { sent, calls: squares } = squaring({ maxSize: 3, maxWaitMs: 50 });
     const calls = [1, 2, 3, 4].map((n) => squares.call(n));
     // the first three filled a batch: sent without the timer
     expect(sent).toEqual([[1, 2, 3]]);
@@ -68,19 +74,11 @@ describe('batchedCalls', () => {
 
   it('flush sends what is gathered without waiting for the timer', async () => {
     vi.useFakeTimers();
-    const sent: number[][] = [];
-    const echo = batchedCalls(
-      async (_group, inputs: readonly number[]) => {
-        sent.push([...inputs]);
-        return inputs;
-      },
-      () => '',
-      { maxSize: 10, maxWaitMs: 60_000 },
-    );
-    const calls = [echo.call(7), echo.call(8)];
-    await echo.flush();
+    const { sent, calls: squares } = squaring({ maxSize: 10, maxWaitMs: 60_000 });
+    const calls = [squares.call(7), squares.call(8)];
+    await squares.flush();
     expect(sent).toEqual([[7, 8]]);
-    expect(await Promise.all(calls)).toEqual([7, 8]);
+    expect(await Promise.all(calls)).toEqual([49, 64]);
   });
 });
 

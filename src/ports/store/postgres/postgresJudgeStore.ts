@@ -84,28 +84,32 @@ const recordVerdictsSql = `WITH run AS (
      ARRAY(SELECT g.position::integer FROM given g
        JOIN inserted i ON i.case_key = g.case_key AND i.judge_name = g.judge_name) AS inserted`;
 
+/** The columns of `recordVerdictsSql`'s arrays, `$3` … `$14` in order. */
+const verdictColumns = [
+  'caseKey',
+  'judgeName',
+  'result',
+  'status',
+  'fromCache',
+  'worker',
+  'cacheKey',
+  'promptSha256',
+  'model',
+  'judgeVersion',
+  'rubricVersion',
+  'cacheable',
+] as const satisfies readonly (keyof VerdictInsert)[];
+
 /** The parameters of `recordVerdictsSql`: the run, the time, then one array per column. */
 function recordVerdictsParams(
   evaluationRunId: string,
   verdicts: readonly VerdictInsert[],
   recordedAt: string,
 ): unknown[] {
-  const column = <Value>(pick: (verdict: VerdictInsert) => Value): Value[] => verdicts.map(pick);
   return [
     evaluationRunId,
     recordedAt,
-    column((verdict) => verdict.caseKey),
-    column((verdict) => verdict.judgeName),
-    column((verdict) => verdict.result),
-    column((verdict) => verdict.status),
-    column((verdict) => verdict.fromCache),
-    column((verdict) => verdict.worker),
-    column((verdict) => verdict.cacheKey),
-    column((verdict) => verdict.promptSha256),
-    column((verdict) => verdict.model),
-    column((verdict) => verdict.judgeVersion),
-    column((verdict) => verdict.rubricVersion),
-    column((verdict) => verdict.cacheable),
+    ...verdictColumns.map((column) => verdicts.map((verdict) => verdict[column])),
   ];
 }
 
