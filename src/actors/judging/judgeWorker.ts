@@ -338,16 +338,24 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
 /** The fewest free slots a worker pulls for while judgements are in flight. */
 const batchOf = (concurrency: number): number => Math.max(1, Math.floor(concurrency / 4));
 
-/** Evaluation runs as a worker last read them, read again after `statusTtlMs`. */
+/**
+ * Evaluation runs as a worker last read them, read again after `statusTtlMs`:
+ * the cases in flight that ask at once share one read.
+ */
 class RunCache {
-  private readonly runs = new Map<string, { run: EvaluationRunRecord | null; readAtMs: number }>();
+  private readonly runs = new Map<
+    string,
+    { run: Promise<EvaluationRunRecord | null>; readAtMs: number }
+  >();
   constructor(private readonly store: JudgeStore) {}
 
-  async get(evaluationRunId: string): Promise<EvaluationRunRecord | null> {
+  get(evaluationRunId: string): Promise<EvaluationRunRecord | null> {
     const known = this.runs.get(evaluationRunId);
     if (known !== undefined && Date.now() - known.readAtMs < statusTtlMs) return known.run;
-    const run = await this.store.getEvaluationRun(evaluationRunId).catch((error: unknown) => {
+    const run = this.store.getEvaluationRun(evaluationRunId).catch((error: unknown) => {
       if (error instanceof EvaluationRunNotFoundError) return null;
+      // a failed read is not kept: the next case reads again
+      if (this.runs.get(evaluationRunId)?.run === run) this.runs.delete(evaluationRunId);
       throw error;
     });
     this.runs.set(evaluationRunId, { run, readAtMs: Date.now() });
