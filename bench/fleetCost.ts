@@ -35,6 +35,7 @@ const IN_FLIGHT = 32;
 const CASES = Number(process.env.JUDGE_COST_CASES ?? 2000);
 const RUNS = Number(process.env.RUN_COST_RUNS ?? 6);
 const TARGET = 1.2;
+const STATEMENTS_TARGET = 0.3;
 const here = import.meta.dirname;
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-bench-fleet-cost-'));
 const cpuFile = path.join(folder, 'cpu.txt');
@@ -50,6 +51,8 @@ function arenaCpuSeconds(): {
   seconds: number;
   processes: number;
   byCommand: Record<string, number>;
+  /** Statements the processes sent to a PostgreSQL judge store. */
+  statements: number;
 } {
   let text = '';
   try {
@@ -61,12 +64,14 @@ function arenaCpuSeconds(): {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const byCommand: Record<string, number> = {};
   let micros = 0;
+  let statements = 0;
   for (const line of lines) {
-    const [, used, command = ''] = line.split(' ');
+    const [, used, command = '', sent = '0'] = line.split(' ');
     micros += Number(used);
+    statements += Number(sent);
     byCommand[command] = (byCommand[command] ?? 0) + Number(used) / 1e6;
   }
-  return { seconds: micros / 1e6, processes: lines.length, byCommand };
+  return { seconds: micros / 1e6, processes: lines.length, byCommand, statements };
 }
 
 const ticks = 100; // USER_HZ on Linux
@@ -183,6 +188,8 @@ interface Cost {
   /** Arena CPU seconds by command (`judge`, `worker`, `submit`). */
   readonly byCommand: Record<string, number>;
   readonly processes: number;
+  /** Statements sent to the judge store by every arena process. */
+  readonly statements: number;
   readonly nats: number;
   readonly postgres: number;
 }
@@ -196,11 +203,12 @@ async function costOf(
   const natsBefore = servers.natsPid === null ? 0 : procCpu(servers.natsPid, false);
   const postgresBefore = postgresCpu(servers.postgresPort);
   await work();
-  const { seconds, processes, byCommand } = arenaCpuSeconds();
+  const { seconds, processes, byCommand, statements } = arenaCpuSeconds();
   return {
     arena: seconds,
     byCommand,
     processes,
+    statements,
     nats: (servers.natsPid === null ? 0 : procCpu(servers.natsPid, false)) - natsBefore,
     postgres: postgresCpu(servers.postgresPort) - postgresBefore,
   };
@@ -325,6 +333,13 @@ try {
   const marginal = fleetMarginal / aloneMarginal;
   console.log(
     `  CPU per judgement, fleet / one process: ${total.toFixed(2)}x at ${CASES * 3} cases with start-up (target <= ${TARGET} ${total <= TARGET ? 'met' : 'MISSED'}); ${marginal.toFixed(2)}x per extra judgement (${ms(fleetMarginal, 1)} against ${ms(aloneMarginal, 1)}; target <= ${TARGET} ${marginal <= TARGET ? 'met' : 'MISSED'})`,
+  );
+  const perCase = (cost: Cost, count: number): string => {
+    const statements = cost.statements / count;
+    return `${statements.toFixed(3)} (target <= ${STATEMENTS_TARGET} ${statements <= STATEMENTS_TARGET ? 'met' : 'MISSED'})`;
+  };
+  console.log(
+    `  judge store statements per case at ${CASES * 3} cases: one process ${perCase(large.alone, CASES * 3)}, 2 workers + submitter ${perCase(large.fleet, CASES * 3)}`,
   );
   console.log(
     `  servers per extra judgement: nats-server ${ms((large.fleet.nats - small.fleet.nats) / extra, 1)}, PostgreSQL ${ms((large.fleet.postgres - small.fleet.postgres) / extra, 1)} (fleet), ${ms((large.alone.postgres - small.alone.postgres) / extra, 1)} (one process)`,

@@ -224,3 +224,5 @@ export type {
 } from '../ports/store/judgeStore.js';
 export { caseKeyOf, EvaluationRunNotFoundError } from '../ports/store/judgeStore.js';
 export { openJudgeStore } from '../ports/store/judgeStoreUri.js';
+export type { VerdictBatchOptions, VerdictWriter } from '../ports/store/verdictWriter.js';
+export { batchingVerdictWriter, verdictWriterOf } from '../ports/store/verdictWriter.js';

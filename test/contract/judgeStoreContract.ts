@@ -299,6 +299,93 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
       });
     });
 
+    describe('verdicts in batches', () => {
+      it('records a batch in order, counts it once and keeps a case given twice as one verdict', async () => {
+        await store.recordVerdict(sampleVerdict(runId, 'c0', { worker: 'w0' }));
+        const batch = [
+          sampleVerdict(runId, 'c1', { worker: 'w1' }),
+          sampleVerdict(runId, 'c0', { worker: 'w1' }),
+          sampleVerdict(runId, 'c2', { worker: 'w1' }),
+          sampleVerdict(runId, 'c1', { worker: 'w2', result: sampleResult(runId, 'c1', 'failed') }),
+        ];
+        expect(await store.recordVerdicts(batch)).toEqual([
+          'recorded',
+          'duplicate',
+          'recorded',
+          'duplicate',
+        ]);
+        expect(await store.verdictCount(runId)).toBe(3);
+        const stored = await store.verdicts(runId, { limit: 10 });
+        expect(stored.map((verdict) => [verdict.caseKey, verdict.worker])).toEqual([
+          [batch[1]?.caseKey, 'w0'],
+          [batch[0]?.caseKey, 'w1'],
+          [batch[2]?.caseKey, 'w1'],
+        ]);
+        expect(stored[1]?.result).toEqual(batch[0]?.result);
+        expect(await store.recordVerdicts([])).toEqual([]);
+      });
+
+      it('a batch holding the last verdicts finishes its run; one past the total is closed', async () => {
+        await store.setCasesTotal(runId, 2, 0);
+        clock.advance(1000);
+        expect(
+          await store.recordVerdicts([
+            sampleVerdict(runId, 'c1'),
+            sampleVerdict(runId, 'c2'),
+            sampleVerdict(runId, 'c2'),
+          ]),
+        ).toEqual(['recorded', 'recorded', 'duplicate']);
+        expect(await store.getEvaluationRun(runId)).toMatchObject({
+          status: 'succeeded',
+          endedAt: '2026-01-01T00:00:01.000Z',
+        });
+        expect(
+          await store.recordVerdicts([sampleVerdict(runId, 'c1'), sampleVerdict(runId, 'c9')]),
+        ).toEqual(['duplicate', 'closed']);
+        expect(await store.verdictCount(runId)).toBe(2);
+      });
+
+      it('records nothing of a batch into a cancelled run, and each run of a mixed batch on its own', async () => {
+        const other = (await store.createEvaluationRun(sampleEvaluationRun)).evaluationRunId;
+        await store.cancelEvaluationRun(runId);
+        expect(
+          await store.recordVerdicts([
+            sampleVerdict(runId, 'c1'),
+            sampleVerdict(other, 'c1', { cacheEntry: cacheEntry('k-other') }),
+            sampleVerdict(runId, 'c1'),
+            sampleVerdict(other, 'c2', { cacheEntry: cacheEntry('k-other') }),
+          ]),
+        ).toEqual(['closed', 'recorded', 'closed', 'recorded']);
+        expect(await store.verdictCount(runId)).toBe(0);
+        expect(await store.verdictCount(other)).toBe(2);
+        // two cases under one cache key: the first of the batch is kept
+        expect((await store.cachedVerdict('k-other'))?.caseId).toBe('c1');
+        await expect(store.recordVerdicts([sampleVerdict('nope', 'c1')])).rejects.toThrow(
+          EvaluationRunNotFoundError,
+        );
+      });
+
+      it("puts a batch's fresh results in the cache and reads many keys at once, in order", async () => {
+        await store.recordVerdicts([
+          sampleVerdict(runId, 'c1', { cacheEntry: cacheEntry('k1') }),
+          sampleVerdict(runId, 'c2', {
+            result: sampleResult(runId, 'c2', 'error'),
+            cacheEntry: cacheEntry('k2'),
+          }),
+          sampleVerdict(runId, 'c3', { cacheEntry: cacheEntry('k3') }),
+        ]);
+        const found = await (await handle()).cachedVerdicts(['k3', 'k2', 'k1', 'k3', 'none']);
+        expect(found.map((result) => result?.caseId ?? null)).toEqual([
+          'c3',
+          null,
+          'c1',
+          'c3',
+          null,
+        ]);
+        expect(await store.cachedVerdicts([])).toEqual([]);
+      });
+    });
+
     describe('the verdict cache', () => {
       it('keeps a fresh result under its key, in the verdict’s transaction', async () => {
         const verdict = sampleVerdict(runId, 'c1', { cacheEntry: cacheEntry('k1') });
@@ -354,6 +441,17 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
     });
 
     describe('handles', () => {
+      /** A second handle, and `count` cases the run expects, with every connection of both handles open first, so the calls really overlap. */
+      const racingHandles = async (count: number) => {
+        const other = await handle();
+        const cases = Array.from({ length: count }, (_, index) => `c${index}`);
+        await store.setCasesTotal(runId, cases.length, 0);
+        await Promise.all(
+          cases.flatMap(() => [store.verdictCount(runId), other.verdictCount(runId)]),
+        );
+        return { other, cases };
+      };
+
       it('a read-only handle reads what another wrote and writes nothing', async () => {
         await store.recordVerdict(sampleVerdict(runId, 'c1', { cacheEntry: cacheEntry('k1') }));
         const reader = await handle({ readonly: true });
@@ -365,20 +463,37 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
           () => reader.cancelEvaluationRun(runId),
           () => reader.failEvaluationRun(runId, 'no'),
           () => reader.recordVerdict(sampleVerdict(runId, 'c2')),
+          () => reader.recordVerdicts([sampleVerdict(runId, 'c2')]),
         ]) {
           await expect(write()).rejects.toThrow(StoreReadOnlyError);
         }
         expect((await store.getEvaluationRun(runId)).status).toBe('running');
       });
 
+      it('two handles racing batches of overlapping cases count each case once and finish the run', async () => {
+        const { other, cases } = await racingHandles(30);
+        // batches of 7 and 5 over the same cases, in opposite orders: every batch meets another
+        const batches = (racer: JudgeStore, size: number, order: readonly string[]) =>
+          Array.from({ length: Math.ceil(order.length / size) }, (_, index) =>
+            racer.recordVerdicts(
+              order.slice(index * size, (index + 1) * size).map((id) => sampleVerdict(runId, id)),
+            ),
+          );
+        const fates = (
+          await Promise.all([
+            ...batches(store, 7, cases),
+            ...batches(other, 5, [...cases].reverse()),
+          ])
+        ).flat();
+        expect(fates.filter((fate) => fate === 'recorded')).toHaveLength(cases.length);
+        expect(fates.filter((fate) => fate === 'duplicate')).toHaveLength(cases.length);
+        expect(await store.verdictCount(runId)).toBe(cases.length);
+        expect(await store.verdicts(runId, { limit: 100 })).toHaveLength(cases.length);
+        expect((await store.getEvaluationRun(runId)).status).toBe('succeeded');
+      });
+
       it('two handles racing on the same cases record exactly one verdict each', async () => {
-        const other = await handle();
-        const cases = Array.from({ length: 24 }, (_, index) => `c${index}`);
-        await store.setCasesTotal(runId, cases.length, 0);
-        // every connection of both handles open first, so the calls really overlap
-        await Promise.all(
-          cases.flatMap(() => [store.verdictCount(runId), other.verdictCount(runId)]),
-        );
+        const { other, cases } = await racingHandles(24);
         const calls = cases.flatMap((caseId, index) =>
           [store, other, other, store].map((racer, attempt) =>
             racer.recordVerdict(

@@ -1,6 +1,7 @@
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
 import { caseKeyOf, type JudgeStore, type VerdictRecording } from '../../ports/store/judgeStore.js';
+import { type VerdictWriter, verdictWriterOf } from '../../ports/store/verdictWriter.js';
 import { verdictCacheEntryOf } from './judgeCacheKey.js';
 import type { Judge } from './judges.js';
 
@@ -30,6 +31,12 @@ export interface JudgeCaseOptions {
    * records nothing: the store keeps one verdict per case).
    */
   readonly mayHaveVerdict?: boolean;
+  /**
+   * Where the verdict goes and the cache is read (a batching writer commits
+   * many verdicts in one transaction); default the store, one at a time.
+   * Either way this resolves only once the verdict committed.
+   */
+  readonly verdicts?: VerdictWriter;
 }
 
 /**
@@ -60,10 +67,11 @@ export async function judgeCaseIntoStore(
     return { recording: 'duplicate', fromCache: false, result: null };
   }
   const cacheEntry = options.cache ? verdictCacheEntryOf(judge, context) : undefined;
+  const writer = options.verdicts ?? verdictWriterOf(store);
   const record = async (judged: JudgeResult, fromCache: boolean): Promise<CaseOutcome> => {
     // a verdict of a stored run names that run: the id arena printed, not the case file's default
     const result = { ...judged, evaluationRunId };
-    const recording = await store.recordVerdict({
+    const recording = await writer.record({
       evaluationRunId,
       caseKey,
       judgeName,
@@ -75,7 +83,7 @@ export async function judgeCaseIntoStore(
     return { recording, fromCache, result };
   };
   if (cacheEntry !== undefined) {
-    const cached = await store.cachedVerdict(cacheEntry.key);
+    const cached = await writer.cached(cacheEntry.key);
     if (cached !== null) return record(relabel(cached, context), true);
   }
   const result = await judge.evaluate(context, options.signal ? { signal: options.signal } : {});

@@ -65,6 +65,8 @@ export async function judgeEvaluationRun(
     cache: options.run.cache,
     worker: null,
     concurrency: options.concurrency,
+    // a run created here has no verdict yet: a case given twice is judged twice and recorded once
+    mayHaveVerdict: false,
   }).pipe(
     tap((judged) => options.onJudged?.(judged)),
     takeUntil(aborted),

@@ -15,6 +15,10 @@ import {
   type VerdictRecording,
 } from '../../ports/store/judgeStore.js';
 import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
+import {
+  batchingVerdictWriter,
+  type VerdictBatchOptions,
+} from '../../ports/store/verdictWriter.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
@@ -66,6 +70,8 @@ export interface JudgeWorkerOptions {
    * `ServerUnavailableError`; default `defaultServerPatienceMs`.
    */
   readonly serverPatienceMs?: number;
+  /** How verdicts are gathered into one transaction; default up to `concurrency` of them, 10 ms. */
+  readonly verdictBatch?: VerdictBatchOptions;
 }
 
 /** What a judge worker did, when it stopped. */
@@ -86,7 +92,9 @@ const statusTtlMs = 1000;
  * Take cases off the judge queue and judge them into the judge store until
  * `signal` aborts. At most `concurrency` judgements run at once; each case is
  * kept in progress while it is judged and acked once its verdict is stored,
- * so a worker killed mid-judgement leaves its cases to be delivered again
+ * (its batch committed: verdicts of the same moment commit together, see
+ * `batchingVerdictWriter`), so a worker killed mid-judgement or before a
+ * batch committed leaves its cases to be delivered again
  * and judged by another worker (at-least-once calls, exactly-once records).
  * A message only names a case: the case judged is the one the store holds
  * under that key, and a name the store does not hold is acked and logged,
@@ -114,6 +122,11 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     signal: options.signal,
     onRetry: (error, attempt, delayMs) =>
       logger.warn({ err: error, attempt, delayMs }, 'the judge store did not answer'),
+  });
+  // the verdicts of the same moment commit in one transaction; a case is acked once its batch committed
+  const verdicts = batchingVerdictWriter(store, {
+    maxVerdicts: options.concurrency,
+    ...options.verdictBatch,
   });
   // the store away past the patience, or a role the bus refuses pulls: the worker stops and says why
   let gaveUp: ArenaError | null = null;
@@ -201,6 +214,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         signal: controller.signal,
         // only a redelivered case can have its verdict already
         mayHaveVerdict: delivery.deliveryCount > 1,
+        verdicts,
       });
       // the verdict is committed: past the ack wait the case comes back anyway, and its redelivery finds it
       await withPatience(() => delivery.ack(), {
@@ -355,16 +369,24 @@ function caseIdOf(caseKey: string): string {
 /** The fewest free slots a worker pulls for while judgements are in flight. */
 const batchOf = (concurrency: number): number => Math.max(1, Math.floor(concurrency / 4));
 
-/** Evaluation runs as a worker last read them, read again after `statusTtlMs`. */
+/**
+ * Evaluation runs as a worker last read them, read again after `statusTtlMs`:
+ * the cases in flight that ask at once share one read.
+ */
 class RunCache {
-  private readonly runs = new Map<string, { run: EvaluationRunRecord | null; readAtMs: number }>();
+  private readonly runs = new Map<
+    string,
+    { run: Promise<EvaluationRunRecord | null>; readAtMs: number }
+  >();
   constructor(private readonly store: JudgeStore) {}
 
-  async get(evaluationRunId: string): Promise<EvaluationRunRecord | null> {
+  get(evaluationRunId: string): Promise<EvaluationRunRecord | null> {
     const known = this.runs.get(evaluationRunId);
     if (known !== undefined && Date.now() - known.readAtMs < statusTtlMs) return known.run;
-    const run = await this.store.getEvaluationRun(evaluationRunId).catch((error: unknown) => {
+    const run = this.store.getEvaluationRun(evaluationRunId).catch((error: unknown) => {
       if (error instanceof EvaluationRunNotFoundError) return null;
+      // a failed read is not kept: the next case reads again
+      if (this.runs.get(evaluationRunId)?.run === run) this.runs.delete(evaluationRunId);
       throw error;
     });
     this.runs.set(evaluationRunId, { run, readAtMs: Date.now() });

@@ -161,6 +161,13 @@ export interface JudgeStore extends CalibrationStore {
    * run succeeds in the same transaction. An error result never enters the cache.
    */
   recordVerdict(verdict: NewVerdict): Promise<VerdictRecording>;
+  /**
+   * Record many verdicts, each as `recordVerdict` would, with one transaction
+   * per evaluation run among them (one insert of the verdicts and their cache
+   * entries, the run's count updated once): each recording in order. A case
+   * given twice is one verdict; its second recording is `duplicate`.
+   */
+  recordVerdicts(verdicts: readonly NewVerdict[]): Promise<VerdictRecording[]>;
   verdictCount(evaluationRunId: string): Promise<number>;
   /** Verdicts of a run in `seq` order, `limit` at a time after `afterSeq` (default: from the start). */
   verdicts(
@@ -183,6 +190,8 @@ export interface JudgeStore extends CalibrationStore {
   runningEvaluationRuns(): Promise<EvaluationRunRecord[]>;
   /** The cached result under `key`, or `null`. */
   cachedVerdict(key: string): Promise<JudgeResult | null>;
+  /** The cached results under `keys`, in order (`null` where there is none), read at once. */
+  cachedVerdicts(keys: readonly string[]): Promise<(JudgeResult | null)[]>;
   close(): Promise<void>;
 }
 

@@ -35,6 +35,10 @@ export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions):
     recordVerdict: patient((verdict: Parameters<JudgeStore['recordVerdict']>[0]) =>
       store.recordVerdict(verdict),
     ),
+    // a batch committed whose reply was lost is recorded again as duplicates: one verdict per case still
+    recordVerdicts: patient((verdicts: Parameters<JudgeStore['recordVerdicts']>[0]) =>
+      store.recordVerdicts(verdicts),
+    ),
     verdictCount: patient((id: string) => store.verdictCount(id)),
     verdicts: patient((id: string, options: Parameters<JudgeStore['verdicts']>[1]) =>
       store.verdicts(id, options),
@@ -48,6 +52,7 @@ export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions):
     ),
     runningEvaluationRuns: patient(() => store.runningEvaluationRuns()),
     cachedVerdict: patient((key: string) => store.cachedVerdict(key)),
+    cachedVerdicts: patient((keys: readonly string[]) => store.cachedVerdicts(keys)),
     // a lost reply could record a calibration twice: harmless, the newest of equal rows is read
     recordCalibration: patient((calibration: Parameters<JudgeStore['recordCalibration']>[0]) =>
       store.recordCalibration(calibration),

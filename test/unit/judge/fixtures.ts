@@ -28,6 +28,16 @@ export const baseSettings = {
   clock: fixedClock(new Date('2026-01-01T00:00:00Z')),
 };
 
+/** An evaluation run of the `baseSettings` judge, without the cache. */
+export const newRun = {
+  judgeName: baseSettings.name,
+  judgeConfig: {},
+  configDir: '/configs',
+  casesFile: '/configs/cases.jsonl',
+  casesSha256: 'ab'.repeat(32),
+  cache: false,
+};
+
 export const PASSED = JSON.stringify({
   status: 'passed',
   score: 1,

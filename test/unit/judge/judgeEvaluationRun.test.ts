@@ -5,16 +5,7 @@ import { createModelJudge } from '../../../src/actors/judging/judges.js';
 import type { ModelProvider } from '../../../src/ports/model/modelProvider.js';
 import type { JudgeStore } from '../../../src/ports/store/judgeStore.js';
 import { openSqliteJudgeStore } from '../../../src/ports/store/sqlite/sqliteJudgeStore.js';
-import { baseSettings, PASSED, subject } from './fixtures.js';
-
-const newRun = {
-  judgeName: baseSettings.name,
-  judgeConfig: {},
-  configDir: '/configs',
-  casesFile: '/configs/cases.jsonl',
-  casesSha256: 'ab'.repeat(32),
-  cache: false,
-};
+import { baseSettings, newRun, PASSED, subject } from './fixtures.js';
 
 /** A provider that answers after `delayMs`, and rejects at once when its call is aborted. */
 function slowProvider(delayMs: number): ModelProvider {

@@ -7,6 +7,8 @@ import {
   EvaluationRunNotFoundError,
   type EvaluationRunRecord,
   type JudgeStore,
+  type NewVerdict,
+  type VerdictRecording,
 } from '../judgeStore.js';
 import { decodeStoredJson, encodeStoredJson } from '../storedJson.js';
 import { DuplicateRecordError, StoreOpenError, StoreReadOnlyError } from '../storeErrors.js';
@@ -21,36 +23,38 @@ import {
 type Awaitable<T> = T | Promise<T>;
 
 /**
- * A verdict to record, as `$1` … `$14` of its statements. `cacheable`: it
- * goes into the verdict cache (a cache entry came with it, and it is no error).
+ * A verdict to write, as the dialect inserts it: its result encoded, and
+ * `cacheable` when it goes into the verdict cache (a cache entry came with
+ * it, and it is no error). The cache columns are `null` without an entry.
  */
-export type VerdictParams = readonly [
-  evaluationRunId: string,
-  caseKey: string,
-  judgeName: string,
-  result: string,
-  status: string,
-  fromCache: boolean,
-  worker: string | null,
-  recordedAt: string,
-  cacheKey: string | null,
-  promptSha256: string | null,
-  model: string | null,
-  judgeVersion: string | null,
-  rubricVersion: string | null,
-  cacheable: boolean,
-];
+export interface VerdictInsert {
+  readonly caseKey: string;
+  readonly judgeName: string;
+  readonly result: string;
+  readonly status: string;
+  readonly fromCache: boolean;
+  readonly worker: string | null;
+  readonly cacheKey: string | null;
+  readonly promptSha256: string | null;
+  readonly model: string | null;
+  readonly judgeVersion: string | null;
+  readonly rubricVersion: string | null;
+  readonly cacheable: boolean;
+}
 
-/** What recording a verdict found: the run's status before it (`null`: no such run), and whether it was recorded. */
-export interface VerdictWritten {
+/**
+ * What writing a batch found: the run's status before it (`null`: no such
+ * run), and for each verdict of the batch, in order, whether it was inserted.
+ */
+export interface VerdictsWritten {
   readonly status: string | null;
-  readonly recorded: boolean;
+  readonly inserted: readonly boolean[];
 }
 
 /**
  * What a database gives the judge store core (`judgeStoreOver`): a way to run
  * SQL (`$1`-numbered parameters, flags as booleans), possibly asynchronous,
- * and its one atomic write of a verdict.
+ * and its one atomic write of a batch of verdicts.
  */
 export interface JudgeStoreDialect {
   /** Where the store is, as messages name it: a file, or a URI without its password. */
@@ -58,12 +62,17 @@ export interface JudgeStoreDialect {
   all<Row>(sql: string, params: readonly unknown[]): Awaitable<Row[]>;
   get<Row>(sql: string, params: readonly unknown[]): Awaitable<Row | undefined>;
   /**
-   * In one transaction that holds the run's row: only while the run is
-   * `running`, insert the verdict (at most one per run, case and judge), and
-   * if it was new, count it (`countingVerdict`) and, when `cacheable`, put its
-   * result in the cache unless the key is there already.
+   * In one transaction that holds the run's row (one lock for the batch, not
+   * one per verdict): only while the run is `running`, insert the verdicts
+   * (at most one per run, case and judge; the batch holds each case once),
+   * count the new ones with one update (`countingVerdicts`) and put the
+   * `cacheable` ones in the cache where their key is not there already.
    */
-  recordVerdict(params: VerdictParams): Awaitable<VerdictWritten>;
+  recordVerdicts(
+    evaluationRunId: string,
+    verdicts: readonly VerdictInsert[],
+    recordedAt: string,
+  ): Awaitable<VerdictsWritten>;
   close(): Awaitable<void>;
 }
 
@@ -85,11 +94,12 @@ function succeedingWhenComplete(count: string, total: string, at: string): strin
 }
 
 /**
- * The SET clauses of a new verdict's count (`$8`: when it was recorded): the
- * last verdict of the total finishes its run, in the same transaction.
+ * The SET clauses of `count` new verdicts (`at`: when they were recorded):
+ * the verdict that completes the total finishes its run, in the same transaction.
  */
-export const countingVerdict = `verdicts_recorded = verdicts_recorded + 1,
-       ${succeedingWhenComplete('verdicts_recorded + 1', 'cases_total', '$8')}`;
+export const countingVerdicts = (count: string, at: string): string =>
+  `verdicts_recorded = verdicts_recorded + ${count},
+       ${succeedingWhenComplete(`verdicts_recorded + ${count}`, 'cases_total', at)}`;
 
 const sql = {
   runRow: 'SELECT * FROM evaluation_runs WHERE evaluation_run_id = $1',
@@ -110,7 +120,6 @@ const sql = {
     'SELECT 1 AS found FROM verdicts WHERE evaluation_run_id = $1 AND case_key = $2 AND judge_name = $3',
   verdicts:
     'SELECT * FROM verdicts WHERE evaluation_run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-  cachedVerdict: 'SELECT result FROM verdict_cache WHERE cache_key = $1',
   storedCase: 'SELECT context FROM evaluation_cases WHERE evaluation_run_id = $1 AND case_key = $2',
   unjudgedCases: `SELECT c.case_key, c.context FROM evaluation_cases c
      WHERE c.evaluation_run_id = $1 AND c.case_key > $2
@@ -136,6 +145,35 @@ const insertCases = (count: number): string =>
 
 /** Cases per insert: far below SQLite's 32,766 parameters. */
 const casesPerInsert = 500;
+
+/** One read of the cache entries under `count` keys (`$1` … `$count`). */
+const cachedVerdictsOf = (count: number): string =>
+  `SELECT cache_key, result FROM verdict_cache WHERE cache_key IN (${Array.from(
+    { length: count },
+    (_, index) => `$${index + 1}`,
+  ).join(', ')})`;
+
+/** Cache keys per read. */
+const keysPerRead = 500;
+
+/** A verdict as the dialect inserts it. */
+function verdictInsert(verdict: NewVerdict): VerdictInsert {
+  const entry = verdict.cacheEntry;
+  return {
+    caseKey: verdict.caseKey,
+    judgeName: verdict.judgeName,
+    result: encodeStoredJson(verdict.result),
+    status: verdict.result.status,
+    fromCache: verdict.fromCache,
+    worker: verdict.worker,
+    cacheKey: entry?.key ?? null,
+    promptSha256: entry?.promptSha256 ?? null,
+    model: entry?.model ?? null,
+    judgeVersion: entry?.judgeVersion ?? null,
+    rubricVersion: entry?.rubricVersion ?? null,
+    cacheable: entry !== undefined && verdict.result.status !== 'error',
+  };
+}
 
 /**
  * The judge store over one database: the port's rules (read-only refusals,
@@ -180,6 +218,77 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
     return evaluationRunFromRow(found(evaluationRunId, row));
   };
 
+  const cachedVerdicts = async (keys: readonly string[]): Promise<(JudgeResult | null)[]> => {
+    const found = new Map<string, JudgeResult>();
+    for (let start = 0; start < keys.length; start += keysPerRead) {
+      const slice = [...new Set(keys.slice(start, start + keysPerRead))];
+      const rows = await db.all<{ cache_key: string; result: string }>(
+        cachedVerdictsOf(slice.length),
+        slice,
+      );
+      for (const row of rows) {
+        found.set(row.cache_key, decodeStoredJson(row.result) as unknown as JudgeResult);
+      }
+    }
+    return keys.map((key) => found.get(key) ?? null);
+  };
+  /** One run's verdicts in one transaction of the dialect; a case given twice shares its first's fate. */
+  const recordRunVerdicts = async (
+    evaluationRunId: string,
+    verdicts: readonly NewVerdict[],
+  ): Promise<VerdictRecording[]> => {
+    const firstOf = new Map<string, number>();
+    const inserts: VerdictInsert[] = [];
+    const slots = verdicts.map((verdict) => {
+      const key = JSON.stringify([verdict.caseKey, verdict.judgeName]);
+      let slot = firstOf.get(key);
+      if (slot === undefined) {
+        slot = inserts.push(verdictInsert(verdict)) - 1;
+        firstOf.set(key, slot);
+        return { slot, first: true };
+      }
+      return { slot, first: false };
+    });
+    const { status, inserted } = await db.recordVerdicts(evaluationRunId, inserts, now());
+    if (status === null) throw new EvaluationRunNotFoundError(evaluationRunId, db.where);
+    const fates: VerdictRecording[] = [];
+    for (const [slot, insert] of inserts.entries()) {
+      if (inserted[slot] === true) fates.push('recorded');
+      else if (status === 'running') fates.push('duplicate');
+      else if (status === 'cancelled' || status === 'failed') fates.push('closed');
+      else {
+        // a succeeded run has all its verdicts (read afresh: the last may have just committed);
+        // a case beyond its total is not one of its cases
+        const known = await hasVerdict(evaluationRunId, insert.caseKey, insert.judgeName);
+        fates.push(known ? 'duplicate' : 'closed');
+      }
+    }
+    return slots.map(({ slot, first }) => {
+      const fate = fates[slot] as VerdictRecording;
+      return first || fate === 'closed' ? fate : 'duplicate';
+    });
+  };
+  const recordVerdicts = async (verdicts: readonly NewVerdict[]): Promise<VerdictRecording[]> => {
+    writable('record a verdict');
+    const byRun = new Map<string, number[]>();
+    for (const [index, verdict] of verdicts.entries()) {
+      const indexes = byRun.get(verdict.evaluationRunId);
+      if (indexes === undefined) byRun.set(verdict.evaluationRunId, [index]);
+      else indexes.push(index);
+    }
+    const recordings = new Array<VerdictRecording>(verdicts.length);
+    for (const [evaluationRunId, indexes] of byRun) {
+      const fates = await recordRunVerdicts(
+        evaluationRunId,
+        indexes.map((index) => verdicts[index] as NewVerdict),
+      );
+      for (const [position, index] of indexes.entries()) {
+        recordings[index] = fates[position] as VerdictRecording;
+      }
+    }
+    return recordings;
+  };
+
   return {
     async createEvaluationRun(run) {
       writable('create an evaluation run');
@@ -221,34 +330,9 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
     failEvaluationRun: (evaluationRunId, error) => finishRun(evaluationRunId, 'failed', error),
     hasVerdict,
     async recordVerdict(verdict) {
-      writable('record a verdict');
-      const entry = verdict.cacheEntry;
-      const result = encodeStoredJson(verdict.result);
-      const { status, recorded } = await db.recordVerdict([
-        verdict.evaluationRunId,
-        verdict.caseKey,
-        verdict.judgeName,
-        result,
-        verdict.result.status,
-        verdict.fromCache,
-        verdict.worker,
-        now(),
-        entry?.key ?? null,
-        entry?.promptSha256 ?? null,
-        entry?.model ?? null,
-        entry?.judgeVersion ?? null,
-        entry?.rubricVersion ?? null,
-        entry !== undefined && verdict.result.status !== 'error',
-      ]);
-      if (status === null) throw new EvaluationRunNotFoundError(verdict.evaluationRunId, db.where);
-      if (recorded) return 'recorded';
-      if (status === 'running') return 'duplicate';
-      if (status === 'cancelled' || status === 'failed') return 'closed';
-      // a succeeded run has all its verdicts (read afresh: the last may have just committed);
-      // a case beyond its total is not one of its cases
-      const known = await hasVerdict(verdict.evaluationRunId, verdict.caseKey, verdict.judgeName);
-      return known ? 'duplicate' : 'closed';
+      return (await recordVerdicts([verdict]))[0] as VerdictRecording;
     },
+    recordVerdicts,
     async verdictCount(evaluationRunId) {
       return (await runRow(evaluationRunId)).verdicts_recorded;
     },
@@ -287,9 +371,9 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
       return (await db.all<EvaluationRunRow>(sql.runningRuns, [])).map(evaluationRunFromRow);
     },
     async cachedVerdict(key) {
-      const row = await db.get<{ result: string }>(sql.cachedVerdict, [key]);
-      return row === undefined ? null : (decodeStoredJson(row.result) as unknown as JudgeResult);
+      return (await cachedVerdicts([key]))[0] ?? null;
     },
+    cachedVerdicts,
     async recordCalibration(calibration) {
       writable('record a calibration');
       const calibratedAt = now();

@@ -1,12 +1,13 @@
+import { channel } from 'node:diagnostics_channel';
 import pg from 'pg';
 import { type Clock, systemClock } from '../../runtime/clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from '../../runtime/runId.js';
 import {
-  countingVerdict,
+  countingVerdicts,
   type JudgeStoreDialect,
   judgeStoreOver,
   judgeTablesMissing,
-  type VerdictWritten,
+  type VerdictInsert,
 } from '../core/judgeStoreCore.js';
 import type { JudgeStore } from '../judgeStore.js';
 import { StoreConnectionError } from './postgresErrors.js';
@@ -32,6 +33,12 @@ export interface PostgresJudgeStoreOptions {
   readonly connectTimeoutMs?: number;
 }
 
+/**
+ * Each statement the judge store sends, published (its SQL) when someone
+ * listens: benchmarks count the statements a case costs (`bench/_cpu.mjs`).
+ */
+const statementSent = channel('arena.judgeStore.statement');
+
 /** The first schema version with the judge tables (migration 3). */
 const judgeSchemaVersion = 3;
 
@@ -43,37 +50,77 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-// One statement, so one transaction and one round trip: it locks the run's row first (the inserts
-// read it), which orders it against a cancel and the run's other verdicts, then inserts the verdict
-// and its cache entry, counts it and ends the run on its last verdict.
-const recordVerdictSql = `WITH run AS (
+// One statement for a whole batch, so one transaction and one round trip: it locks the run's row
+// once (the inserts read it), which orders it against a cancel and the run's other batches, then
+// inserts the verdicts and their cache entries from arrays (one statement text whatever the batch's
+// size), counts the new ones with one update and ends the run on its last verdict.
+const recordVerdictsSql = `WITH run AS (
      SELECT status FROM evaluation_runs WHERE evaluation_run_id = $1 FOR UPDATE
+   ), given AS (
+     SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[],
+       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::boolean[])
+       WITH ORDINALITY AS g(case_key, judge_name, result, status, from_cache, worker, cache_key,
+         prompt_sha256, model, judge_version, rubric_version, cacheable, position)
    ), inserted AS (
      INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache,
        worker, recorded_at)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM run WHERE run.status = 'running'
+     SELECT $1, g.case_key, g.judge_name, g.result, g.status, g.from_cache, g.worker, $2
+     FROM given g, run WHERE run.status = 'running' ORDER BY g.position
      ON CONFLICT (evaluation_run_id, case_key, judge_name) DO NOTHING
-     RETURNING 1
+     RETURNING case_key, judge_name
    ), cached AS (
      INSERT INTO verdict_cache (cache_key, prompt_sha256, model, judge_version, rubric_version,
        result, created_at)
-     SELECT $9::text, $10::text, $11::text, $12::text, $13::text, $4, $8
-     WHERE $14::boolean AND EXISTS (SELECT 1 FROM inserted)
+     SELECT DISTINCT ON (g.cache_key) g.cache_key, g.prompt_sha256, g.model, g.judge_version,
+       g.rubric_version, g.result, $2
+     FROM given g JOIN inserted i ON i.case_key = g.case_key AND i.judge_name = g.judge_name
+     WHERE g.cacheable ORDER BY g.cache_key, g.position
      ON CONFLICT (cache_key) DO NOTHING
    ), counted AS (
-     UPDATE evaluation_runs SET ${countingVerdict}
+     UPDATE evaluation_runs SET ${countingVerdicts('(SELECT COUNT(*) FROM inserted)', '$2')}
      WHERE evaluation_run_id = $1 AND EXISTS (SELECT 1 FROM inserted)
-     RETURNING 1
    )
-   SELECT (SELECT status FROM run) AS status, EXISTS (SELECT 1 FROM counted) AS recorded`;
+   SELECT (SELECT status FROM run) AS status,
+     ARRAY(SELECT g.position::integer FROM given g
+       JOIN inserted i ON i.case_key = g.case_key AND i.judge_name = g.judge_name) AS inserted`;
+
+/** The columns of `recordVerdictsSql`'s arrays, `$3` … `$14` in order. */
+const verdictColumns = [
+  'caseKey',
+  'judgeName',
+  'result',
+  'status',
+  'fromCache',
+  'worker',
+  'cacheKey',
+  'promptSha256',
+  'model',
+  'judgeVersion',
+  'rubricVersion',
+  'cacheable',
+] as const satisfies readonly (keyof VerdictInsert)[];
+
+/** The parameters of `recordVerdictsSql`: the run, the time, then one array per column. */
+function recordVerdictsParams(
+  evaluationRunId: string,
+  verdicts: readonly VerdictInsert[],
+  recordedAt: string,
+): unknown[] {
+  return [
+    evaluationRunId,
+    recordedAt,
+    ...verdictColumns.map((column) => verdicts.map((verdict) => verdict[column])),
+  ];
+}
 
 /**
  * Open the judge store in a PostgreSQL store database, migrating it first as
  * the run store does. Queries go through a `pg.Pool` and never block the
  * event loop, so many judgements in flight record their verdicts at once.
- * Every write is one statement, so one transaction; `recordVerdict` locks the
- * evaluation run's row (`SELECT … FOR UPDATE`), so "only while running" and
- * "the last verdict finishes the run" hold across connections and machines.
+ * Every write is one statement, so one transaction; a batch of verdicts
+ * (`recordVerdicts`) locks the evaluation run's row once (`SELECT … FOR
+ * UPDATE`), so "only while running" and "the last verdict finishes the run"
+ * hold across connections and machines.
  *
  * @example
  * ```ts
@@ -131,6 +178,7 @@ export async function openPostgresJudgeStore(
 
   /** A lost server becomes the store's connection error; a statement's error passes through. */
   const rows = async <Row>(sql: string, params: readonly unknown[]): Promise<Row[]> => {
+    if (statementSent.hasSubscribers) statementSent.publish(sql);
     try {
       return (await pool.query(sql, params as unknown[])).rows as Row[];
     } catch (error) {
@@ -151,11 +199,18 @@ export async function openPostgresJudgeStore(
     where: display,
     all: rows,
     get: async <Row>(sql: string, params: readonly unknown[]) => (await rows<Row>(sql, params))[0],
-    recordVerdict: async (params) =>
-      (await rows<VerdictWritten>(recordVerdictSql, params))[0] ?? {
-        status: null,
-        recorded: false,
-      },
+    async recordVerdicts(evaluationRunId, verdicts, recordedAt) {
+      const [written] = await rows<{ status: string | null; inserted: number[] }>(
+        recordVerdictsSql,
+        recordVerdictsParams(evaluationRunId, verdicts, recordedAt),
+      );
+      // the positions (from 1) of the batch's verdicts that were inserted
+      const positions = new Set(written?.inserted ?? []);
+      return {
+        status: written?.status ?? null,
+        inserted: verdicts.map((_, index) => positions.has(index + 1)),
+      };
+    },
     async close() {
       if (!pool.ended) await pool.end();
     },

@@ -1,5 +1,5 @@
 import {
-  countingVerdict,
+  countingVerdicts,
   type JudgeStoreDialect,
   judgeStoreOver,
   judgeTablesMissing,
@@ -17,37 +17,63 @@ export type JudgeStoreOptions = SqliteStoreOptions;
 /** The first schema version with the judge tables (migration 4). */
 const judgeSchemaVersion = 4;
 
-/** A verdict's recording, `$1` … `$14` as `VerdictParams` numbers them: one statement at a time, as SQLite has no writing CTEs. */
+/** A batch's recording: one statement at a time, as SQLite has no writing CTEs (no round trips either). */
 const recording = {
   runStatus: 'SELECT status FROM evaluation_runs WHERE evaluation_run_id = $1',
   insertVerdict: `INSERT INTO verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache,
        worker, recorded_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (evaluation_run_id, case_key, judge_name) DO NOTHING`,
-  countVerdict: `UPDATE evaluation_runs SET ${countingVerdict} WHERE evaluation_run_id = $1`,
+  countVerdicts: `UPDATE evaluation_runs SET ${countingVerdicts('$2', '$3')} WHERE evaluation_run_id = $1`,
   putCache: `INSERT INTO verdict_cache (cache_key, prompt_sha256, model, judge_version, rubric_version,
        result, created_at)
-     VALUES ($9, $10, $11, $12, $13, $4, $8)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (cache_key) DO NOTHING`,
 } as const;
 
-/** SQLite's side of the judge store core: every call runs at once, a verdict in one `BEGIN IMMEDIATE`. */
+/** SQLite's side of the judge store core: every call runs at once, a batch in one `BEGIN IMMEDIATE`. */
 function sqliteJudgeDialect(where: string, connection: SqlConnection): JudgeStoreDialect {
   return {
     where,
     all: connection.all,
     get: connection.get,
-    recordVerdict: (params) =>
+    recordVerdicts: (evaluationRunId, verdicts, recordedAt) =>
       connection.transaction(() => {
-        const status = connection.get<{ status: string }>(recording.runStatus, params)?.status;
-        if (status !== 'running') return { status: status ?? null, recorded: false };
-        if (connection.run(recording.insertVerdict, params) === 0) {
-          return { status, recorded: false };
+        const status = connection.get<{ status: string }>(recording.runStatus, [
+          evaluationRunId,
+        ])?.status;
+        if (status !== 'running') {
+          return { status: status ?? null, inserted: verdicts.map(() => false) };
         }
-        connection.run(recording.countVerdict, params);
-        const cacheable = params[13];
-        if (cacheable) connection.run(recording.putCache, params);
-        return { status, recorded: true };
+        const inserted = verdicts.map(
+          (verdict) =>
+            connection.run(recording.insertVerdict, [
+              evaluationRunId,
+              verdict.caseKey,
+              verdict.judgeName,
+              verdict.result,
+              verdict.status,
+              verdict.fromCache,
+              verdict.worker,
+              recordedAt,
+            ]) > 0,
+        );
+        const count = inserted.filter(Boolean).length;
+        if (count > 0)
+          connection.run(recording.countVerdicts, [evaluationRunId, count, recordedAt]);
+        for (const [index, verdict] of verdicts.entries()) {
+          if (!inserted[index] || !verdict.cacheable) continue;
+          connection.run(recording.putCache, [
+            verdict.cacheKey,
+            verdict.promptSha256,
+            verdict.model,
+            verdict.judgeVersion,
+            verdict.rubricVersion,
+            verdict.result,
+            recordedAt,
+          ]);
+        }
+        return { status, inserted };
       }),
     close: connection.close,
   };
