@@ -18,6 +18,7 @@ describe('shipped migrations', () => {
       '7bda2c12b1a6cc27007a29e77de25c0805cfd1264c88b80229f900a7cb169ce0',
       '37a45af0414702c695bf203850c4fb652aeefc319f9fb69ec863fc5164b5ba77',
       '3b244b14553ec179a0b80f222bdee112314d526aecf1f8554d00d71146d0fe7a',
+      '2cd384744211e34451dc35a69c322a30af50ef488581ba6844821e7fa0f5a836',
     ]);
   });
 
@@ -31,6 +32,7 @@ describe('shipped migrations', () => {
       'ad07b0cb0e8d148db0f9b12b50e95f5a581e396dc3afa08f734ccdfd93a57df5',
       '9a6b3a4be0f1d460040283c9eb85ed937db591259c0115b2f27eff8413decbb3',
       '272da99b5d533906e50c7b5477e223d5e340c2f894170bf2a5ca18fe45b5af65',
+      'b521bc2781f224bafc9df7d488f8430b1db847671e5fa4c1f7f04cf5f4da0b82',
     ]);
   });
 });

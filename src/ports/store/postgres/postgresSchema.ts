@@ -9,6 +9,7 @@ import {
   remoteComponentsTable,
   resumesTable,
   runDeliveriesColumns,
+  sequentialGatesTable,
   snapshotsTable,
   sweepTables,
   verdictCacheTable,
@@ -102,6 +103,10 @@ export const postgresMigrations: readonly string[] = [
   // 8: calibrations of judges against people's labels (the SQLite store's migration 9)
   `
   ${judgeCalibrationsTable(postgresColumnTypes)}
+  `,
+  // 9: the sequential gate of an evaluation run (the SQLite store's migration 10)
+  `
+  ${sequentialGatesTable(postgresColumnTypes)}
   `,
 ];
 

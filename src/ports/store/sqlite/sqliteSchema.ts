@@ -8,6 +8,7 @@ import {
   remoteComponentsTable,
   resumesTable,
   runDeliveriesColumns,
+  sequentialGatesTable,
   snapshotsTable,
   sqliteColumnTypes,
   sweepTables,
@@ -124,6 +125,10 @@ export const storeMigrations: readonly string[] = [
   // 9: calibrations of judges against people's labels, under each judge's fingerprint
   `
   ${judgeCalibrationsTable(sqliteColumnTypes)}
+  `,
+  // 10: the sequential gate of an evaluation run: its draw order and fold state, to resume and to judge on a fleet
+  `
+  ${sequentialGatesTable(sqliteColumnTypes)}
   `,
 ];
 
