@@ -132,7 +132,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     try {
       if (fresh) runs.forget(evaluationRunId);
       const run = await runs.get(evaluationRunId);
-      if (run?.status !== 'cancelled') return;
+      // cancelled, failed, or ended by its sequential gate's decision: nothing in flight is wanted
+      if (run === null || run.status === 'running') return;
       for (const controller of inFlight.get(evaluationRunId) ?? []) controller.abort();
     } catch (error) {
       logger.warn({ err: error, evaluationRunId }, 'could not read whether a run was cancelled');
@@ -153,7 +154,13 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
 
   const handle = async (delivery: QueuedCaseDelivery): Promise<void> => {
     const { evaluationRunId, context } = delivery.job;
-    const run = await runs.get(evaluationRunId);
+    let run = await runs.get(evaluationRunId);
+    const sequential = run !== null && isSequentialRun(run);
+    // a sequential run may have decided a moment ago: its status is read afresh before each case
+    if (sequential) {
+      runs.forget(evaluationRunId);
+      run = await runs.get(evaluationRunId);
+    }
     if (run === null || run.status !== 'running') {
       await delivery.ack();
       tally.dropped++;
@@ -179,8 +186,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         cache: run.cache,
         worker: options.name,
         signal: controller.signal,
-        // only a redelivered case can have its verdict already
-        mayHaveVerdict: delivery.deliveryCount > 1,
+        // only a redelivered case can have its verdict already, or one a resumed sequential run queued again
+        mayHaveVerdict: sequential || delivery.deliveryCount > 1,
       });
       // the verdict is committed: past the ack wait the case comes back anyway, and its redelivery finds it
       await withPatience(() => delivery.ack(), {
@@ -319,6 +326,12 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   }
   if (gaveUp !== null) throw gaveUp;
   return tally;
+}
+
+/** Whether a run folds its verdicts into a sequential gate (`gates.sequential` in its config). */
+function isSequentialRun(run: EvaluationRunRecord): boolean {
+  const config = run.judgeConfig as { gates?: { sequential?: unknown } } | null;
+  return config?.gates?.sequential !== undefined && config.gates.sequential !== null;
 }
 
 /** The fewest free slots a worker pulls for while judgements are in flight. */
