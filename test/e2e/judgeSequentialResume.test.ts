@@ -1,46 +1,19 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ChatServer, type ReceivedRequest, startChatServer } from '../support/chatServer.js';
+import { type ChatServer, startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena, startProcess } from '../support/cli.js';
 import { hangGuard } from '../support/hangGuard.js';
 import { waitUntil } from '../support/queueFleet.js';
 import { scratchFolder } from '../support/scratch.js';
+import { sequentialOf, servedSequentialConfig, sumVerdict } from '../support/servedSums.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
 const servers: ChatServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
-
-interface SequentialJson {
-  decision: 'pass' | 'fail';
-  judged: number;
-  decidedAt: number;
-  total: number;
-  wealth: number;
-  seed: number;
-}
-
-const sequentialOf = (stdout: string): SequentialJson =>
-  (JSON.parse(stdout.trim().split('\n').at(-1)!) as { sequential: SequentialJson }).sequential;
-
-/** A sum is right when the candidate says the expected answer: the verdict depends on the case alone. */
-function sumVerdict(request: ReceivedRequest) {
-  const text = (request.body.messages as { content: string }[]).at(-1)!.content;
-  const candidate = /"candidate_output":"(\d+)"/.exec(text)![1];
-  const expected = /"expected_output":"(\d+)"/.exec(text)![1];
-  const passed = candidate === expected;
-  return JSON.stringify({
-    status: passed ? 'passed' : 'failed',
-    score: passed ? 1 : 0,
-    label: passed ? 'correct' : 'incorrect',
-    explanation: 'compared',
-    evidence: [candidate],
-  });
-}
 
 /**
  * A real model server that answers the first `allowed` requests and leaves
@@ -52,27 +25,10 @@ async function gatedServer() {
   const server = await startChatServer((request) => {
     if (gate.answered >= gate.allowed) return { delayMs: 600_000, content: '{}' };
     gate.answered++;
-    return { content: sumVerdict(request) };
+    return { content: sumVerdict(request).content };
   });
   servers.push(server);
   return { server, gate };
-}
-
-/** examples/judge/sequential.yaml, its judge on a served model, in a scratch folder. */
-function servedConfig(folder: string, baseURL: string): string {
-  copyFileSync(example('sums-replay.jsonl'), path.join(folder, 'sums-replay.jsonl'));
-  const config = path.join(folder, 'sequential.yaml');
-  writeFileSync(
-    config,
-    readFileSync(example('sequential.yaml'), 'utf8')
-      .replace(
-        /recorded:\n(?: {4}.*\n)+/,
-        `served:\n    provider: openai\n    model: llama3.1:8b\n    base_url: ${baseURL}\n`,
-      )
-      .replace('model: recorded', 'model: served')
-      .replace('min_pass_rate: 0.8', 'min_pass_rate: 0.9'),
-  );
-  return config;
 }
 
 function verdictCount(file: string): number {
@@ -89,7 +45,7 @@ describe('arena judge --store with gates.sequential, killed and resumed', () => 
   it('a run killed (SIGKILL) at random points and resumed with --resume reaches the decision, at the case and with the wealth, of one that never stopped', async () => {
     const { server, gate } = await gatedServer();
     const folder = scratchFolder('arena-sequential-resume-');
-    const config = servedConfig(folder, server.baseURL);
+    const config = servedSequentialConfig(folder, server.baseURL, 0.9);
     const judgeArgs = (store: string, ...extra: string[]) => [
       'judge',
       example('sums.jsonl'),

@@ -120,13 +120,15 @@ export async function judgeSequentiallyStoredCommand(
     );
     const state = await foldToDecision(store, queue, judge, sequential, drawn, options, stop);
     // the decision is recorded, then the run ends: no worker judges a case of it after this
-    const judged = await store.verdictCount(id);
-    await store.saveSequentialGate(gateRecordOf(id, sequential.order, state, judged));
-    const ended = await store.setCasesTotal(id, judged, drawn.scan.malformed);
+    const judgedAtDecision = await store.verdictCount(id);
+    await store.saveSequentialGate(gateRecordOf(id, sequential.order, state, judgedAtDecision));
+    const ended = await store.setCasesTotal(id, judgedAtDecision, drawn.scan.malformed);
     if (queue !== null) {
       queue.announceCancel(id);
       await queue.purge(id).catch(() => undefined);
     }
+    // a verdict that committed as the run ended was paid for too: counted once nothing more can land
+    const judged = await store.verdictCount(id);
     const report = sequentialReport(state, judged, config);
     await finishStoredRun(store, ended, report.config, options, report.report);
   } finally {

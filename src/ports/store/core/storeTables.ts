@@ -234,9 +234,7 @@ export const judgeCalibrationsTable = (
  * fold state, saved by the submitter at each quiet point, so a resumed or
  * distributed run folds on from it; a decided gate is never written again.
  */
-export const sequentialGatesTable = (
-  types: ColumnTypes,
-): string => `CREATE TABLE sequential_gates (
+export const sequentialGatesTable = (types: ColumnTypes): string => `CREATE TABLE sequential_gates (
     evaluation_run_id TEXT PRIMARY KEY REFERENCES evaluation_runs (evaluation_run_id) ON DELETE CASCADE,
     seed ${types.bigInteger} NOT NULL,
     total INTEGER NOT NULL,
