@@ -63,7 +63,9 @@ describe('arena judge --store with gates.sequential, killed and resumed', () => 
       ...extra,
     ];
     const whole = await runArena(judgeArgs(path.join(folder, 'whole.db')), { cwd: folder });
-    expect(whole.stderr).toMatch(/evaluation run \S+: 1000 cases drawn with seed 5, 0 folded/);
+    expect(whole.stderr).toMatch(
+      /^evaluation run (\S+): 1000 cases drawn with seed 5 \(resume with --resume \1\)\n/,
+    );
     const uninterrupted = sequentialOf(whole.stdout);
     expect(uninterrupted.decidedAt).toBeGreaterThan(20);
     expect(uninterrupted.seed).toBe(5);
@@ -89,7 +91,7 @@ describe('arena judge --store with gates.sequential, killed and resumed', () => 
       const resumed = await runArena([...judgeArgs(store, '--resume', runId)], { cwd: folder });
       expect(resumed.stderr, `killed after ${killAfter} verdicts`).toMatch(
         new RegExp(
-          `evaluation run ${runId}: 1000 cases drawn with seed 5, \\d+ folded before this resume`,
+          `^evaluation run ${runId}: resumed after case \\d+ of 1000 in draw order \\(seed 5\\)\n`,
         ),
       );
       const after = sequentialOf(resumed.stdout);
@@ -108,6 +110,9 @@ describe('arena judge --store with gates.sequential, killed and resumed', () => 
       const requests = server.requests.length;
       const again = await runArena([...judgeArgs(store, '--resume', runId)], { cwd: folder });
       expect(sequentialOf(again.stdout)).toEqual(after);
+      expect(again.stderr).toContain(
+        `evaluation run ${runId}: decided at case ${after.decidedAt} of 1000 in draw order (seed 5): nothing more is judged`,
+      );
       expect(server.requests.length).toBe(requests);
     }
   });

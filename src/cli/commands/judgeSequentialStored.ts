@@ -115,9 +115,7 @@ export async function judgeSequentiallyStoredCommand(
       resume: options.resume,
     });
     const id = sequential.run.evaluationRunId;
-    say(
-      `evaluation run ${id}: ${drawn.scan.cases} cases drawn with seed ${sequential.state.seed}, ${sequential.state.folded} folded${options.resume === undefined ? '' : ' before this resume'} (resume with --resume ${id})`,
-    );
+    say(startLine(id, sequential.state, options.resume !== undefined));
     const state = await foldToDecision(store, queue, judge, sequential, drawn, options, stop);
     // the decision is recorded, then the run ends: no worker judges a case of it after this
     const judgedAtDecision = await store.verdictCount(id);
@@ -136,6 +134,17 @@ export async function judgeSequentiallyStoredCommand(
     await queue?.close();
     await store?.close();
   }
+}
+
+/** What the run says as it starts: its id, where its fold is, and how to resume it. */
+function startLine(id: string, state: SequentialGateState, resumed: boolean): string {
+  if (state.decidedAt !== null) {
+    return `evaluation run ${id}: decided at case ${state.decidedAt} of ${state.total} in draw order (seed ${state.seed}): nothing more is judged`;
+  }
+  if (resumed) {
+    return `evaluation run ${id}: resumed after case ${state.folded} of ${state.total} in draw order (seed ${state.seed})`;
+  }
+  return `evaluation run ${id}: ${state.total} cases drawn with seed ${state.seed} (resume with --resume ${id})`;
 }
 
 /**
