@@ -2,6 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReceivedRequest } from './chatServer.js';
 import { repoRoot } from './cli.js';
+import { passFailVerdict } from './judgeFleet.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
 
@@ -14,16 +15,7 @@ export function sumVerdict(request: ReceivedRequest): { passed: boolean; content
   const candidate = /"candidate_output":"(\d+)"/.exec(text)![1];
   const expected = /"expected_output":"(\d+)"/.exec(text)![1];
   const passed = candidate === expected;
-  return {
-    passed,
-    content: JSON.stringify({
-      status: passed ? 'passed' : 'failed',
-      score: passed ? 1 : 0,
-      label: passed ? 'correct' : 'incorrect',
-      explanation: 'compared',
-      evidence: [candidate],
-    }),
-  };
+  return { passed, content: passFailVerdict(passed) };
 }
 
 /** examples/judge/sequential.yaml in `folder` (beside a copy of its replay file), edited. */
