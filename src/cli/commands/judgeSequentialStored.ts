@@ -6,7 +6,7 @@ import {
   judgeInDrawOrder,
 } from '../../actors/judging/judgeInDrawOrder.js';
 import type { Judge } from '../../actors/judging/judges.js';
-import { judgeModeOf, loadJudgeConfig } from '../../config/judgeConfig.js';
+import { judgeModeOf, loadJudgeConfig, selectJudgeName } from '../../config/judgeConfig.js';
 import { sequentialGateSpecs } from '../../config/sequentialGateConfig.js';
 import {
   foldSequentialGates,
@@ -59,6 +59,9 @@ export type SequentialStoredOptions = Omit<
   readonly fleet: boolean;
 };
 
+/** Who judges: this process's judge, or the workers of a fleet through its queue. */
+type Judging = { readonly judge: Judge } | { readonly queue: JudgeQueue };
+
 /** How often the fleet's submitter reads the verdicts that landed. */
 const fleetPollMs = 100;
 
@@ -79,9 +82,13 @@ export async function judgeSequentiallyStoredCommand(
   options: SequentialStoredOptions,
 ): Promise<void> {
   const { config, baseDir } = loadJudgeConfig(options.config);
-  const judge = await commandJudge(config, baseDir, options, options.concurrency);
+  // on the fleet the workers judge: the submitter needs the judge's name, not its model or keys
+  const judge = options.fleet
+    ? null
+    : await commandJudge(config, baseDir, options, options.concurrency);
+  const judgeName = judge?.settings.name ?? selectJudgeName(config, options.judge);
   checkPairwiseOptions(config, judgeModeOf(config, options.judge), 1);
-  const gates = sequentialGateSpecs(config, judge.settings.name, options.config);
+  const gates = sequentialGateSpecs(config, judgeName, options.config);
   // the caller judges here only a config with gates.sequential
   if (gates === null) throw new CliError(`${options.config} has no gates.sequential`);
   const location = storeLocationOf(options.store, options.fleet ? '--nats' : '--store');
@@ -102,7 +109,7 @@ export async function judgeSequentiallyStoredCommand(
     }
     store = patientStore(await openJudgeStore(location), stop.signal);
     const sequential = await openSequentialRun(store, {
-      judgeName: judge.settings.name,
+      judgeName,
       config,
       configDir: baseDir,
       casesPath,
@@ -116,7 +123,8 @@ export async function judgeSequentiallyStoredCommand(
     });
     const id = sequential.run.evaluationRunId;
     say(startLine(id, sequential.state, options.resume !== undefined));
-    const state = await foldToDecision(store, queue, judge, sequential, drawn, options, stop);
+    const judging: Judging = queue !== null ? { queue } : { judge: judge! };
+    const state = await foldToDecision(store, judging, sequential, drawn, options, stop);
     // the decision is recorded, then the run ends: no worker judges a case of it after this
     const judgedAtDecision = await store.verdictCount(id);
     await store.saveSequentialGate(gateRecordOf(id, sequential.order, state, judgedAtDecision));
@@ -154,8 +162,7 @@ function startLine(id: string, state: SequentialGateState, resumed: boolean): st
  */
 async function foldToDecision(
   store: JudgeStore,
-  queue: JudgeQueue | null,
-  judge: Judge,
+  judging: Judging,
   sequential: SequentialRun,
   drawn: DrawnCases,
   options: SequentialStoredOptions,
@@ -191,8 +198,8 @@ async function foldToDecision(
   process.once('SIGINT', onInterrupt);
   try {
     const aheadLimit = AHEAD_FACTOR * options.concurrency;
-    if (queue !== null) {
-      await foldFromFleet(store, queue, sequential, drawn, {
+    if ('queue' in judging) {
+      await foldFromFleet(store, judging.queue, sequential, drawn, {
         aheadLimit,
         signal: stop.signal,
         fold,
@@ -205,7 +212,7 @@ async function foldToDecision(
           const outcome = await judgeCaseIntoStore(context, {
             store,
             evaluationRunId: id,
-            judge,
+            judge: judging.judge,
             cache: sequential.run.cache,
             worker: null,
             signal,
