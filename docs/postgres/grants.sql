@@ -59,3 +59,8 @@ GRANT USAGE ON SEQUENCE verdicts_seq_seq TO arena_worker;
 GRANT SELECT ON judge_calibrations TO arena_viewer, arena_submitter, arena_worker;
 GRANT INSERT ON judge_calibrations TO arena_submitter;
 GRANT USAGE ON SEQUENCE judge_calibrations_calibration_id_seq TO arena_submitter;
+
+-- sequential gates (arena judge with gates.sequential, schema 10): the submitting process saves
+-- the draw order and the fold state; workers read whether a run is sequential, viewers read it
+GRANT SELECT ON sequential_gates TO arena_viewer, arena_submitter, arena_worker;
+GRANT INSERT, UPDATE ON sequential_gates TO arena_submitter;

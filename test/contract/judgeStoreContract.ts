@@ -440,6 +440,42 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
       );
     });
 
+    describe('the sequential gate', () => {
+      const gate = (folded: number, decision: 'pass' | 'fail' | null = null) => ({
+        evaluationRunId: runId,
+        seed: 4_000_000_000,
+        total: 1000,
+        orderSha256: 'e'.repeat(64),
+        folded,
+        state: { folded, logWealthPass: 0.25, tracks: [{ sum: folded / 2 }] },
+        decision,
+        decidedAt: decision === null ? null : folded,
+        judged: folded + 3,
+      });
+
+      it('has none until one is saved, then reads back what was saved (a seed past 2^31 too)', async () => {
+        expect(await store.sequentialGateOf(runId)).toBeNull();
+        const saved = await store.saveSequentialGate(gate(0));
+        expect(saved).toEqual({ ...gate(0), updatedAt: '2026-01-01T00:00:00.000Z' });
+        expect(await (await handle()).sequentialGateOf(runId)).toEqual(saved);
+      });
+
+      it('keeps the fold state that folded furthest, and never writes over a decided gate', async () => {
+        await store.saveSequentialGate(gate(10));
+        expect((await store.saveSequentialGate(gate(7))).folded).toBe(10);
+        await store.saveSequentialGate(gate(12, 'fail'));
+        const after = await store.saveSequentialGate(gate(20));
+        expect(after).toMatchObject({ folded: 12, decision: 'fail', decidedAt: 12, judged: 15 });
+        expect(after.state).toEqual(gate(12).state);
+      });
+
+      it('refuses a gate of a run it does not hold', async () => {
+        await expect(
+          store.saveSequentialGate({ ...gate(0), evaluationRunId: 'nope' }),
+        ).rejects.toBeInstanceOf(EvaluationRunNotFoundError);
+      });
+    });
+
     describe('handles', () => {
       /** A second handle, and `count` cases the run expects, with every connection of both handles open first, so the calls really overlap. */
       const racingHandles = async (count: number) => {

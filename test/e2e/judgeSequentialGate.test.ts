@@ -1,9 +1,15 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
 import { repoRoot, runArena } from '../support/cli.js';
 import { scratchFolder } from '../support/scratch.js';
+import {
+  editedSequentialConfig,
+  sequentialOf,
+  servedSequentialConfig,
+  sumVerdict,
+} from '../support/servedSums.js';
 
 const example = (file: string) => path.join(repoRoot, 'examples/judge', file);
 const servers: ChatServer[] = [];
@@ -12,28 +18,8 @@ afterAll(async () => {
 });
 
 /** The shipped sequential.yaml, edited, in a scratch folder beside a copy of its replay file. */
-function editedConfig(edit: (yaml: string) => string): string {
-  const folder = scratchFolder('arena-sequential-');
-  copyFileSync(example('sums-replay.jsonl'), path.join(folder, 'sums-replay.jsonl'));
-  const config = path.join(folder, 'sequential.yaml');
-  writeFileSync(config, edit(readFileSync(example('sequential.yaml'), 'utf8')));
-  return config;
-}
-
-interface SequentialJson {
-  decision: 'pass' | 'fail';
-  judged: number;
-  decidedAt: number;
-  total: number;
-  wealth: number;
-  seed: number;
-  confidenceSequence: [number, number];
-}
-
-function sequentialOf(stdout: string): SequentialJson {
-  const last = stdout.trim().split('\n').at(-1)!;
-  return (JSON.parse(last) as { sequential: SequentialJson }).sequential;
-}
+const editedConfig = (edit: (yaml: string) => string): string =>
+  editedSequentialConfig(scratchFolder('arena-sequential-'), edit);
 
 describe('arena judge with gates.sequential', () => {
   it('stops judging once min_pass_rate is settled, and says after how many cases', async () => {
@@ -99,32 +85,11 @@ describe('arena judge with gates.sequential', () => {
   it('folds in draw order: failures answered slowly by a real server change neither the decision nor the case it is reached at', async () => {
     // the candidate is wrong when it differs from the expected answer: such verdicts come late
     const server = await startChatServer((request) => {
-      const messages = request.body.messages as { content: string }[];
-      const text = messages.at(-1)!.content;
-      const candidate = /"candidate_output":"(\d+)"/.exec(text)![1];
-      const expected = /"expected_output":"(\d+)"/.exec(text)![1];
-      const passed = candidate === expected;
-      return {
-        delayMs: passed ? 0 : 30,
-        content: JSON.stringify({
-          status: passed ? 'passed' : 'failed',
-          score: passed ? 1 : 0,
-          label: passed ? 'correct' : 'incorrect',
-          explanation: 'compared',
-          evidence: [candidate],
-        }),
-      };
+      const { passed, content } = sumVerdict(request);
+      return { delayMs: passed ? 0 : 30, content };
     });
     servers.push(server);
-    const config = editedConfig((yaml) =>
-      yaml
-        .replace(
-          /recorded:\n(?: {4}.*\n)+/,
-          `served:\n    provider: openai\n    model: llama3.1:8b\n    base_url: ${server.baseURL}\n`,
-        )
-        .replace('model: recorded', 'model: served')
-        .replace('min_pass_rate: 0.8', 'min_pass_rate: 0.9'),
-    );
+    const config = servedSequentialConfig(scratchFolder('arena-sequential-'), server.baseURL, 0.9);
     const judge = (concurrency: string) =>
       runArena([
         'judge',
@@ -147,21 +112,18 @@ describe('arena judge with gates.sequential', () => {
     expect(fast.judged).toBeLessThanOrEqual(fast.decidedAt + 4 * 24);
   });
 
-  it.each([
-    [['--store', 'sqlite:store.db'], '--store'],
-    [['--nats', 'nats://127.0.0.1:1'], '--nats'],
-    [['--trials', '3'], '--trials'],
-  ])('refuses %j, exit 2, before judging anything', async (flags, named) => {
+  it('refuses --trials, exit 2, before judging anything', async () => {
     const run = await runArena([
       'judge',
       example('sums.jsonl'),
       '--config',
       example('sequential.yaml'),
-      ...flags,
+      '--trials',
+      '3',
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      `arena: ${example('sequential.yaml')}: gates.sequential judges in one process, without a store: it does not go with ${named} yet\n`,
+      `arena: ${example('sequential.yaml')}: gates.sequential folds one verdict a case: it does not go with --trials yet\n`,
     );
     expect(run.stdout).toBe('');
   });

@@ -20,9 +20,9 @@ const runs = fc
     concurrency: fc.integer({ min: 1, max: 48 }),
     slowFailures: fc.constantFrom(1, 5, 50),
     timingSeed: fc.nat(),
-    resumeFraction: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+    resumeFractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }),
   })
-  .map(({ total, offset, fileSeed, resumeFraction, ...rest }) => {
+  .map(({ total, offset, fileSeed, resumeFractions, ...rest }) => {
     // passes near N * p0: offset 0 is exactly the threshold (a FAIL is wrong), -1 just below (a PASS is wrong)
     const passes = Math.min(total, Math.max(0, Math.ceil(total * THRESHOLD) + offset));
     const run: SimulatedRun = {
@@ -31,16 +31,15 @@ const runs = fc
       alpha: ALPHA,
       foldIn: 'draw',
       ...rest,
-      ...(resumeFraction !== undefined
-        ? { resumeAfter: 1 + Math.floor(resumeFraction * (total - 1)) }
-        : {}),
+      // killed and resumed at random points: the fold state through the store's JSON each time
+      resumeAfter: resumeFractions.map((fraction) => 1 + Math.floor(fraction * (total - 1))),
     };
     return run;
   });
 
 describe('sequential gate', () => {
   test.prop([runs], { numRuns: 60 })(
-    'the decision and the case it is reached at depend on the draw order only: not on concurrency, timing or a resume',
+    'the decision and the case it is reached at depend on the draw order only: not on concurrency, timing or resumes at random points',
     (run) => {
       const plain = simulateGateRun({
         ...run,
@@ -58,8 +57,8 @@ describe('sequential gate', () => {
     (run) => {
       const outcome = simulateGateRun(run);
       expect(outcome.maxAhead).toBeLessThan(4 * run.concurrency);
-      // judged past the decision: at most what was in flight or ahead, besides what a resume repeats
-      const repeated = run.resumeAfter === undefined ? 0 : 4 * run.concurrency;
+      // judged past the decision: at most what was in flight or ahead, besides what each resume repeats
+      const repeated = (run.resumeAfter?.length ?? 0) * 4 * run.concurrency;
       expect(outcome.judged).toBeLessThanOrEqual(
         outcome.decidedAt + 4 * run.concurrency + repeated,
       );
@@ -69,7 +68,7 @@ describe('sequential gate', () => {
   const files = 400;
   const bound = ALPHA + 3 * Math.sqrt((ALPHA * (1 - ALPHA)) / files);
 
-  it(`wrong decisions over ${files} random files near the threshold stay within alpha plus 3 Monte Carlo standard errors (${bound.toFixed(3)}), with failures slow, concurrency and resumes`, () => {
+  it(`wrong decisions over ${files} random files near the threshold stay within alpha plus 3 Monte Carlo standard errors (${bound.toFixed(3)}), with failures slow, concurrency and up to three resumes at random points`, () => {
     const sampled = fc.sample(runs, { numRuns: files, seed: 20261203 });
     let wrong = 0;
     for (const run of sampled) {

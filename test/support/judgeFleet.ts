@@ -53,18 +53,23 @@ export function caseOf(request: ReceivedRequest): string {
   return match ? `case-${match[2]}` : 'unknown';
 }
 
+/** A model's verdict as JSON: passed (score 1) or failed (score 0), with no explanation. */
+export function passFailVerdict(passed: boolean): string {
+  return JSON.stringify({
+    status: passed ? 'passed' : 'failed',
+    score: passed ? 1 : 0,
+    label: passed ? 'correct' : 'incorrect',
+    explanation: null,
+    evidence: [],
+  });
+}
+
 /** The verdict the fixture's server gives: passed for `ok-`, failed for `bad-`. */
 export function verdictFor(request: ReceivedRequest, delayMs = 0): ScriptedReply {
   const passed = caseOf(request) !== 'unknown' && JSON.stringify(request.body).includes('ok-');
   return {
     delayMs,
-    content: JSON.stringify({
-      status: passed ? 'passed' : 'failed',
-      score: passed ? 1 : 0,
-      label: passed ? 'correct' : 'incorrect',
-      explanation: null,
-      evidence: [],
-    }),
+    content: passFailVerdict(passed),
     usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
   };
 }

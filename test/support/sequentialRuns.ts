@@ -1,11 +1,12 @@
-import { createRng } from '../../src/domain/shared/random.js';
 import {
-  type BettingGateState,
-  bettingGate,
-  foldBettingGate,
-} from '../../src/domain/stats/bettingGate.js';
+  foldSequentialGates,
+  type SequentialGateState,
+  sequentialGates,
+} from '../../src/domain/judge/sequentialGate.js';
+import { createRng } from '../../src/domain/shared/random.js';
 import { drawOrder } from '../../src/domain/stats/drawOrder.js';
 import { reorderBuffer } from '../../src/domain/stats/reorderBuffer.js';
+import { decodeStoredJson, encodeStoredJson } from '../../src/ports/store/storedJson.js';
 
 /** One simulated evaluation run of the sequential gate over a file of pass/fail results. */
 export interface SimulatedRun {
@@ -22,8 +23,12 @@ export interface SimulatedRun {
   readonly timingSeed: number;
   /** `draw`: the reorder buffer (right); `completion`: each result as it completes (the wrong way). */
   readonly foldIn: 'draw' | 'completion';
-  /** Stop (losing what is in flight) once this many results are folded, persist the gate as JSON, and resume. */
-  readonly resumeAfter?: number;
+  /**
+   * Stop (losing what is in flight) once this many results are folded, keep
+   * the gates' state as the judge store keeps it (`encodeStoredJson`), and
+   * resume from what it reads back (`decodeStoredJson`); once at each point.
+   */
+  readonly resumeAfter?: readonly number[];
 }
 
 /** How a simulated run ended. */
@@ -50,16 +55,16 @@ export function simulateGateRun(run: SimulatedRun): SimulatedOutcome {
   const total = run.values.length;
   const order = drawOrder(total, run.seed);
   const timing = createRng(run.timingSeed);
-  let gate: BettingGateState = bettingGate({
-    threshold: run.threshold,
-    alpha: run.alpha,
-    total,
-  });
+  let gate: SequentialGateState = sequentialGates(
+    [{ gate: 'min_pass_rate', threshold: run.threshold }],
+    { alpha: run.alpha, total, seed: run.seed },
+  );
   let judged = 0;
   let maxAhead = 0;
-  let resumed = run.resumeAfter === undefined;
+  // the resume points still ahead, nearest first
+  const resumes = [...(run.resumeAfter ?? [])].sort((a, b) => a - b);
   let start = 0;
-  // one session until the resume point, then a fresh one from the persisted state
+  // one session until a resume point, then a fresh one from the persisted state
   for (;;) {
     const buffer = reorderBuffer<number>(start);
     const inFlight: { drawIndex: number; doneAt: number }[] = [];
@@ -94,8 +99,11 @@ export function simulateGateRun(run: SimulatedRun): SimulatedOutcome {
       const value = run.values[order[done!.drawIndex]!]!;
       const ready = run.foldIn === 'draw' ? buffer.add(done!.drawIndex, value) : [value];
       for (const result of ready) {
-        gate = foldBettingGate(gate, result);
-        if (!resumed && gate.folded >= run.resumeAfter!) {
+        gate = foldSequentialGates(gate, {
+          status: result === 1 ? 'passed' : 'failed',
+          score: result,
+        });
+        if (resumes.length > 0 && gate.folded >= resumes[0]!) {
           interrupted = true;
           break;
         }
@@ -104,9 +112,9 @@ export function simulateGateRun(run: SimulatedRun): SimulatedOutcome {
       fill();
     }
     if (!interrupted) break;
-    // what is in flight is lost; the gate goes through JSON as a store would keep it
-    gate = JSON.parse(JSON.stringify(gate)) as BettingGateState;
-    resumed = true;
+    // what is in flight is lost; the gates go through the store's JSON and back
+    gate = decodeStoredJson(encodeStoredJson(gate)) as unknown as SequentialGateState;
+    while (resumes.length > 0 && resumes[0]! <= gate.folded) resumes.shift();
     start = gate.folded;
   }
   if (gate.decision === null || gate.decidedAt === null) {

@@ -4,8 +4,18 @@ import { reorderBuffer } from '../../domain/stats/reorderBuffer.js';
 import { fanOutPulled } from './fanOutPulled.js';
 import type { Judge } from './judges.js';
 
+/**
+ * What judges one case in draw order, when it is not a judge's own
+ * `evaluate` (a store-backed run judges into the store, or hands back the
+ * verdict a resumed run holds already).
+ */
+export type DrawOrderEvaluator<R> = (context: JudgeContext, signal: AbortSignal) => Promise<R>;
+
+/** The part of a result the fold reads. */
+export type FoldedResult = Pick<JudgeResult, 'status' | 'score'>;
+
 /** How `judgeInDrawOrder` runs. */
-export interface JudgeInDrawOrderOptions {
+export interface JudgeInDrawOrderOptions<R extends FoldedResult = JudgeResult> {
   /** `order[i]`: the file index of the i-th case drawn. */
   readonly order: Uint32Array;
   /** The case at a file index, read when it is about to be judged. */
@@ -14,9 +24,9 @@ export interface JudgeInDrawOrderOptions {
   /** The most draw indices judging may run ahead of the fold: a case is started only below `folded + aheadLimit`. */
   readonly aheadLimit: number;
   /** Each result as it completes (paid for, folded or not). */
-  readonly onJudged?: (result: JudgeResult, drawIndex: number) => void;
+  readonly onJudged?: (result: R, drawIndex: number) => void;
   /** Each result in draw order; returns true once the decision is reached (nothing more is folded). */
-  readonly fold: (result: JudgeResult, drawIndex: number) => boolean;
+  readonly fold: (result: R, drawIndex: number) => boolean;
   /** Stops judging from outside (Ctrl-C): judgements in flight are cancelled. */
   readonly signal?: AbortSignal;
 }
@@ -39,7 +49,7 @@ export const AHEAD_FACTOR = 4;
  * fewer than `aheadLimit` draws past the fold, so a slow case cannot make
  * judging spend far past a decision. Once `fold` decides, the judgements in
  * flight are cancelled (a cancellation is never a verdict) and nothing more
- * is started.
+ * is started. `start` is the draw index the fold is at (a resumed run's).
  *
  * @example
  * ```ts
@@ -50,13 +60,18 @@ export const AHEAD_FACTOR = 4;
  * // { judged: 44, folded: 41, decided: true }
  * ```
  */
-export function judgeInDrawOrder(
-  judge: Judge,
-  options: JudgeInDrawOrderOptions,
+export function judgeInDrawOrder<R extends FoldedResult = JudgeResult>(
+  judge: Judge | DrawOrderEvaluator<R>,
+  options: JudgeInDrawOrderOptions<R>,
   start = 0,
 ): Promise<DrawOrderOutcome> {
   const { order, aheadLimit } = options;
-  const buffer = reorderBuffer<JudgeResult>(start);
+  const evaluate: DrawOrderEvaluator<R> =
+    typeof judge === 'function'
+      ? judge
+      : // a judge's results are JudgeResults: R is JudgeResult when a Judge is given
+        (context, signal) => judge.evaluate(context, { signal }) as unknown as Promise<R>;
+  const buffer = reorderBuffer<R>(start);
   let judged = 0;
   let decided = false;
   let foldedAtDecision = 0;
@@ -94,7 +109,7 @@ export function judgeInDrawOrder(
       drawn(),
       options.concurrency,
       ({ drawIndex, context }, signal) =>
-        judge.evaluate(context, { signal }).then((result) => ({ drawIndex, result })),
+        evaluate(context, signal).then((result) => ({ drawIndex, result })),
     ).subscribe({
       next: ({ drawIndex, result }) => {
         if (stopped) return;

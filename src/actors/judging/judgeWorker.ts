@@ -152,7 +152,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     try {
       if (fresh) runs.forget(evaluationRunId);
       const run = await runs.get(evaluationRunId);
-      if (run?.status !== 'cancelled') return;
+      // cancelled, failed, or ended by its sequential gate's decision: nothing in flight is wanted
+      if (run === null || run.status === 'running') return;
       for (const controller of inFlight.get(evaluationRunId) ?? []) controller.abort();
     } catch (error) {
       logger.warn({ err: error, evaluationRunId }, 'could not read whether a run was cancelled');
@@ -173,7 +174,13 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
 
   const handle = async (delivery: QueuedCaseDelivery): Promise<void> => {
     const { evaluationRunId, caseKey } = delivery.job;
-    const run = await runs.get(evaluationRunId);
+    let run = await runs.get(evaluationRunId);
+    const sequential = run !== null && isSequentialRun(run);
+    // a sequential run may have decided a moment ago: its status is read afresh before each case
+    if (sequential) {
+      runs.forget(evaluationRunId);
+      run = await runs.get(evaluationRunId);
+    }
     if (run === null || run.status !== 'running') {
       await delivery.ack();
       tally.dropped++;
@@ -212,8 +219,8 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         cache: run.cache,
         worker: options.name,
         signal: controller.signal,
-        // only a redelivered case can have its verdict already
-        mayHaveVerdict: delivery.deliveryCount > 1,
+        // only a redelivered case can have its verdict already, or one a resumed sequential run queued again
+        mayHaveVerdict: sequential || delivery.deliveryCount > 1,
         verdicts,
       });
       // the verdict is committed: past the ack wait the case comes back anyway, and its redelivery finds it
@@ -364,6 +371,12 @@ function caseIdOf(caseKey: string): string {
     // not a key arena made: told as it came
   }
   return caseKey;
+}
+
+/** Whether a run folds its verdicts into a sequential gate (`gates.sequential` in its config). */
+function isSequentialRun(run: EvaluationRunRecord): boolean {
+  const config = run.judgeConfig as { gates?: { sequential?: unknown } } | null;
+  return config?.gates?.sequential !== undefined && config.gates.sequential !== null;
 }
 
 /** The fewest free slots a worker pulls for while judgements are in flight. */

@@ -88,6 +88,10 @@ export function registerJudgeCommand(program: Command): void {
       "with gates.sequential: the seed of the cases' random draw order (default: derived from the run id)",
     )
     .option(
+      '--resume <evaluation-run-id>',
+      'with gates.sequential and --store (or --nats): continue a stored evaluation run in its draw order from its saved wealth',
+    )
+    .option(
       '--reduce <reducer>',
       "with --trials: reduce each case's trials to one value (mode, mean, median, max, min, pass_at_K, at_least_K); the summary and gates fold those",
     )
@@ -155,7 +159,20 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   }
   const seed = parseDrawSeed(options.seed);
   const sequential = refuseSequentialBeyondOneProcess(options, trials, seed);
-  if (options.nats !== undefined || options.wait === true || maxInFlight !== undefined) {
+  const fleet = options.nats !== undefined || options.wait === true || maxInFlight !== undefined;
+  if (sequential && (fleet || options.store !== undefined)) {
+    const { judgeSequentiallyStoredCommand } = await import('./judgeSequentialStored.js');
+    const { seed: _seed, maxInFlight: _cap, ...rest } = options;
+    await judgeSequentiallyStoredCommand(casesPath, {
+      ...rest,
+      concurrency,
+      fleet,
+      ...(seed !== undefined ? { seed } : {}),
+      ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+    });
+    return;
+  }
+  if (fleet) {
     const { judgeOnFleetCommand } = await import('./judgeFleet.js');
     const { maxInFlight: _text, ...rest } = options;
     await judgeOnFleetCommand(casesPath, {
@@ -229,7 +246,8 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
 
 /**
  * Whether the config asks for the sequential gate, refusing (exit 2) what it
- * does not go with yet: the store, the fleet, `--trials`; and `--seed` without it.
+ * does not go with: `--trials`; and `--seed` or `--resume` without it, and
+ * `--resume` without a store.
  */
 function refuseSequentialBeyondOneProcess(
   options: JudgeCommandOptions,
@@ -243,18 +261,22 @@ function refuseSequentialBeyondOneProcess(
         `--seed orders the cases for gates.sequential, and ${options.config} has no gates.sequential`,
       );
     }
+    if (options.resume !== undefined) {
+      throw new CliError(
+        `--resume continues an evaluation run of gates.sequential, and ${options.config} has no gates.sequential`,
+      );
+    }
     return false;
   }
-  const beyond = [
-    options.store !== undefined ? '--store' : null,
-    options.nats !== undefined ? '--nats' : null,
-    options.wait === true ? '--wait' : null,
-    options.maxInFlight !== undefined ? '--max-in-flight' : null,
-    trials > 1 ? '--trials' : null,
-  ].filter((flag) => flag !== null);
-  if (beyond.length > 0) {
+  if (trials > 1) {
     throw new CliError(
-      `${options.config}: gates.sequential judges in one process, without a store: it does not go with ${beyond.join(', ')} yet`,
+      `${options.config}: gates.sequential folds one verdict a case: it does not go with --trials yet`,
+    );
+  }
+  const stored = options.store !== undefined || options.nats !== undefined || options.wait === true;
+  if (options.resume !== undefined && !stored) {
+    throw new CliError(
+      `--resume ${options.resume} continues a stored evaluation run: give the store it is in (--store <uri>)`,
     );
   }
   return true;

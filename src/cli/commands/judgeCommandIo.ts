@@ -39,6 +39,7 @@ export interface JudgeCommandOptions extends NatsCredentialFlags {
   trials?: string;
   seed?: string;
   reduce?: string;
+  resume?: string;
 }
 
 /** The evaluation run id of cases without one: named after the cases file's bytes. */

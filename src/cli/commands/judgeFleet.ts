@@ -35,7 +35,7 @@ import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
-import { calibrationReport, withCalibration } from './calibrationGate.js';
+import { type CalibrationReport, calibrationReport, withCalibration } from './calibrationGate.js';
 import {
   type CasesScan,
   caseContexts,
@@ -270,12 +270,16 @@ async function judgeScannedIntoStore(
   }
 }
 
-/** Write a finished run's verdicts (`--out`, else stdout) and report its summary and gates. */
-async function finishStoredRun(
+/**
+ * Write a finished run's verdicts (`--out`, else stdout) and report its
+ * summary and gates, with `more` (a sequential gate's lines) after the rest.
+ */
+export async function finishStoredRun(
   store: JudgeStore,
   run: EvaluationRunRecord,
   config: JudgeConfig,
   options: Pick<JudgeCommandOptions, 'json' | 'out'>,
+  more: CalibrationReport = { lines: [], json: {}, failedGates: [] },
 ): Promise<void> {
   let verdicts: AsyncGenerator<StoredVerdict>;
   try {
@@ -311,7 +315,10 @@ async function finishStoredRun(
     run.malformedLines,
     config,
     options,
-    withCalibration(agreement.report(), await calibrationReport(store, config, run.judgeName)),
+    withCalibration(
+      withCalibration(agreement.report(), await calibrationReport(store, config, run.judgeName)),
+      more,
+    ),
     {
       evaluationRunId: run.evaluationRunId,
       fromCache,
@@ -363,7 +370,7 @@ function queueMessageSize(queue: JudgeQueue, judgeName: string): MessageSize | u
   });
 }
 
-function storeLocationOf(option: string | undefined, needs: string) {
+export function storeLocationOf(option: string | undefined, needs: string) {
   const given = option ?? process.env.ARENA_STORE;
   if (given === undefined || given.trim() === '') {
     throw new CliError(
@@ -375,7 +382,7 @@ function storeLocationOf(option: string | undefined, needs: string) {
 
 /** An evaluation run's end, as the CLI tells it: a cancel exits 130, a failed run is bad input. */
 /** The store, waited for through a server restart (`ARENA_SERVER_PATIENCE_MS`), then exit 3. */
-function patientStore(store: JudgeStore, signal: AbortSignal): JudgeStore {
+export function patientStore(store: JudgeStore, signal: AbortSignal): JudgeStore {
   return patientJudgeStore(store, {
     what: 'the judge store',
     patienceMs: serverPatienceFromEnvironment(),
@@ -388,7 +395,7 @@ function patientStore(store: JudgeStore, signal: AbortSignal): JudgeStore {
 }
 
 /** The queue's publishes, made again through a NATS restart (`ARENA_SERVER_PATIENCE_MS`), then exit 3; said once. */
-function patientQueue(queue: JudgeQueue): JudgeQueue {
+export function patientQueue(queue: JudgeQueue): JudgeQueue {
   let told = false;
   return patientJudgeQueue(queue, {
     what: 'the judge queue',
@@ -403,7 +410,7 @@ function patientQueue(queue: JudgeQueue): JudgeQueue {
   });
 }
 
-function cliErrorOf(error: unknown): never {
+export function cliErrorOf(error: unknown): never {
   if (error instanceof EvaluationRunCancelledError) {
     throw new CliError(`interrupted: ${error.message}`, ExitCode.cancelled, { cause: error });
   }
@@ -413,6 +420,6 @@ function cliErrorOf(error: unknown): never {
   throw error;
 }
 
-function say(line: string): void {
+export function say(line: string): void {
   process.stderr.write(`${line}\n`);
 }

@@ -3,31 +3,21 @@ import type { FileHandle } from 'node:fs/promises';
 import { AHEAD_FACTOR, judgeInDrawOrder } from '../../actors/judging/judgeInDrawOrder.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
-import { parseCaseLine } from '../../domain/judge/cases.js';
-import type { JudgeContext } from '../../domain/judge/context.js';
 import {
   foldSequentialGates,
   type SequentialGateSpec,
   type SequentialGateState,
-  sequentialGateReports,
   sequentialGates,
 } from '../../domain/judge/sequentialGate.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
-import { gateWealth } from '../../domain/stats/bettingGate.js';
 import { drawOrder, drawSeedOf } from '../../domain/stats/drawOrder.js';
-import { lineAt, lineStarts } from '../caseLineIndex.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar } from '../progress.js';
-import {
-  caseLines,
-  defaultRunIdOf,
-  type JudgeCommandOptions,
-  reportJudgeRun,
-  scanCases,
-} from './judgeCommandIo.js';
+import { withCalibration } from './calibrationGate.js';
+import { defaultRunIdOf, type JudgeCommandOptions, reportJudgeRun } from './judgeCommandIo.js';
 import { agreementReporter } from './judgePanelReport.js';
-import { sequentialCostLine, sequentialGateLine } from './sequentialGateText.js';
+import { drawnCases, sequentialReport, wealthProgress } from './sequentialRun.js';
 
 /** What `--seed` may be: an integer in [0, 2^32). */
 export function parseDrawSeed(text: string | undefined): number | undefined {
@@ -59,26 +49,7 @@ export async function judgeSequentially(
   },
 ): Promise<void> {
   const defaultRunId = options.runId ?? defaultRunIdOf(await fileSha256(file));
-  const scan = await scanCases(file, defaultRunId, casesPath);
-  if (scan.cases === 0) {
-    throw new CliError(`${casesPath}: no case to judge: the sequential gate needs at least one`);
-  }
-  const starts = await lineStarts(file);
-  const lineOfCase = new Uint32Array(scan.cases);
-  let line = 0;
-  let found = 0;
-  for await (const outcome of caseLines(file, defaultRunId, casesPath)) {
-    line++;
-    if (outcome.kind === 'case') lineOfCase[found++] = line;
-  }
-  const caseAt = async (fileIndex: number): Promise<JudgeContext> => {
-    const at = lineOfCase[fileIndex]!;
-    const outcome = parseCaseLine(await lineAt(file, starts, at), at, defaultRunId);
-    if (outcome.kind !== 'case') {
-      throw new CliError(`${casesPath}:${at}: the file changed while it was judged`);
-    }
-    return outcome.context;
-  };
+  const { scan, caseAt } = await drawnCases(file, casesPath, defaultRunId);
   const seed = options.seed ?? drawSeedOf(defaultRunId);
   // the order is fixed before the first case is judged
   const order = drawOrder(scan.cases, seed);
@@ -115,11 +86,7 @@ export async function judgeSequentially(
       },
       fold: (result) => {
         state = foldSequentialGates(state, result);
-        const wealth = Math.max(...state.tracks.map((track) => gateWealth(track.test)));
-        bar.update(
-          state.folded,
-          `wealth ${wealth.toFixed(1)}/${Number((1 / state.alpha).toFixed(2))}`,
-        );
+        bar.update(state.folded, wealthProgress(state));
         return state.decision !== null;
       },
     });
@@ -129,43 +96,13 @@ export async function judgeSequentially(
     if (out !== process.stdout)
       await new Promise<void>((resolve) => (out as WriteStream).end(resolve));
   }
-  const reports = sequentialGateReports(state);
-  const deciding = reports.find((report) => report.decision === 'fail') ?? reports[0]!;
-  const failed = reports
-    .filter((report) => report.decision === 'fail')
-    .map(
-      (report) =>
-        `${report.gate} ${report.threshold} failed by the sequential gate after ${report.decidedAt} of ${state.total} cases`,
-    );
-  const { min_pass_rate: _rate, min_mean_score: _score, ...otherGates } = config.gates;
-  const agreed = agreement.report();
+  const sequential = sequentialReport(state, outcome.judged, config);
   reportJudgeRun(
     judge.settings.name,
     summary.summary(),
     scan.malformed,
-    { ...config, gates: otherGates },
+    sequential.config,
     options,
-    {
-      lines: [
-        ...agreed.lines,
-        ...reports.map((report) => sequentialGateLine(report, state)),
-        sequentialCostLine(state, outcome.judged),
-      ],
-      json: {
-        ...agreed.json,
-        sequential: {
-          decision: state.decision,
-          judged: outcome.judged,
-          decidedAt: state.decidedAt,
-          total: state.total,
-          wealth: deciding.wealth,
-          seed,
-          alpha: state.alpha,
-          confidenceSequence: deciding.confidenceSequence,
-          gates: reports,
-        },
-      },
-      failedGates: [...agreed.failedGates, ...failed],
-    },
+    withCalibration(agreement.report(), sequential.report),
   );
 }

@@ -197,3 +197,30 @@ export function sequentialGateReports(state: SequentialGateState): SequentialGat
     };
   });
 }
+
+/**
+ * Why a fold state read back (from a store, to resume) is not one of these
+ * gates, or `null` when it is: the same seed, alpha, cases and gate specs,
+ * and a fold no further than the file.
+ *
+ * @example
+ * ```ts
+ * const fresh = sequentialGates([{ gate: 'min_pass_rate', threshold: 0.8 }], { alpha: 0.05, total: 10, seed: 7 });
+ * sequentialGateMismatch({ ...fresh, alpha: 0.1 }, fresh); // 'alpha 0.1, not 0.05'
+ * ```
+ */
+export function sequentialGateMismatch(
+  stored: SequentialGateState,
+  fresh: SequentialGateState,
+): string | null {
+  if (stored.seed !== fresh.seed) return `seed ${stored.seed}, not ${fresh.seed}`;
+  if (stored.alpha !== fresh.alpha) return `alpha ${stored.alpha}, not ${fresh.alpha}`;
+  if (stored.total !== fresh.total) return `${stored.total} cases, not ${fresh.total}`;
+  const specs = (state: SequentialGateState) =>
+    JSON.stringify(state.tracks?.map((track) => track.spec) ?? null);
+  if (specs(stored) !== specs(fresh)) return `gates ${specs(stored)}, not ${specs(fresh)}`;
+  if (!Number.isSafeInteger(stored.folded) || stored.folded < 0 || stored.folded > stored.total) {
+    return `${stored.folded} results folded of ${stored.total}`;
+  }
+  return null;
+}

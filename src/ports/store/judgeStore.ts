@@ -134,6 +134,35 @@ export interface CalibrationStore {
   latestCalibration(judgeName: string): Promise<CalibrationRecord | null>;
 }
 
+/**
+ * The sequential gate of an evaluation run (`gates.sequential`), as its
+ * submitter saved it at its last quiet point: the draw order (its seed, the
+ * number of cases, the order's digest) and the fold state that a resumed or
+ * distributed run continues from.
+ */
+export interface SequentialGateRecord {
+  readonly evaluationRunId: string;
+  /** The draw order's seed. */
+  readonly seed: number;
+  /** The cases drawn: the file's cases. */
+  readonly total: number;
+  /** sha256 (hex) of the draw order (`order[i]` as 32-bit little-endian integers): a resume checks it draws the same order. */
+  readonly orderSha256: string;
+  /** Results folded in draw order so far. */
+  readonly folded: number;
+  /** The gates' fold state (`SequentialGateState`), plain JSON. */
+  readonly state: JsonValue;
+  readonly decision: 'pass' | 'fail' | null;
+  /** The 1-based draw index of the deciding result. */
+  readonly decidedAt: number | null;
+  /** Verdicts recorded for the run when it was saved: judgements made (paid for). */
+  readonly judged: number;
+  readonly updatedAt: string;
+}
+
+/** What `saveSequentialGate` writes; the time is the store's. */
+export type NewSequentialGateRecord = Omit<SequentialGateRecord, 'updatedAt'>;
+
 /** Evaluation runs, their verdicts and the verdict cache. */
 export interface JudgeStore extends CalibrationStore {
   /** Create a running evaluation run under a fresh id (a colliding id is retried). */
@@ -192,6 +221,14 @@ export interface JudgeStore extends CalibrationStore {
   cachedVerdict(key: string): Promise<JudgeResult | null>;
   /** The cached results under `keys`, in order (`null` where there is none), read at once. */
   cachedVerdicts(keys: readonly string[]): Promise<(JudgeResult | null)[]>;
+  /**
+   * Save a run's sequential gate: the first save records the draw order, a
+   * later one the fold state if it folded at least as far; a decided gate is
+   * never written again. Returns the gate as stored after the call.
+   */
+  saveSequentialGate(gate: NewSequentialGateRecord): Promise<SequentialGateRecord>;
+  /** A run's sequential gate, or `null` when it has none. */
+  sequentialGateOf(evaluationRunId: string): Promise<SequentialGateRecord | null>;
   close(): Promise<void>;
 }
 

@@ -53,6 +53,11 @@ export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions):
     runningEvaluationRuns: patient(() => store.runningEvaluationRuns()),
     cachedVerdict: patient((key: string) => store.cachedVerdict(key)),
     cachedVerdicts: patient((keys: readonly string[]) => store.cachedVerdicts(keys)),
+    // a save repeated after a lost reply writes the same state again
+    saveSequentialGate: patient((gate: Parameters<JudgeStore['saveSequentialGate']>[0]) =>
+      store.saveSequentialGate(gate),
+    ),
+    sequentialGateOf: patient((id: string) => store.sequentialGateOf(id)),
     // a lost reply could record a calibration twice: harmless, the newest of equal rows is read
     recordCalibration: patient((calibration: Parameters<JudgeStore['recordCalibration']>[0]) =>
       store.recordCalibration(calibration),

@@ -19,6 +19,7 @@ describe('shipped migrations', () => {
       '37a45af0414702c695bf203850c4fb652aeefc319f9fb69ec863fc5164b5ba77',
       '3b244b14553ec179a0b80f222bdee112314d526aecf1f8554d00d71146d0fe7a',
       '92cdf1f3cdd976638e2529f822d28d7e53b94c4a6a3f369b4978099e3012f4de',
+      '2cd384744211e34451dc35a69c322a30af50ef488581ba6844821e7fa0f5a836',
     ]);
   });
 
@@ -33,6 +34,7 @@ describe('shipped migrations', () => {
       '9a6b3a4be0f1d460040283c9eb85ed937db591259c0115b2f27eff8413decbb3',
       '272da99b5d533906e50c7b5477e223d5e340c2f894170bf2a5ca18fe45b5af65',
       '5a85d889dcca3d5b81b340df16cfdce77928c34895af69f6ee8d2a8a6ec2a0d9',
+      'b521bc2781f224bafc9df7d488f8430b1db847671e5fa4c1f7f04cf5f4da0b82',
     ]);
   });
 });

@@ -40,6 +40,7 @@ describe('store schema migrations', () => {
       'remote_components',
       'resumes',
       'runs',
+      'sequential_gates',
       'snapshots',
       'sweep_trials',
       'sweeps',

@@ -8,6 +8,7 @@ import {
   type EvaluationRunRecord,
   type JudgeStore,
   type NewVerdict,
+  type SequentialGateRecord,
   type VerdictRecording,
 } from '../judgeStore.js';
 import { decodeStoredJson, encodeStoredJson } from '../storedJson.js';
@@ -133,6 +134,15 @@ const sql = {
     'SELECT * FROM judge_calibrations WHERE fingerprint = $1 ORDER BY calibration_id DESC LIMIT 1',
   latestCalibration:
     'SELECT * FROM judge_calibrations WHERE judge_name = $1 ORDER BY calibration_id DESC LIMIT 1',
+  saveGate: `INSERT INTO sequential_gates (evaluation_run_id, seed, total, order_sha256, folded, state,
+       decision, decided_at, judged, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (evaluation_run_id) DO UPDATE SET folded = excluded.folded, state = excluded.state,
+       decision = excluded.decision, decided_at = excluded.decided_at, judged = excluded.judged,
+       updated_at = excluded.updated_at
+     WHERE sequential_gates.decision IS NULL AND sequential_gates.folded <= excluded.folded
+     RETURNING evaluation_run_id`,
+  gateRow: 'SELECT * FROM sequential_gates WHERE evaluation_run_id = $1',
   runningRuns: `SELECT * FROM evaluation_runs WHERE status = 'running' ORDER BY created_at, evaluation_run_id`,
 } as const;
 
@@ -374,6 +384,28 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
       return (await cachedVerdicts([key]))[0] ?? null;
     },
     cachedVerdicts,
+    async saveSequentialGate(gate) {
+      writable("save an evaluation run's sequential gate");
+      await runRow(gate.evaluationRunId);
+      await db.all(sql.saveGate, [
+        gate.evaluationRunId,
+        gate.seed,
+        gate.total,
+        gate.orderSha256,
+        gate.folded,
+        encodeStoredJson(gate.state),
+        gate.decision,
+        gate.decidedAt,
+        gate.judged,
+        now(),
+      ]);
+      const row = await db.get<SequentialGateRow>(sql.gateRow, [gate.evaluationRunId]);
+      return sequentialGateFromRow(row!);
+    },
+    async sequentialGateOf(evaluationRunId) {
+      const row = await db.get<SequentialGateRow>(sql.gateRow, [evaluationRunId]);
+      return row === undefined ? null : sequentialGateFromRow(row);
+    },
     async recordCalibration(calibration) {
       writable('record a calibration');
       const calibratedAt = now();
@@ -403,6 +435,35 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
     async close() {
       await db.close();
     },
+  };
+}
+
+/** A `sequential_gates` row as a database returns it (PostgreSQL's BIGINT as a string). */
+interface SequentialGateRow {
+  evaluation_run_id: string;
+  seed: number | string;
+  total: number | string;
+  order_sha256: string;
+  folded: number | string;
+  state: string;
+  decision: 'pass' | 'fail' | null;
+  decided_at: number | string | null;
+  judged: number | string;
+  updated_at: string;
+}
+
+function sequentialGateFromRow(row: SequentialGateRow): SequentialGateRecord {
+  return {
+    evaluationRunId: row.evaluation_run_id,
+    seed: Number(row.seed),
+    total: Number(row.total),
+    orderSha256: row.order_sha256,
+    folded: Number(row.folded),
+    state: decodeStoredJson(row.state),
+    decision: row.decision,
+    decidedAt: row.decided_at === null ? null : Number(row.decided_at),
+    judged: Number(row.judged),
+    updatedAt: row.updated_at,
   };
 }
 

@@ -12,6 +12,8 @@ export interface ColumnTypes {
   flag(column: string): string;
   /** A double-precision number. */
   readonly double: string;
+  /** A 64-bit integer (PostgreSQL's INTEGER has 32 bits). */
+  readonly bigInteger: string;
   /** A key that numbers rows as they are inserted. */
   readonly sequenceKey: string;
   /** What follows a table's columns (SQLite's ` STRICT`). */
@@ -21,6 +23,7 @@ export interface ColumnTypes {
 export const sqliteColumnTypes: ColumnTypes = {
   flag: (column) => `INTEGER NOT NULL CHECK (${column} IN (0, 1))`,
   double: 'REAL',
+  bigInteger: 'INTEGER',
   sequenceKey: 'INTEGER PRIMARY KEY',
   tableOptions: ' STRICT',
 };
@@ -28,6 +31,7 @@ export const sqliteColumnTypes: ColumnTypes = {
 export const postgresColumnTypes: ColumnTypes = {
   flag: () => 'BOOLEAN NOT NULL',
   double: 'DOUBLE PRECISION',
+  bigInteger: 'BIGINT',
   sequenceKey: 'BIGSERIAL PRIMARY KEY',
   tableOptions: '',
 };
@@ -223,6 +227,25 @@ export const judgeCalibrationsTable = (
   )${types.tableOptions};
   CREATE INDEX judge_calibrations_by_fingerprint ON judge_calibrations (fingerprint, calibration_id);
   CREATE INDEX judge_calibrations_by_judge ON judge_calibrations (judge_name, calibration_id);`;
+
+/**
+ * The sequential gate of an evaluation run (SQLite schema 10, PostgreSQL
+ * schema 9): its draw order (the seed, the cases, the order's digest) and its
+ * fold state, saved by the submitter at each quiet point, so a resumed or
+ * distributed run folds on from it; a decided gate is never written again.
+ */
+export const sequentialGatesTable = (types: ColumnTypes): string => `CREATE TABLE sequential_gates (
+    evaluation_run_id TEXT PRIMARY KEY REFERENCES evaluation_runs (evaluation_run_id) ON DELETE CASCADE,
+    seed ${types.bigInteger} NOT NULL,
+    total INTEGER NOT NULL,
+    order_sha256 TEXT NOT NULL,
+    folded INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    decision TEXT CHECK (decision IN ('pass', 'fail')),
+    decided_at INTEGER,
+    judged INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+  )${types.tableOptions};`;
 
 /** The run store's tables, there since each schema's first version that had them all (SQLite 2, PostgreSQL 1). */
 export const runTables = [

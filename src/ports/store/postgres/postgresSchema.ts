@@ -9,6 +9,7 @@ import {
   remoteComponentsTable,
   resumesTable,
   runDeliveriesColumns,
+  sequentialGatesTable,
   snapshotsTable,
   sweepTables,
   verdictCacheTable,
@@ -106,6 +107,10 @@ export const postgresMigrations: readonly string[] = [
   `,
   // 9: the roles' rules on every row (leases, finished runs), a finished run sealed by a digest, judged texts dropped (the SQLite store's migration 10, without roles)
   postgresRoleRulesMigration,
+  // 10: the sequential gate of an evaluation run (the SQLite store's migration 11)
+  `
+  ${sequentialGatesTable(postgresColumnTypes)}
+  `,
 ];
 
 /** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */

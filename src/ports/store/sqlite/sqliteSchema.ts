@@ -8,6 +8,7 @@ import {
   remoteComponentsTable,
   resumesTable,
   runDeliveriesColumns,
+  sequentialGatesTable,
   snapshotsTable,
   sqliteColumnTypes,
   sweepTables,
@@ -128,6 +129,10 @@ export const storeMigrations: readonly string[] = [
   `,
   // 10: a finished run's and evaluation run's records sealed by a digest; judged texts dropped at the end
   sqliteSealingMigration,
+  // 11: the sequential gate of an evaluation run: its draw order and fold state, to resume and to judge on a fleet
+  `
+  ${sequentialGatesTable(sqliteColumnTypes)}
+  `,
 ];
 
 /**
