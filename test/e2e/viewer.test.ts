@@ -304,24 +304,28 @@ function treeRows(page: Page) {
   );
 }
 
+/** An arena command started in the repository with the viewer on a free port, kept up 30 s for a page. */
+function arenaWithView(args: readonly string[], timeoutMs: number): RunningProcess {
+  const command = [path.join(repoRoot, 'cli/bin/arena.js'), ...args];
+  return startProcess(process.execPath, [...command, '--view-port', '0', '--view-wait', '30'], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: '1' },
+    timeoutMs,
+  });
+}
+
 describe('arena judge --view and arena sweep --view', () => {
   it("shows each case's judge actor, lit in its final state", async () => {
-    const running = startProcess(
-      process.execPath,
+    const running = arenaWithView(
       [
-        path.join(repoRoot, 'cli/bin/arena.js'),
         'judge',
         'examples/judge/cases.jsonl',
         '--config',
         'examples/judge/replay.yaml',
         '--out',
         path.join(folder, 'judged.jsonl'),
-        '--view-port',
-        '0',
-        '--view-wait',
-        '30',
       ],
-      { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, timeoutMs: 55_000 },
+      55_000,
     );
     const url = await viewerUrl(running);
     const { page, requests, errors } = await openPage(url);
@@ -350,10 +354,8 @@ describe('arena judge --view and arena sweep --view', () => {
   });
 
   it("shows a sweep's trials: the sweep's actor and each trial's controller", async () => {
-    const running = startProcess(
-      process.execPath,
+    const running = arenaWithView(
       [
-        path.join(repoRoot, 'cli/bin/arena.js'),
         'sweep',
         'examples/sweep.yaml',
         '--store',
@@ -361,12 +363,8 @@ describe('arena judge --view and arena sweep --view', () => {
         '--parallel',
         '2',
         '--json',
-        '--view-port',
-        '0',
-        '--view-wait',
-        '30',
       ],
-      { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, timeoutMs: 110_000 },
+      110_000,
     );
     const url = await viewerUrl(running);
     const { page, requests, errors } = await openPage(url, { width: 1280, height: 8000 });
