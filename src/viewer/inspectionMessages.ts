@@ -2,7 +2,10 @@ import type { InspectionEvent } from 'xstate';
 import { toJsonSafe } from '../actors/inspection/jsonSafe.js';
 import { redactPayload } from './redactPayload.js';
 import type { ViewerCharts } from './viewerCharts.js';
-import type { ActorLineMessage } from './viewerMessages.js';
+import type { ActorMessage, EventMessage, SnapshotMessage } from './viewerMessages.js';
+
+/** Payloads deeper or longer than this are cut: the page shows events, it does not archive them. */
+const PAYLOAD_LIMITS = { maxDepth: 6, maxStringLength: 400 } as const;
 
 /** The parts of an actor ref the viewer reads, beyond the public `ActorRefLike`. */
 interface InspectedActorRef {
@@ -12,66 +15,182 @@ interface InspectedActorRef {
   readonly logic?: { readonly config?: { readonly id?: unknown } } | undefined;
 }
 
-/** Payloads deeper or longer than this are cut: the page shows events, it does not archive them. */
-const payloadLimits = { maxDepth: 6, maxStringLength: 400 } as const;
+/**
+ * A line of an actor's life kept as XState gave it: its JSON (what a page is
+ * sent) is written the first time a page needs it, once, and the live
+ * values are let go then. A run that nobody watches never pays for it.
+ */
+export abstract class LiveLine {
+  private text: string | null = null;
+
+  constructor(
+    /** Position in the stream. */
+    readonly seq: number,
+    /** Milliseconds since the viewer started, unrounded. */
+    protected readonly at: number,
+    /** The actor's session id. */
+    readonly sid: string,
+  ) {}
+
+  /** The message's JSON, as `JSON.stringify` would write it. */
+  json(): string {
+    this.text ??= this.write();
+    return this.text;
+  }
+
+  /** The message itself, for `JSON.stringify` and readers of one line. */
+  toJSON(): EventMessage | SnapshotMessage {
+    return JSON.parse(this.json()) as EventMessage | SnapshotMessage;
+  }
+
+  /** Write the JSON and drop the live values. */
+  protected abstract write(): string;
+}
+
+/** An event an actor received: its {@link EventMessage}, payload JSON-safe and redacted, once a page needs it. */
+export class LiveEventLine extends LiveLine {
+  readonly k = 'event';
+  private event: unknown;
+
+  constructor(
+    seq: number,
+    at: number,
+    sid: string,
+    event: unknown,
+    private readonly source: string | null,
+  ) {
+    super(seq, at, sid);
+    this.event = event;
+  }
+
+  protected write(): string {
+    const type = (this.event as { type?: unknown } | null | undefined)?.type;
+    const message: EventMessage = {
+      k: 'event',
+      seq: this.seq,
+      at: roundedMs(this.at),
+      sid: this.sid,
+      type: typeof type === 'string' ? type : '(untyped)',
+      payload: redactPayload(toJsonSafe(this.event, PAYLOAD_LIMITS)),
+      source: this.source,
+    };
+    this.event = null;
+    return JSON.stringify(message);
+  }
+}
+
+/** An actor's snapshot after an event: its {@link SnapshotMessage} once a page needs it. */
+export class LiveSnapshotLine extends LiveLine {
+  readonly k = 'snapshot';
+  private value: unknown;
+
+  constructor(
+    seq: number,
+    at: number,
+    sid: string,
+    private readonly event: string | null,
+    value: unknown,
+    /** `active`, `done`, `error` or `stopped`. */
+    readonly status: string,
+  ) {
+    super(seq, at, sid);
+    this.value = value;
+  }
+
+  protected write(): string {
+    const value = this.value;
+    const message: SnapshotMessage = {
+      k: 'snapshot',
+      seq: this.seq,
+      at: roundedMs(this.at),
+      sid: this.sid,
+      event: this.event,
+      value: value === undefined ? null : typeof value === 'string' ? value : toJsonSafe(value),
+      status: this.status,
+    };
+    this.value = null;
+    return JSON.stringify(message);
+  }
+}
+
+/** A line of an actor's life as a live viewer keeps it. */
+export type LiveFeedLine = ActorMessage | LiveEventLine | LiveSnapshotLine;
 
 /**
- * The viewer message of one XState inspection event: an actor's birth (with
- * the key of its statechart), an event it received (payload JSON-safe,
- * secrets redacted), or its snapshot after one; `null` for the kinds the page
- * does not show (microsteps, actions).
+ * The line of one XState inspection event, at the cost of a few field reads:
+ * an actor's birth (with the key of its statechart), an event it received, or
+ * its snapshot after one (both converted to JSON only when a page is sent
+ * them); `null` for the kinds the page does not show (microsteps, actions).
+ * `seq` is asked for only when a line is made.
  *
  * @example
  * ```ts
- * toViewerMessage(snapshotEvent, 7, 12.5, charts);
- * // { k: 'snapshot', seq: 7, at: 12.5, sid: 'x:0', event: 'start', value: 'running', status: 'active' }
+ * messageJson(toLiveLine(snapshotEvent, () => 7, 12.5, charts)!);
+ * // '{"k":"snapshot","seq":7,"at":12.5,"sid":"x:0","event":"start","value":"running","status":"active"}'
  * ```
  */
-export function toViewerMessage(
+export function toLiveLine(
   event: InspectionEvent,
-  seq: number,
+  nextSeq: () => number,
   at: number,
   charts: ViewerCharts,
-): ActorLineMessage | null {
-  const actor = event.actorRef as unknown as InspectedActorRef;
-  const sid = actor.sessionId;
+): LiveFeedLine | null {
   switch (event.type) {
+    case '@xstate.event': {
+      const actor = event.actorRef as unknown as InspectedActorRef;
+      return new LiveEventLine(
+        nextSeq(),
+        at,
+        actor.sessionId,
+        event.event,
+        event.sourceRef?.sessionId ?? null,
+      );
+    }
+    case '@xstate.snapshot': {
+      const actor = event.actorRef as unknown as InspectedActorRef;
+      const snapshot = event.snapshot as { status?: unknown; value?: unknown };
+      const type = event.event?.type;
+      return new LiveSnapshotLine(
+        nextSeq(),
+        at,
+        actor.sessionId,
+        typeof type === 'string' ? type : null,
+        snapshot.value,
+        typeof snapshot.status === 'string' ? snapshot.status : 'active',
+      );
+    }
     case '@xstate.actor': {
+      const actor = event.actorRef as unknown as InspectedActorRef;
       const machine = actor.logic?.config?.id;
       return {
         k: 'actor',
-        seq,
-        at,
-        sid,
-        id: typeof actor.id === 'string' ? actor.id : sid,
+        seq: nextSeq(),
+        at: roundedMs(at),
+        sid: actor.sessionId,
+        id: typeof actor.id === 'string' ? actor.id : actor.sessionId,
         machine: typeof machine === 'string' ? machine : null,
         parent: typeof actor._parent?.sessionId === 'string' ? actor._parent.sessionId : null,
         chart: charts.keyForLogic(actor.logic),
       };
     }
-    case '@xstate.event':
-      return {
-        k: 'event',
-        seq,
-        at,
-        sid,
-        type: typeof event.event?.type === 'string' ? event.event.type : '(untyped)',
-        payload: redactPayload(toJsonSafe(event.event, payloadLimits)),
-        source: event.sourceRef?.sessionId ?? null,
-      };
-    case '@xstate.snapshot': {
-      const snapshot = event.snapshot as { status?: unknown; value?: unknown };
-      return {
-        k: 'snapshot',
-        seq,
-        at,
-        sid,
-        event: typeof event.event?.type === 'string' ? event.event.type : null,
-        value: snapshot.value === undefined ? null : toJsonSafe(snapshot.value),
-        status: typeof snapshot.status === 'string' ? snapshot.status : 'active',
-      };
-    }
     default:
       return null;
   }
+}
+
+/**
+ * The JSON of a message or a live line: what a page is sent for it.
+ *
+ * @example
+ * ```ts
+ * messageJson({ k: 'gone', sid: 'x:3' }); // '{"k":"gone","sid":"x:3"}'
+ * ```
+ */
+export function messageJson(message: object): string {
+  return message instanceof LiveLine ? message.json() : JSON.stringify(message);
+}
+
+/** Milliseconds to the microsecond, as pages and traces show them. */
+function roundedMs(at: number): number {
+  return Math.round(at * 1000) / 1000;
 }

@@ -27,12 +27,44 @@ export function redactPayload(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(redactPayload);
   const result: Record<string, JsonValue> = {};
   for (const [key, item] of Object.entries(value)) {
-    result[key] = SECRET_KEY.test(key) && item !== null ? REDACTED : redactPayload(item);
+    result[key] = isSecretKey(key) && item !== null ? REDACTED : redactPayload(item);
   }
   return result;
 }
 
-function redactText(text: string): string {
+/** Keys already tested, bounded (payloads with made-up keys must not grow it without end). */
+const testedKeys = new Map<string, boolean>();
+const MAX_TESTED_KEYS = 4096;
+
+/**
+ * Whether a payload key names a secret (`apiKey`, `password`, `Authorization`…):
+ * its value is shown as `[redacted]`.
+ *
+ * @example
+ * ```ts
+ * isSecretKey('apiKey'); // true
+ * isSecretKey('count');  // false
+ * ```
+ */
+export function isSecretKey(key: string): boolean {
+  const known = testedKeys.get(key);
+  if (known !== undefined) return known;
+  const secret = SECRET_KEY.test(key);
+  if (testedKeys.size < MAX_TESTED_KEYS) testedKeys.set(key, secret);
+  return secret;
+}
+
+/**
+ * A string as the viewer shows it: `[redacted]` when it is shaped like a
+ * credential, a URL's password hidden, else unchanged.
+ *
+ * @example
+ * ```ts
+ * redactText('Bearer abc.def');          // '[redacted]'
+ * redactText('nats://u:pw@h:4222');       // 'nats://u:***@h:4222'
+ * ```
+ */
+export function redactText(text: string): string {
   if (SECRET_TEXT.test(text.trim())) return REDACTED;
   return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):[^/?#@]*@/i, '$1:***@');
 }

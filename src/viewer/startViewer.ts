@@ -1,6 +1,6 @@
 import type { InspectionEvent, Observer } from 'xstate';
 import type { TraceRecord } from '../actors/inspection/traceRecord.js';
-import { toViewerMessage } from './inspectionMessages.js';
+import { toLiveLine } from './inspectionMessages.js';
 import { traceMessages } from './traceMessages.js';
 import { ViewerCharts } from './viewerCharts.js';
 import { ViewerOptionError } from './viewerErrors.js';
@@ -101,14 +101,20 @@ export async function startViewer(options: ViewerOptions = {}): Promise<LiveView
     options,
   );
   const startedAt = performance.now();
+  const nextSeq = (): number => feed.nextSeq();
   const inspect: Observer<InspectionEvent> = {
+    // The run's own thread pays only for a small object per event and a ring slot: the
+    // conversion, redaction and JSON wait for a page (in the server's batched flush).
     next(event) {
       try {
-        const at = Math.round((performance.now() - startedAt) * 1000) / 1000;
-        const message = toViewerMessage(event, feed.nextSeq(), at, charts);
-        if (message === null) return;
-        const gone = feed.add(message);
-        server.publish(gone.length === 0 ? [message] : [message, ...gone]);
+        const type = event.type;
+        if (type === '@xstate.microstep' || type === '@xstate.action') return;
+        const line = toLiveLine(event, nextSeq, performance.now() - startedAt, charts);
+        if (line === null) return;
+        const gone = feed.add(line);
+        if (server.connectedViewers > 0) {
+          server.publish(gone.length === 0 ? [line] : [line, ...gone]);
+        }
       } catch {
         // Watching is best effort: the viewer never breaks the actors it watches.
       }

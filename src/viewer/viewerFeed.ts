@@ -1,4 +1,5 @@
 import { HistoryRing } from './historyRing.js';
+import type { LiveEventLine, LiveSnapshotLine } from './inspectionMessages.js';
 import type {
   ActorLineMessage,
   ActorMessage,
@@ -6,6 +7,12 @@ import type {
   SnapshotMessage,
   ViewerMessage,
 } from './viewerMessages.js';
+
+/**
+ * A line the feed keeps: a message, or a live event or snapshot that turns
+ * into its message when a page is sent it (`JSON.stringify` calls its `toJSON`).
+ */
+export type FeedLine = ActorLineMessage | LiveEventLine | LiveSnapshotLine;
 
 /** How much a feed keeps. */
 export interface ViewerFeedOptions {
@@ -17,8 +24,8 @@ export interface ViewerFeedOptions {
 
 interface KeptActor {
   actor: ActorMessage | null;
-  lines: HistoryRing<ActorLineMessage> | ActorLineMessage[];
-  latest: SnapshotMessage | null;
+  lines: HistoryRing<FeedLine> | FeedLine[];
+  latest: SnapshotMessage | LiveSnapshotLine | null;
   finished: boolean;
 }
 
@@ -77,7 +84,7 @@ export class ViewerFeed {
    * Keep a message; returns the actors forgotten to make room (to tell the
    * pages), usually none.
    */
-  add(message: ActorLineMessage): GoneMessage[] {
+  add(message: FeedLine): GoneMessage[] {
     this.seq = Math.max(this.seq, message.seq + 1);
     let kept = this.actors.get(message.sid);
     if (kept === undefined) {
@@ -102,8 +109,8 @@ export class ViewerFeed {
   }
 
   /** Everything kept, in stream order: what a page that connects now is sent. */
-  retained(): ActorLineMessage[] {
-    const messages: ActorLineMessage[] = [];
+  retained(): FeedLine[] {
+    const messages: FeedLine[] = [];
     for (const kept of this.actors.values()) {
       if (kept.actor !== null) messages.push(kept.actor);
       const lines = Array.isArray(kept.lines) ? kept.lines : kept.lines.toArray();

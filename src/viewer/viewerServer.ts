@@ -3,10 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { escapeXml } from '../diagram/svgText.js';
 import { listenOn } from '../ports/runtime/listenOn.js';
+import { messageJson } from './inspectionMessages.js';
 import { type ViewerAssets, viewerAssets } from './viewerAssets.js';
 import type { ViewerCharts } from './viewerCharts.js';
 import { ViewerServerError } from './viewerErrors.js';
-import type { ViewerFeed } from './viewerFeed.js';
+import type { FeedLine, ViewerFeed } from './viewerFeed.js';
 import type { ChartMessage, HelloMessage, ViewerMessage } from './viewerMessages.js';
 
 /**
@@ -22,6 +23,9 @@ export const DEFAULT_MAX_VIEWER_BUFFER_BYTES = 4 * 1024 * 1024;
 const REPLAY_CHUNK = 2000;
 /** How long messages gather before they go out to the pages, in ms. */
 const BATCH_MS = 16;
+
+/** What a page is sent: messages, and the feed's live lines (made into messages as they are written). */
+export type OutgoingMessage = ViewerMessage | FeedLine;
 
 /** What the server serves and how it bounds its pages. */
 export interface ViewerServerOptions {
@@ -46,7 +50,7 @@ export interface ViewerServer {
   readonly url: string;
   readonly port: number;
   /** Send messages to every page (batched), after the feed kept them. */
-  publish(messages: readonly ViewerMessage[]): void;
+  publish(messages: readonly OutgoingMessage[]): void;
   /** Pages connected now. */
   readonly connectedViewers: number;
   /** Pages cut off so far for leaving more than `maxViewerBufferBytes` unread. */
@@ -93,13 +97,13 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
   const hello: HelloMessage = { k: 'hello', history: options.feed.history, ...options.hello };
   const pages = new Set<Page>();
   const sockets = new Set<Socket>();
-  let pending: ViewerMessage[] = [];
+  let pending: OutgoingMessage[] = [];
   let timer: NodeJS.Timeout | null = null;
   let droppedViewers = 0;
   let port = options.port;
 
-  const send = (page: Page, messages: readonly ViewerMessage[]): number => {
-    const text = `data: ${JSON.stringify(messages)}\n\n`;
+  const send = (page: Page, messages: readonly OutgoingMessage[]): number => {
+    const text = eventText(messages);
     page.response.write(text);
     return Buffer.byteLength(text);
   };
@@ -117,7 +121,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     }
   };
   /** Send the page the charts `messages` need that it was not sent yet; returns the bytes written. */
-  const sendCharts = (page: Page, messages: readonly ViewerMessage[]): number => {
+  const sendCharts = (page: Page, messages: readonly OutgoingMessage[]): number => {
     const missing: ChartMessage[] = [];
     for (const message of messages) {
       if (message.k !== 'actor' || message.chart === null || page.charts.has(message.chart))
@@ -135,7 +139,8 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     lastFlushAt = performance.now();
     if (pending.length === 0) return;
     const batch = pending;
-    const text = `data: ${JSON.stringify(batch)}\n\n`;
+    // written once per batch, whatever the number of pages
+    const text = eventText(batch);
     pending = [];
     for (const page of pages) {
       // a page that stopped reading: cut it off (it reconnects for the replay), never buffer more for it
@@ -278,6 +283,16 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       return closing;
     },
   };
+}
+
+/** One server-sent event carrying `messages` as a JSON array. */
+function eventText(messages: readonly OutgoingMessage[]): string {
+  let text = 'data: [';
+  for (let index = 0; index < messages.length; index++) {
+    if (index > 0) text += ',';
+    text += messageJson(messages[index]!);
+  }
+  return `${text}]\n\n`;
 }
 
 /** Sent with every answer: the page loads nothing from elsewhere and leaks no token in a referrer. */

@@ -36,13 +36,16 @@ afterAll(async () => {
 });
 
 /** A page that records every request, console error and state lit on the chart. */
-async function openPage(url: string): Promise<{
+async function openPage(
+  url: string,
+  viewport = { width: 1280, height: 760 },
+): Promise<{
   page: Page;
   requests: string[];
   errors: string[];
   lit: () => Promise<string[]>;
 }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const page = await browser.newPage({ viewport });
   const requests: string[] = [];
   const errors: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
@@ -285,6 +288,128 @@ describe('arena view <trace>', () => {
       expect(run.stderr).toContain(message);
       expect(existsSync(store), 'the store is never created').toBe(false);
     }
+  });
+});
+
+/** Every row of the actor tree (tall enough a page draws them all): id, machine, state, status. */
+function treeRows(page: Page) {
+  return page.$$eval('[data-actor]', (nodes) =>
+    nodes.map((node) => ({
+      actor: node.getAttribute('data-actor') ?? '',
+      session: node.getAttribute('data-session') ?? '',
+      machine: node.querySelector('.actor-machine')?.textContent ?? '',
+      state: node.getAttribute('data-state-label') ?? '',
+      status: node.getAttribute('data-status') ?? '',
+    })),
+  );
+}
+
+/** An arena command started in the repository with the viewer on a free port, kept up 30 s for a page. */
+function arenaWithView(args: readonly string[], timeoutMs: number): RunningProcess {
+  const command = [path.join(repoRoot, 'cli/bin/arena.js'), ...args];
+  return startProcess(process.execPath, [...command, '--view-port', '0', '--view-wait', '30'], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: '1' },
+    timeoutMs,
+  });
+}
+
+describe('arena judge --view and arena sweep --view', () => {
+  it("shows each case's judge actor, lit in its final state", async () => {
+    const running = arenaWithView(
+      [
+        'judge',
+        'examples/judge/cases.jsonl',
+        '--config',
+        'examples/judge/replay.yaml',
+        '--out',
+        path.join(folder, 'judged.jsonl'),
+      ],
+      55_000,
+    );
+    const url = await viewerUrl(running);
+    const { page, requests, errors } = await openPage(url);
+    const judged = await running.exited;
+    expect(judged.code, judged.stderr).toBe(0);
+    expect(judged.stderr).toContain('arena: a page has everything; closing the viewer\n');
+    const cases = readFileSync(path.join(folder, 'judged.jsonl'), 'utf8').trim().split('\n');
+    await page.waitForFunction(
+      `document.querySelectorAll('[data-actor]').length >= ${cases.length}`,
+    );
+    const judges = (await treeRows(page)).filter((row) => row.machine === 'judge');
+    expect(judges).toHaveLength(cases.length);
+    for (const row of judges) {
+      expect(row.status, row.actor).toBe('done');
+      expect(['done', 'exhausted', 'budgetExceeded', 'rejected']).toContain(row.state);
+    }
+    // the chart of a judge actor lights its final state
+    const last = judges.at(-1)!;
+    await page.click(`[data-session="${last.session}"]`);
+    await page.waitForSelector(`[data-state="judge.${last.state}"][data-active="true"]`, {
+      state: 'attached',
+    });
+    expect(onlyLocal(requests)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a sweep's trials: the sweep's actor and each trial's controller", async () => {
+    const running = arenaWithView(
+      [
+        'sweep',
+        'examples/sweep.yaml',
+        '--store',
+        `sqlite:${path.join(folder, 'sweep.db')}`,
+        '--parallel',
+        '2',
+        '--json',
+      ],
+      110_000,
+    );
+    const url = await viewerUrl(running);
+    const { page, requests, errors } = await openPage(url, { width: 1280, height: 8000 });
+    const swept = await running.exited;
+    expect(swept.code, swept.stderr).toBe(0);
+    const table = JSON.parse(swept.stdout) as { trials: unknown[] };
+    await page.waitForSelector('.connection[data-connected="false"]');
+    const rows = await treeRows(page);
+    const sweeps = rows.filter((row) => row.machine === 'sweep');
+    expect(sweeps).toHaveLength(1);
+    expect(sweeps[0]!.status).toBe('done');
+    // a controller per trial, and another for each run a rung held and then released
+    const controllers = rows.filter((row) => row.machine === 'simulationController');
+    expect(controllers.length).toBeGreaterThanOrEqual(table.trials.length);
+    for (const row of controllers) expect(row.status, row.actor).toBe('done');
+    expect(onlyLocal(requests)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('refuses --view where the judging or the trials run elsewhere, exit 2', async () => {
+    const judged = await runArena([
+      'judge',
+      'examples/judge/cases.jsonl',
+      '--config',
+      'examples/judge/replay.yaml',
+      '--store',
+      `sqlite:${path.join(folder, 'judge.db')}`,
+      '--view',
+    ]);
+    expect(judged.code).toBe(2);
+    expect(judged.stderr).toContain(
+      '--view shows the judges of this process: it does not go with --store yet',
+    );
+    const bad = await runArena([
+      'sweep',
+      'examples/sweep.yaml',
+      '--view-history',
+      '0',
+      '--store',
+      `sqlite:${path.join(folder, 'never.db')}`,
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--view-history must be a whole number');
+    expect(existsSync(path.join(folder, 'never.db'))).toBe(false);
   });
 });
 

@@ -49,6 +49,7 @@ export async function judgeFromConfig(
       registry: (requested) => (requested === agentName ? agent : undefined),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.inspect ? { inspect: options.inspect } : {}),
     });
   } catch (error) {
     if (!(error instanceof JudgeConfigurationError)) throw error;

@@ -1,4 +1,4 @@
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { JudgeCancelledError, JudgeConfigurationError } from '../../domain/judge/errors.js';
@@ -36,6 +36,8 @@ export interface JudgePanelOptions {
   readonly clock?: JudgeClock;
   /** Where each panel verdict is logged (ids, status, the vote); default silent. */
   readonly logger?: Logger;
+  /** XState's `inspect` for each panel judgement's actor (`arena judge --view`). */
+  readonly inspect?: Observer<InspectionEvent>;
 }
 
 /**
@@ -113,6 +115,7 @@ export function createJudgePanel(options: JudgePanelOptions): JudgePanel {
             rule,
             clock,
           },
+          ...(options.inspect ? { inspect: options.inspect } : {}),
         }),
       (snapshot, context) => {
         if (snapshot.output) {
@@ -147,7 +150,7 @@ export async function panelFromConfig(
   config: JudgeConfig,
   name: string,
   buildMember: (member: string) => Promise<Judge>,
-  options: { clock?: JudgeClock; logger?: Logger } = {},
+  options: { clock?: JudgeClock; logger?: Logger; inspect?: Observer<InspectionEvent> } = {},
 ): Promise<JudgePanel> {
   const profile = config.panels[name];
   if (profile === undefined) throw new JudgeConfigurationError(`unknown panel: ${name}`);
@@ -165,6 +168,7 @@ export async function panelFromConfig(
       },
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.inspect ? { inspect: options.inspect } : {}),
     });
   } catch (error) {
     if (!(error instanceof JudgeConfigurationError)) throw error;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import { type JudgeConfig, type JudgeProfile, selectJudgeName } from '../../config/judgeConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import {
@@ -62,6 +62,8 @@ export interface JudgeOptions extends JudgeSettingsInput {
    * model's text); default silent.
    */
   readonly logger?: Logger;
+  /** XState's `inspect` for each judgement's actor (`arena judge --view`); default none. */
+  readonly inspect?: Observer<InspectionEvent>;
 }
 
 type InvokeEvaluator = (input: ProviderCallInput, signal: AbortSignal) => Promise<ModelResponse>;
@@ -113,6 +115,7 @@ function createJudge(
             waitsForModel: evaluator.ready !== undefined,
           },
           ...(options.timers ? { clock: options.timers } : {}),
+          ...(options.inspect ? { inspect: options.inspect } : {}),
         }),
       (snapshot, context) => {
         const output = snapshot.output;
@@ -302,6 +305,8 @@ export interface FromConfigOptions {
   ) => ModelProvider;
   /** The folders an agent's module may be imported from (by real path); default anywhere. */
   readonly moduleRoots?: readonly string[];
+  /** XState's `inspect` for every judgement's actor (`arena judge --view`). */
+  readonly inspect?: Observer<InspectionEvent>;
 }
 
 function judgeOptionsFrom(
@@ -433,6 +438,7 @@ export function modelJudgeFromConfig(
   return createModelJudge({
     ...judgeOptionsFrom(name, config, profile, options.clock),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
     provider,
   });
 }
@@ -453,6 +459,7 @@ export function agentJudgeFromConfig(
     registry: (agentName: string) => JudgeAgent | undefined;
     clock?: JudgeClock;
     logger?: Logger;
+    inspect?: Observer<InspectionEvent>;
   },
 ): Judge {
   const name = selectJudgeName(config, options.name);
@@ -466,6 +473,7 @@ export function agentJudgeFromConfig(
   return createAgentJudge({
     ...judgeOptionsFrom(name, config, profile, options.clock),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
     agent,
     allowedTools: profile.allowed_tools,
     toolPolicy: profile.tool_policy,

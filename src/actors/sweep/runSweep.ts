@@ -30,7 +30,7 @@ export interface SweepTrialFile {
 
 /** What `runSweep` works with. */
 export interface RunSweepOptions
-  extends Pick<RunExperimentOptions, 'store' | 'builtins' | 'components' | 'logger'> {
+  extends Pick<RunExperimentOptions, 'store' | 'builtins' | 'components' | 'logger' | 'inspect'> {
   /** Trials run at once in this process (default 1). */
   readonly parallel?: number;
   /** Aborting hands every running trial back (resumable as `{ kind: 'resume' }`) and stops. */
@@ -127,6 +127,7 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
   const { sweepId } = begun;
   const actor = createActor(sweepMachine, {
     input: begun.progress,
+    ...(options.inspect !== undefined ? { inspect: options.inspect } : {}),
     ...(begun.snapshot !== null ? { snapshot: begun.snapshot as never } : {}),
   });
   const fault = { error: null as unknown };
@@ -230,6 +231,7 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
       ...(options.components !== undefined ? { components: options.components } : {}),
       resumeRunId: trial.runId,
       ...(options.signal !== undefined ? { handBack: options.signal } : {}),
+      ...(options.inspect !== undefined ? { inspect: options.inspect } : {}),
       logger: logger.child({ trial: index }),
       onEvent,
     });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
 import type { Judge } from '../../actors/judging/judges.js';
 import { judgeTrials } from '../../actors/judging/judgeTrials.js';
-import { judgeModeOf, loadJudgeConfig } from '../../config/judgeConfig.js';
+import { type JudgeConfig, judgeModeOf, loadJudgeConfig } from '../../config/judgeConfig.js';
 import { sequentialGateSpecs } from '../../config/sequentialGateConfig.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import type { JudgeResult } from '../../domain/judge/result.js';
@@ -29,6 +29,13 @@ import { parseReduceOption, trialReduction } from './judgeReduce.js';
 import { judgeSequentially, parseDrawSeed } from './judgeSequential.js';
 import { withNatsOptions } from './natsTarget.js';
 import { checkPairwiseOptions, extrasReporter } from './pairwiseReport.js';
+import {
+  type CommandViewer,
+  checkViewFlags,
+  startCommandViewer,
+  viewWanted,
+  withViewOptions,
+} from './viewOptions.js';
 
 /**
  * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
@@ -94,16 +101,16 @@ export function registerJudgeCommand(program: Command): void {
     .option(
       '--reduce <reducer>',
       "with --trials: reduce each case's trials to one value (mode, mean, median, max, min, pass_at_K, at_least_K); the summary and gates fold those",
-    )
-    .action((casesPath: string, _options: unknown, command: Command) => {
-      // checked here, not by commander: a required option of `judge` would be required of `judge compare` too
-      if (command.opts().config === undefined) {
-        command.error("error: required option '--config <file>' not specified", {
-          code: 'commander.missingMandatoryOptionValue',
-        });
-      }
-      return runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>());
-    });
+    );
+  withViewOptions(command).action((casesPath: string, _options: unknown, command: Command) => {
+    // checked here, not by commander: a required option of `judge` would be required of `judge compare` too
+    if (command.opts().config === undefined) {
+      command.error("error: required option '--config <file>' not specified", {
+        code: 'commander.missingMandatoryOptionValue',
+      });
+    }
+    return runJudgeCommand(casesPath, command.optsWithGlobals<JudgeCommandOptions>());
+  });
   registerJudgeCalibrateCommand(command);
   command
     .command('compare')
@@ -133,6 +140,20 @@ export function registerJudgeCommand(program: Command): void {
 const maxJudgementsInFlight = 1_000_000;
 
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
+  checkViewFlags(options);
+  if (viewWanted(options)) {
+    const beyond = [
+      options.store !== undefined ? '--store' : null,
+      options.nats !== undefined ? '--nats' : null,
+      options.wait === true ? '--wait' : null,
+      options.maxInFlight !== undefined ? '--max-in-flight' : null,
+    ].filter((flag) => flag !== null);
+    if (beyond.length > 0) {
+      throw new CliError(
+        `--view shows the judges of this process: it does not go with ${beyond.join(', ')} yet`,
+      );
+    }
+  }
   const concurrency = wholeNumberFlag(
     '--concurrency',
     options.concurrency,
@@ -190,7 +211,43 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   const mode = judgeModeOf(config, options.judge);
   checkPairwiseOptions(config, mode, trials, options.config);
   refuseCalibrationGatesWithoutStore(config, options.config);
-  const judge = await commandJudge(config, baseDir, options, concurrency);
+  // started once the config is read: a bad config is exit 2 with nothing served
+  const viewer = await startCommandViewer(options, `arena judge ${casesPath}`);
+  try {
+    await judgeInThisProcess(casesPath, options, {
+      config,
+      baseDir,
+      concurrency,
+      trials,
+      reducer,
+      sequential,
+      seed,
+      viewer,
+      mode,
+    });
+  } finally {
+    await viewer?.finish();
+  }
+}
+
+/** The judging of `arena judge` in one process, without a store: each case's judge actor shown by `viewer` when there is one. */
+async function judgeInThisProcess(
+  casesPath: string,
+  options: JudgeCommandOptions,
+  how: {
+    readonly config: JudgeConfig;
+    readonly baseDir: string;
+    readonly concurrency: number;
+    readonly trials: number;
+    readonly reducer: ReturnType<typeof parseReduceOption>;
+    readonly sequential: boolean;
+    readonly seed: number | undefined;
+    readonly viewer: CommandViewer | null;
+    readonly mode: ReturnType<typeof judgeModeOf>;
+  },
+): Promise<void> {
+  const { config, baseDir, concurrency, trials, reducer, sequential, seed, mode } = how;
+  const judge = await commandJudge(config, baseDir, options, concurrency, how.viewer?.inspect);
   checkAgreementGate(config, judge, trials);
   const gates = sequential
     ? sequentialGateSpecs(config, judge.settings.name, options.config)

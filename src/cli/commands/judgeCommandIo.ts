@@ -1,4 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import type { InspectionEvent, Observer } from 'xstate';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import type { Judge } from '../../actors/judging/judges.js';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
@@ -22,8 +23,9 @@ import { CliError, ExitCode } from '../errors.js';
 import { fileLines, isFileSystemError } from '../fileLines.js';
 import type { AgreementReport } from './judgePanelReport.js';
 import type { NatsCredentialFlags } from './natsTarget.js';
+import type { ViewFlags } from './viewOptions.js';
 
-export interface JudgeCommandOptions extends NatsCredentialFlags {
+export interface JudgeCommandOptions extends NatsCredentialFlags, ViewFlags {
   logLevel: LogLevel;
   config: string;
   out?: string;
@@ -350,9 +352,11 @@ export function commandJudge(
   baseDir: string,
   options: Pick<JudgeCommandOptions, 'logLevel' | 'json' | 'judge'>,
   concurrency: number,
+  inspect?: Observer<InspectionEvent>,
 ): Promise<Judge> {
   return judgeFromConfig(config, {
     baseDir,
+    ...(inspect !== undefined ? { inspect } : {}),
     logger: createLogger({ level: options.logLevel, json: options.json === true }),
     maxConnections: concurrency,
     ...(options.judge ? { name: options.judge } : {}),

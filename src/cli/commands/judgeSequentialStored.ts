@@ -286,9 +286,7 @@ async function foldFromFleet(
     }
     if (batch.length > 0) {
       await store.recordCases(id, batch);
-      await Promise.all(
-        batch.map(({ caseKey }) => queue.submit({ evaluationRunId: id, caseKey })),
-      );
+      await Promise.all(batch.map(({ caseKey }) => queue.submit({ evaluationRunId: id, caseKey })));
     }
     let folded = false;
     for (;;) {

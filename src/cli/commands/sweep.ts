@@ -16,8 +16,16 @@ import { maxTrialsOf, withMaxTrials } from './maxTrials.js';
 import { type NatsCredentialFlags, natsTargetOf, withNatsOptions } from './natsTarget.js';
 import { openRunQueue } from './runQueueOpen.js';
 import { objectiveNames, sweepTable, sweepTableText } from './sweepTable.js';
+import {
+  type CommandViewer,
+  checkViewFlags,
+  startCommandViewer,
+  type ViewFlags,
+  viewWanted,
+  withViewOptions,
+} from './viewOptions.js';
 
-interface SweepCommandOptions extends NatsCredentialFlags {
+interface SweepCommandOptions extends NatsCredentialFlags, ViewFlags {
   store?: string;
   parallel?: string;
   resume?: string;
@@ -58,6 +66,7 @@ export function registerSweepCommand(program: Command): void {
       'go on with a stored sweep after a kill or Ctrl-C, to the same decisions',
     )
     .option('--json', 'the leaderboard as JSON on stdout');
+  withViewOptions(command);
   withMaxTrials(command).action(
     async (sweepFile: string | undefined, _options: unknown, command: Command) => {
       process.exitCode = await sweepCommand(
@@ -72,9 +81,15 @@ async function sweepCommand(
   sweepFile: string | undefined,
   options: SweepCommandOptions,
 ): Promise<number> {
+  checkViewFlags(options);
   const parallel = parallelOf(options.parallel);
   const maxTrials = maxTrialsOf(options.maxTrials);
   const nats = options.nats !== undefined ? natsTargetOf(options) : null;
+  if (nats !== null && viewWanted(options)) {
+    throw new CliError(
+      '--view shows the trials this process runs; with --nats the workers run them: drop one',
+    );
+  }
   if (nats !== null && options.parallel !== undefined) {
     throw new CliError(
       '--parallel runs trials in this process; with --nats the workers run them: drop one',
@@ -97,7 +112,9 @@ async function sweepCommand(
     abort,
     'stopping the sweep: its trials go back to their last barrier (Ctrl-C again to force)',
   );
+  let viewer: CommandViewer | null = null;
   try {
+    viewer = await startCommandViewer(options, `arena sweep ${sweepFile ?? options.resume ?? ''}`);
     const start: SweepStart = fresh ?? (await prepareResume(options.resume as string, store));
     let announced = false;
     const outcome = await runSweep(start, {
@@ -108,6 +125,7 @@ async function sweepCommand(
       ...(queue !== null ? { queue } : {}),
       signal: abort.signal,
       logger,
+      ...(viewer !== null ? { inspect: viewer.inspect } : {}),
       onEvent: (event) => {
         if (event.type === 'sweep.started' && !announced) {
           announced = true;
@@ -162,6 +180,7 @@ async function sweepCommand(
     throw error;
   } finally {
     releaseInterrupt();
+    await viewer?.finish();
     store.close();
     await queue?.close();
   }

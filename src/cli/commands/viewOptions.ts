@@ -76,12 +76,7 @@ export async function startCommandViewer(
   const port = parsePort(flags.viewPort);
   const history = parseHistory(flags.viewHistory);
   const waitSeconds = parseWait(flags.viewWait);
-  const wanted =
-    flags.view === true ||
-    flags.viewPort !== undefined ||
-    flags.viewWait !== undefined ||
-    flags.viewHistory !== undefined;
-  if (!wanted) return null;
+  if (!viewWanted(flags)) return null;
   let viewer: LiveViewer;
   try {
     viewer = await startViewer({ port, history, title });
@@ -120,6 +115,24 @@ export async function startCommandViewer(
       }
     },
   };
+}
+
+/**
+ * Whether the flags ask for the viewer: `--view`, or any flag that implies it.
+ *
+ * @example
+ * ```ts
+ * viewWanted({ viewWait: '30' }); // true
+ * viewWanted({});                 // false
+ * ```
+ */
+export function viewWanted(flags: ViewFlags): boolean {
+  return (
+    flags.view === true ||
+    flags.viewPort !== undefined ||
+    flags.viewWait !== undefined ||
+    flags.viewHistory !== undefined
+  );
 }
 
 /**
