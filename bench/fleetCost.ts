@@ -296,6 +296,7 @@ async function judgeOnFleet(
         `c${index}`,
         '--judge-concurrency',
         String(IN_FLIGHT / WORKERS),
+        '--judge-only',
       ],
       folder,
     ),

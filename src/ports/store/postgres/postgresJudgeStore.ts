@@ -9,6 +9,7 @@ import {
   type VerdictWritten,
 } from '../core/judgeStoreCore.js';
 import type { JudgeStore } from '../judgeStore.js';
+import type { TableWrite } from '../storeErrors.js';
 import { StoreConnectionError } from './postgresErrors.js';
 import { connectionLost } from './postgresOpen.js';
 import { openPostgresStore } from './postgresStore.js';
@@ -30,6 +31,8 @@ export interface PostgresJudgeStoreOptions {
   readonly busyTimeoutMs?: number;
   /** How long connecting may take (default 10 s). */
   readonly connectTimeoutMs?: number;
+  /** The writes the command needs of the store's tables: a role without them is refused at the open. */
+  readonly requiredWrites?: readonly TableWrite[];
 }
 
 /** The first schema version with the judge tables (migration 3). */
@@ -92,6 +95,7 @@ export async function openPostgresJudgeStore(
   // the run store's open migrates (or checks) the schema, with its clear connection errors
   openPostgresStore(uri, {
     readonly,
+    ...(options.requiredWrites !== undefined ? { requiredWrites: options.requiredWrites } : {}),
     ...(options.connectTimeoutMs !== undefined
       ? { connectTimeoutMs: options.connectTimeoutMs }
       : {}),
