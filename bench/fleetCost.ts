@@ -18,8 +18,8 @@
  * Beside them, what the servers spent (nats-server, and PostgreSQL's
  * postmaster with its backends, from /proc). Each arena process reports its
  * own CPU at exit (`_cpu.mjs`); a worker's start-up and idle polling count,
- * as they do in a real fleet. `FLEET_COST_PROFILE=<dir>` writes each
- * worker's `--cpu-prof` there. Needs nats-server and PostgreSQL (as the
+ * as they do in a real fleet. `FLEET_COST_PROFILE=<dir>` writes each arena
+ * process's `--cpu-prof` there. Needs nats-server and PostgreSQL (as the
  * tests install them) and a build (npm run build).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -28,6 +28,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openJudgeStore } from '../src/ports/store/judgeStoreUri.js';
+import { parseStoreUri } from '../src/ports/store/storeUri.js';
 import { startNatsServer } from '../test/support/natsServer.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 import { cli, queueExperiment, readStore, waitUntil } from '../test/support/queueFleet.js';
@@ -143,11 +145,8 @@ async function natsMessages(monitorPort: number): Promise<{ in: number; out: num
   return { in: varz.in_msgs, out: varz.out_msgs };
 }
 
-function arena(
-  args: readonly string[],
-  cwd: string,
-  nodeArgs: readonly string[] = [],
-): ChildProcess {
+function arena(args: readonly string[], cwd: string): ChildProcess {
+  const nodeArgs = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
   return spawn(process.execPath, [...nodeArgs, cli, ...args], {
     cwd,
     env,
@@ -173,8 +172,7 @@ interface Worker {
 }
 
 function worker(args: readonly string[], cwd: string): Worker {
-  const nodeArgs = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
-  const child = arena(['worker', ...args], cwd, nodeArgs);
+  const child = arena(['worker', ...args], cwd);
   let stderr = '';
   const started: Worker = {
     child,
@@ -344,6 +342,8 @@ try {
   const aloneStore = await postgres.createDatabase('cost_alone');
   const withStore = await costOf(() => judgeAlone(cases, config, ['--store', aloneStore]), servers);
   const fleetStore = await postgres.createDatabase('cost_fleet');
+  // a fleet's store is there before its workers: its schema is made now, not by a worker's start-up
+  await (await openJudgeStore(parseStoreUri(fleetStore))).close();
   const startUps: number[] = [];
   const fleet = await costOf(
     () => judgeOnFleet(cases, config, fleetStore, nats.url, startUps),

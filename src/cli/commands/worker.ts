@@ -394,9 +394,7 @@ async function judgeOnlyWorker(settings: {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    say(
-      `arena worker ${name}: taking judge jobs from ${redactUrl(nats.url)}, ${judgeConcurrency} at a time`,
-    );
+    // said once the store is open and the cases it expects are queued: the worker takes cases from now on
     const judging = await startJudgeWorker({
       queue,
       ackWaitMs,
@@ -409,6 +407,9 @@ async function judgeOnlyWorker(settings: {
       moduleRoots: settings.moduleRoots,
       requiredWrites: judgeWrites,
     });
+    say(
+      `arena worker ${name}: taking judge jobs from ${redactUrl(nats.url)}, ${judgeConcurrency} at a time`,
+    );
     const judged = await judging.done;
     say(
       `arena worker ${name}: stopped (judged ${judged.recorded}, from the cache ${judged.cached}, duplicates ${judged.duplicate}, handed back ${judged.handedBack})`,
