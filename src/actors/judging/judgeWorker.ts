@@ -18,7 +18,6 @@ import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
-import { judgeOfEvaluationRun } from './storedJudge.js';
 
 /** What a judge worker tells about each case it handles. */
 export type JudgeWorkerEvent =
@@ -117,8 +116,9 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   const judges = new Map<string, Promise<Judge>>();
   const judgeFor =
     options.judgeFor ??
-    ((run: EvaluationRunRecord) =>
-      judgeOfEvaluationRun(run, {
+    // the judge's code (its config schema, the model clients) is loaded with the first run's judge
+    (async (run: EvaluationRunRecord) =>
+      (await import('./storedJudge.js')).judgeOfEvaluationRun(run, {
         pauses,
         logger,
         maxConnections: options.concurrency,
