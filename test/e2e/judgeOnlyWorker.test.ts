@@ -3,13 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
 import { runArena } from '../support/cli.js';
-import {
-  judgeFixture,
-  judgeFleetEnv,
-  resultLines,
-  stopWorkers,
-  verdictFor,
-} from '../support/judgeFleet.js';
+import { judgeFixture, judgeFleetEnv, resultLines, verdictFor } from '../support/judgeFleet.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { killAll, spawnWorker, type WorkerProcess, waitUntil } from '../support/queueFleet.js';
 
@@ -50,17 +44,8 @@ describe('arena worker --judge-only', () => {
     const out = path.join(fixture.folder, 'out.jsonl');
     const judged = await runArena(
       [
-        'judge',
-        fixture.cases,
-        '--config',
-        fixture.config,
-        '--nats',
-        nats.url,
-        '--store',
-        store,
-        '--wait',
-        '--out',
-        out,
+        ...['judge', fixture.cases, '--config', fixture.config, '--wait', '--out', out],
+        ...['--nats', nats.url, '--store', store],
       ],
       { cwd: fixture.folder, env: judgeFleetEnv },
     );
@@ -68,7 +53,7 @@ describe('arena worker --judge-only', () => {
     const caseIds = resultLines(readFileSync(out, 'utf8')).map((result) => result.caseId);
     expect(caseIds).toHaveLength(24);
     expect(new Set(caseIds).size).toBe(24);
-    await stopWorkers([worker]);
+    worker.child.kill('SIGTERM');
     expect((await worker.exited).code).toBe(0);
     expect(worker.stderr()).toMatch(
       /stopped \(judged 24, from the cache 0, duplicates 0, handed back 0\)/,
