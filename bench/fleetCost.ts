@@ -2,40 +2,54 @@
  * What a fleet costs in CPU, not wall time (on 2 cores the wall time cannot
  * show scaling; the CPU per unit of work can): the CPU seconds (user +
  * system) of every arena process of a batch, summed, per judgement and per
- * episode.
- * - Judging: `JUDGE_COST_CASES` (default 2,000) cases against a chat server in
- *   its own process (5 ms latency), verdicts in PostgreSQL, no cache. One
- *   process (`arena judge --store`) against 2 workers and the submitter
- *   (`arena judge --nats --store --wait`), 32 judgements in flight in both.
- *   At `JUDGE_COST_CASES` and 3x as many: the whole CPU per judgement
- *   (start-up included) and the CPU of the extra cases alone (what a
- *   judgement costs once the processes are up). Target: the fleet's CPU per
- *   judgement <= 1.2x the one process's.
- * - Episodes: `RUN_COST_RUNS` (default 6) runs of the slow test experiment
- *   (SQLite store), each `arena submit`ted, taken by 1 worker, then by 2.
+ * episode. Every batch starts fresh processes, as a real fleet does.
+ * - Judging: `FLEET_COST_CASES` (default 16,000) cases against a chat server
+ *   in its own process (20 ms latency), no cache, 16 judgements in flight:
+ *   one process without a store (`arena judge`), one process with a
+ *   PostgreSQL store (`arena judge --store`), and 2 fresh workers with the
+ *   submitter (`arena judge --nats --store --wait`). Targets: the fleet <=
+ *   1.2x the one process without a store, the one process with a store <=
+ *   1.1x; a worker's start-up <= 0.3 s of CPU (until it says it is taking
+ *   work); PostgreSQL <= 0.55 ms and nats-server <= 0.185 ms of CPU per
+ *   judgement of the fleet; NATS messages per case (nats-server's `/varz`
+ *   in_msgs and out_msgs) <= 2 each way.
+ * - Episodes: `RUN_COST_RUNS` (default 6; 0 skips them) runs of the slow test
+ *   experiment (SQLite store), each `arena submit`ted, taken by 1 worker, then by 2.
  * Beside them, what the servers spent (nats-server, and PostgreSQL's
- * postmaster with its backends, from /proc): the per-operation costs
- * docs/thousand-workers.md scales up. Each arena process reports its own CPU
- * at exit (`_cpu.mjs`); a worker's start-up and idle polling count, as they do
- * in a real fleet. Needs nats-server and PostgreSQL (as the tests install
- * them) and a build (npm run build).
+ * postmaster with its backends, from /proc). Each arena process reports its
+ * own CPU at exit (`_cpu.mjs`); a worker's start-up and idle polling count,
+ * as they do in a real fleet. `FLEET_COST_PROFILE=<dir>` writes each arena
+ * process's `--cpu-prof` there. Needs nats-server and PostgreSQL (as the
+ * tests install them) and a build (npm run build).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openJudgeStore } from '../src/ports/store/judgeStoreUri.js';
+import { parseStoreUri } from '../src/ports/store/storeUri.js';
 import { startNatsServer } from '../test/support/natsServer.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 import { cli, queueExperiment, readStore, waitUntil } from '../test/support/queueFleet.js';
-import { startJudgeServer } from './_judgeFiles.js';
+import { casesFile, configFile, startJudgeServer } from './_judgeFiles.js';
 
-const LATENCY_MS = 5;
-const IN_FLIGHT = 32;
-const CASES = Number(process.env.JUDGE_COST_CASES ?? 2000);
+const LATENCY_MS = 20;
+const IN_FLIGHT = 16;
+const WORKERS = 2;
+const CASES = Number(process.env.FLEET_COST_CASES ?? 16_000);
 const RUNS = Number(process.env.RUN_COST_RUNS ?? 6);
-const TARGET = 1.2;
-const STATEMENTS_TARGET = 0.3;
+const PROFILE = process.env.FLEET_COST_PROFILE;
+const targets = {
+  fleet: 1.2,
+  withStore: 1.1,
+  startUpSeconds: 0.3,
+  postgresMs: 0.55,
+  natsMs: 0.185,
+  messagesEachWay: 2,
+  statementsPerCase: 0.3,
+};
 const here = import.meta.dirname;
 const folder = mkdtempSync(path.join(tmpdir(), 'arena-bench-fleet-cost-'));
 const cpuFile = path.join(folder, 'cpu.txt');
@@ -119,8 +133,30 @@ function postgresCpu(port: number): number {
   return seconds;
 }
 
+/** A free loopback port, for nats-server's monitoring endpoint. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** nats-server's message counters (`/varz`): every message clients sent it, and it sent them. */
+async function natsMessages(monitorPort: number): Promise<{ in: number; out: number }> {
+  const response = await fetch(`http://127.0.0.1:${monitorPort}/varz`);
+  const varz = (await response.json()) as { in_msgs: number; out_msgs: number };
+  return { in: varz.in_msgs, out: varz.out_msgs };
+}
+
 function arena(args: readonly string[], cwd: string): ChildProcess {
-  return spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const nodeArgs = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
+  return spawn(process.execPath, [...nodeArgs, cli, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 async function finished(child: ChildProcess, what: string): Promise<void> {
@@ -132,26 +168,36 @@ async function finished(child: ChildProcess, what: string): Promise<void> {
   if (code !== 0) throw new Error(`${what} exited ${code}: ${stderr.slice(-2000)}`);
 }
 
-function worker(
-  args: readonly string[],
-  cwd: string,
-): { child: ChildProcess; ready: () => boolean } {
+interface Worker {
+  readonly child: ChildProcess;
+  /** Whether it says it is taking work; throws when it exited. */
+  ready(): boolean;
+  /** Its CPU seconds when it first said so. */
+  startUp: number | null;
+}
+
+function worker(args: readonly string[], cwd: string): Worker {
   const child = arena(['worker', ...args], cwd);
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  return {
+  const started: Worker = {
     child,
+    startUp: null,
     ready: () => {
       if (child.exitCode !== null) throw new Error(`arena worker exited: ${stderr.slice(-2000)}`);
-      return stderr.includes('taking runs');
+      return started.startUp !== null;
     },
   };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    // read at once: the CPU it took to come up, before any work
+    if (started.startUp === null && /: taking /.test(stderr))
+      started.startUp = procCpu(child.pid!, false);
+  });
+  return started;
 }
 
 /** Wait until every worker says it is taking work; one that exits fails the benchmark at once. */
-async function workersUp(workers: readonly { ready: () => boolean }[]): Promise<void> {
+async function workersUp(workers: readonly Worker[]): Promise<void> {
   for (let attempt = 0; attempt < 3000; attempt++) {
     if (workers.every((each) => each.ready())) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -170,19 +216,6 @@ async function stop(workers: readonly { child: ChildProcess }[]): Promise<void> 
   );
 }
 
-function casesFile(count: number): string {
-  const file = path.join(folder, 'cases.jsonl');
-  const lines = Array.from({ length: count }, (_, index) =>
-    JSON.stringify({
-      case_id: `case-${index}`,
-      input: { question: `What is ${index} + 1?` },
-      candidate_output: String(index + 1),
-    }),
-  );
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
 interface Cost {
   readonly arena: number;
   /** Arena CPU seconds by command (`judge`, `worker`, `submit`). */
@@ -192,18 +225,24 @@ interface Cost {
   readonly statements: number;
   readonly nats: number;
   readonly postgres: number;
+  readonly messages: { in: number; out: number };
+}
+
+interface Servers {
+  readonly natsPid: number | null;
+  readonly monitorPort: number;
+  readonly postgresPort: number;
 }
 
 /** Run `work`, then the CPU every arena process of it reported and what the servers spent meanwhile. */
-async function costOf(
-  work: () => Promise<void>,
-  servers: { natsPid: number | null; postgresPort: number },
-): Promise<Cost> {
+async function costOf(work: () => Promise<void>, servers: Servers): Promise<Cost> {
   arenaCpuSeconds();
   const natsBefore = servers.natsPid === null ? 0 : procCpu(servers.natsPid, false);
   const postgresBefore = postgresCpu(servers.postgresPort);
+  const messagesBefore = await natsMessages(servers.monitorPort);
   await work();
   const { seconds, processes, byCommand, statements } = arenaCpuSeconds();
+  const messagesAfter = await natsMessages(servers.monitorPort);
   return {
     arena: seconds,
     byCommand,
@@ -211,142 +250,151 @@ async function costOf(
     statements,
     nats: (servers.natsPid === null ? 0 : procCpu(servers.natsPid, false)) - natsBefore,
     postgres: postgresCpu(servers.postgresPort) - postgresBefore,
+    messages: {
+      in: messagesAfter.in - messagesBefore.in,
+      out: messagesAfter.out - messagesBefore.out,
+    },
   };
 }
 
 const ms = (seconds: number, units: number): string =>
   `${((seconds / units) * 1000).toFixed(3)} ms`;
+const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 
-/** The arena CPU of judging `count` cases in one process, then with 2 workers and the submitter. */
-async function judgingCost(
-  count: number,
-  config: string,
-  servers: { natsPid: number | null; postgresPort: number },
-): Promise<{ alone: Cost; fleet: Cost }> {
-  const cases = casesFile(count);
-  const aloneStore = await postgres.createDatabase(`cost_alone_${count}`);
-  const alone = await costOf(
-    () =>
-      finished(
-        arena(
-          [
-            'judge',
-            cases,
-            '--config',
-            config,
-            '--store',
-            aloneStore,
-            '--no-cache',
-            '--concurrency',
-            String(IN_FLIGHT),
-            '--out',
-            path.join(folder, 'alone.jsonl'),
-          ],
-          folder,
-        ),
-        'arena judge --store',
-      ),
-    servers,
+/** One process judging the cases, with `extra` arguments (a store). */
+function judgeAlone(cases: string, config: string, extra: readonly string[]): Promise<void> {
+  return finished(
+    arena(
+      [
+        'judge',
+        cases,
+        '--config',
+        config,
+        '--no-cache',
+        '--concurrency',
+        String(IN_FLIGHT),
+        '--out',
+        path.join(folder, 'alone.jsonl'),
+        ...extra,
+      ],
+      folder,
+    ),
+    `arena judge ${extra.join(' ')}`,
   );
-  const fleetStore = await postgres.createDatabase(`cost_fleet_${count}`);
-  const fleet = await costOf(async () => {
-    const workers = [1, 2].map((index) =>
-      worker(
+}
+
+/** 2 fresh workers and the submitter judging the cases; the workers' start-up CPU. */
+async function judgeOnFleet(
+  cases: string,
+  config: string,
+  store: string,
+  natsUrl: string,
+  startUps: number[],
+): Promise<void> {
+  const workers = Array.from({ length: WORKERS }, (_, index) =>
+    worker(
+      [
+        '--nats',
+        natsUrl,
+        '--store',
+        store,
+        '--name',
+        `c${index}`,
+        '--judge-concurrency',
+        String(IN_FLIGHT / WORKERS),
+        '--judge-only',
+      ],
+      folder,
+    ),
+  );
+  try {
+    await workersUp(workers);
+    for (const each of workers) startUps.push(each.startUp ?? 0);
+    await finished(
+      arena(
         [
+          'judge',
+          cases,
+          '--config',
+          config,
           '--nats',
-          nats.url,
+          natsUrl,
           '--store',
-          fleetStore,
-          '--name',
-          `c${index}`,
-          '--judge-concurrency',
-          String(IN_FLIGHT / 2),
+          store,
+          '--wait',
+          '--no-cache',
+          '--max-in-flight',
+          String(IN_FLIGHT),
+          '--out',
+          path.join(folder, 'fleet.jsonl'),
         ],
         folder,
       ),
+      'arena judge --nats --wait',
     );
-    try {
-      await workersUp(workers);
-      await finished(
-        arena(
-          [
-            'judge',
-            cases,
-            '--config',
-            config,
-            '--nats',
-            nats.url,
-            '--store',
-            fleetStore,
-            '--wait',
-            '--no-cache',
-            '--max-in-flight',
-            String(IN_FLIGHT),
-            '--out',
-            path.join(folder, 'fleet.jsonl'),
-          ],
-          folder,
-        ),
-        'arena judge --nats --wait',
-      );
-    } finally {
-      await stop(workers);
-    }
-  }, servers);
-  return { alone, fleet };
+  } finally {
+    await stop(workers);
+  }
 }
 
-const nats = await startNatsServer();
+const monitorPort = await freePort();
+const nats = await startNatsServer({ config: `http: "127.0.0.1:${monitorPort}"` });
 const postgres = await startTestPostgres();
 const model = await startJudgeServer(LATENCY_MS);
 try {
-  const servers = { natsPid: nats.pid(), postgresPort: postgres.port };
-  const config = path.join(folder, 'judge.yaml');
-  writeFileSync(
-    config,
-    [
-      'rubric: { version: "1", text: "Score it." }',
-      `models: { bench: { provider: openai, model: bench-model, base_url: "${model.baseURL}" } }`,
-      'judges: { bench: { model: bench, timeout_seconds: 30, max_attempts: 2 } }',
-      '',
-    ].join('\n'),
+  const servers = { natsPid: nats.pid(), monitorPort, postgresPort: postgres.port };
+  const config = configFile(folder, model.baseURL);
+  const cases = casesFile(folder, CASES);
+
+  const plain = await costOf(() => judgeAlone(cases, config, []), servers);
+  const aloneStore = await postgres.createDatabase('cost_alone');
+  const withStore = await costOf(() => judgeAlone(cases, config, ['--store', aloneStore]), servers);
+  const fleetStore = await postgres.createDatabase('cost_fleet');
+  // a fleet's store is there before its workers: its schema is made now, not by a worker's start-up
+  await (await openJudgeStore(parseStoreUri(fleetStore))).close();
+  const startUps: number[] = [];
+  const fleet = await costOf(
+    () => judgeOnFleet(cases, config, fleetStore, nats.url, startUps),
+    servers,
   );
 
-  const small = await judgingCost(CASES, config, servers);
-  const large = await judgingCost(CASES * 3, config, servers);
+  const per = (cost: Cost): number => cost.arena / CASES;
+  const storeRatio = per(withStore) / per(plain);
+  const fleetRatio = per(fleet) / per(plain);
+  const slowestStartUp = Math.max(...startUps);
+  const postgresPer = fleet.postgres / CASES;
+  const natsPer = fleet.nats / CASES;
+  const messagesIn = fleet.messages.in / CASES;
+  const messagesOut = fleet.messages.out / CASES;
   console.log(
-    `judging, ${IN_FLIGHT} in flight, ${LATENCY_MS} ms model latency: CPU of all arena processes (start-up included)`,
+    `judging ${CASES} cases, ${IN_FLIGHT} in flight, ${LATENCY_MS} ms model latency, fresh processes: CPU of all arena processes (start-up included) per judgement`,
   );
-  for (const [count, { alone, fleet }] of [
-    [CASES, small],
-    [CASES * 3, large],
-  ] as const) {
-    console.log(
-      `  ${count} cases: one process (arena judge --store) ${alone.arena.toFixed(2)} s = ${ms(alone.arena, count)} a judgement (PostgreSQL ${ms(alone.postgres, count)}); 2 workers + submitter ${fleet.arena.toFixed(2)} s = ${ms(fleet.arena, count)} (submitter ${ms(fleet.byCommand.judge ?? 0, count)}, workers ${ms(fleet.byCommand.worker ?? 0, count)}; nats-server ${ms(fleet.nats, count)}, PostgreSQL ${ms(fleet.postgres, count)}): ${(fleet.arena / alone.arena).toFixed(2)}x`,
-    );
-  }
-  // the extra cases' CPU: what a judgement costs once the processes are up
-  const extra = CASES * 2;
-  const aloneMarginal = (large.alone.arena - small.alone.arena) / extra;
-  const fleetMarginal = (large.fleet.arena - small.fleet.arena) / extra;
-  const total = large.fleet.arena / large.alone.arena;
-  const marginal = fleetMarginal / aloneMarginal;
+  console.log(`  one process, no store (arena judge): ${ms(plain.arena, CASES)}`);
   console.log(
-    `  CPU per judgement, fleet / one process: ${total.toFixed(2)}x at ${CASES * 3} cases with start-up (target <= ${TARGET} ${total <= TARGET ? 'met' : 'MISSED'}); ${marginal.toFixed(2)}x per extra judgement (${ms(fleetMarginal, 1)} against ${ms(aloneMarginal, 1)}; target <= ${TARGET} ${marginal <= TARGET ? 'met' : 'MISSED'})`,
+    `  one process, PostgreSQL store (arena judge --store): ${ms(withStore.arena, CASES)} = ${storeRatio.toFixed(2)}x (target <= ${targets.withStore}x: ${verdict(storeRatio <= targets.withStore)}); PostgreSQL ${ms(withStore.postgres, CASES)}`,
   );
-  const perCase = (cost: Cost, count: number): string => {
-    const statements = cost.statements / count;
-    return `${statements.toFixed(3)} (target <= ${STATEMENTS_TARGET} ${statements <= STATEMENTS_TARGET ? 'met' : 'MISSED'})`;
+  const perCase = (cost: Cost): string => {
+    const statements = cost.statements / CASES;
+    return `${statements.toFixed(3)} (target <= ${targets.statementsPerCase}: ${verdict(statements <= targets.statementsPerCase)})`;
   };
   console.log(
-    `  judge store statements per case at ${CASES * 3} cases: one process ${perCase(large.alone, CASES * 3)}, 2 workers + submitter ${perCase(large.fleet, CASES * 3)}`,
+    `  judge store statements per case (client-issued): one process ${perCase(withStore)}, ${WORKERS} workers + submitter ${perCase(fleet)}`,
   );
   console.log(
-    `  servers per extra judgement: nats-server ${ms((large.fleet.nats - small.fleet.nats) / extra, 1)}, PostgreSQL ${ms((large.fleet.postgres - small.fleet.postgres) / extra, 1)} (fleet), ${ms((large.alone.postgres - small.alone.postgres) / extra, 1)} (one process)`,
+    `  ${WORKERS} fresh workers + submitter (arena judge --nats --store --wait): ${ms(fleet.arena, CASES)} = ${fleetRatio.toFixed(2)}x (target <= ${targets.fleet}x: ${verdict(fleetRatio <= targets.fleet)}); submitter ${ms(fleet.byCommand.judge ?? 0, CASES)}, workers ${ms(fleet.byCommand.worker ?? 0, CASES)}`,
+  );
+  console.log(
+    `  a worker's start-up CPU: ${startUps.map((each) => `${each.toFixed(2)} s`).join(', ')} (target <= ${targets.startUpSeconds} s: ${verdict(slowestStartUp <= targets.startUpSeconds)})`,
+  );
+  console.log(
+    `  beside the fleet: PostgreSQL ${ms(postgresPer, 1)} a judgement (target <= ${targets.postgresMs} ms: ${verdict(postgresPer * 1000 <= targets.postgresMs)}), nats-server ${ms(natsPer, 1)} (target <= ${targets.natsMs} ms: ${verdict(natsPer * 1000 <= targets.natsMs)})`,
+  );
+  console.log(
+    `  NATS messages per case: ${messagesIn.toFixed(2)} in, ${messagesOut.toFixed(2)} out (target <= ${targets.messagesEachWay} each way: ${verdict(messagesIn <= targets.messagesEachWay && messagesOut <= targets.messagesEachWay)})`,
   );
 
   const perEpisode: number[] = [];
-  for (const count of [1, 2]) {
+  for (const count of RUNS > 0 ? [1, 2] : []) {
     const experiment = queueExperiment(1);
     const cost = await costOf(async () => {
       const workers = Array.from({ length: count }, (_, index) =>
@@ -401,7 +449,10 @@ try {
       `episodes, ${count} worker${count > 1 ? 's' : ''}: ${RUNS} runs, ${episodes} episodes, ${cost.arena.toFixed(2)} s of arena CPU (${cost.processes} processes) = ${ms(cost.arena, episodes)} an episode (nats-server ${ms(cost.nats, episodes)})`,
     );
   }
-  console.log(`  CPU per episode, 2 workers / 1: ${(perEpisode[1]! / perEpisode[0]!).toFixed(2)}x`);
+  if (perEpisode.length === 2)
+    console.log(
+      `  CPU per episode, 2 workers / 1: ${(perEpisode[1]! / perEpisode[0]!).toFixed(2)}x`,
+    );
 } finally {
   model.child.stdin!.end();
   await Promise.all([nats.dispose(), postgres.stop()]);

@@ -38,3 +38,8 @@ export function millisecondsFromEnvironment(name: string, minimum: number): numb
 export function serverPatienceFromEnvironment(): number {
   return millisecondsFromEnvironment('ARENA_SERVER_PATIENCE_MS', 0) ?? defaultServerPatienceMs;
 }
+
+/** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */
+export function leaseTtlFromEnvironment(): number | undefined {
+  return millisecondsFromEnvironment('ARENA_LEASE_TTL_MS', 100);
+}

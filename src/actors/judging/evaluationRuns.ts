@@ -119,15 +119,23 @@ export async function submitEvaluationRun(
   return { run, duplicates };
 }
 
+/** How often a follower reads the store when workers tell it of every change: a safety net only. */
+export const followSafetyNetMs = 5000;
+
+/** The least time between two reads of a followed run, however often it is told of a change. */
+const followReadGapMs = 250;
+
 /**
  * Wait until an evaluation run ends (every verdict in, cancelled or failed),
- * reading its verdict count every `pollMs` for one progress figure over all
- * workers. Resolves with the ended run; an aborted `signal` resolves with the
- * run as it stands.
+ * reading its verdict count for one progress figure over all workers: each
+ * time a worker tells `queue` the run changed (at most every 250 ms), and
+ * every `pollMs` besides (default 5 s with a queue that tells, else 250 ms),
+ * as a hint may be lost or refused. Resolves with the ended run; an aborted
+ * `signal` resolves with the run as it stands.
  *
  * @example
  * ```ts
- * const run = await followEvaluationRun(store, id, { onProgress: (done, total) => bar.update(done) });
+ * const run = await followEvaluationRun(store, id, { queue, onProgress: (done, total) => bar.update(done) });
  * run.status; // 'succeeded'
  * ```
  */
@@ -138,14 +146,44 @@ export async function followEvaluationRun(
     readonly pollMs?: number;
     readonly signal?: AbortSignal;
     readonly onProgress?: (done: number, total: number | null) => void;
+    /** Where workers tell of the run's changes (`announceStatus`). */
+    readonly queue?: JudgeQueue;
   } = {},
 ): Promise<EvaluationRunRecord> {
-  const pollMs = options.pollMs ?? 250;
-  for (;;) {
-    const run = await store.getEvaluationRun(evaluationRunId);
-    options.onProgress?.(await store.verdictCount(evaluationRunId), run.casesTotal);
-    if (run.status !== 'running' || options.signal?.aborted) return run;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  const { signal } = options;
+  const listen = options.queue?.onStatus?.bind(options.queue);
+  const pollMs = options.pollMs ?? (listen !== undefined ? followSafetyNetMs : 250);
+  let told = false;
+  let wake: (() => void) | null = null;
+  // heard before the first read: no change between the two is missed
+  const stopListening = listen?.(evaluationRunId, () => {
+    told = true;
+    wake?.();
+  });
+  try {
+    for (;;) {
+      const readAtMs = Date.now();
+      told = false;
+      const run = await store.getEvaluationRun(evaluationRunId);
+      options.onProgress?.(await store.verdictCount(evaluationRunId), run.casesTotal);
+      if (run.status !== 'running' || signal?.aborted) return run;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          wake = null;
+          resolve();
+        };
+        const timer = setTimeout(done, pollMs);
+        signal?.addEventListener('abort', done, { once: true });
+        wake = done;
+        if (told) done();
+      });
+      const gap = readAtMs + followReadGapMs - Date.now();
+      if (gap > 0 && !signal?.aborted) await new Promise((resolve) => setTimeout(resolve, gap));
+    }
+  } finally {
+    stopListening?.();
   }
 }
 

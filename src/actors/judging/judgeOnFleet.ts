@@ -19,7 +19,7 @@ export interface JudgeOnFleetOptions extends SubmitEvaluationOptions {
   readonly onSubmitted?: (submitted: SubmittedEvaluation) => void;
   /** While following: the verdicts in so far, of all workers. */
   readonly onProgress?: (done: number, total: number | null) => void;
-  /** How often the store is read while following; default `followEvaluationRun`'s. */
+  /** How often the store is read while following, besides the workers' hints; default `followEvaluationRun`'s. */
   readonly pollMs?: number;
 }
 
@@ -58,6 +58,7 @@ export async function judgeOnFleet(
   if (!options.wait) return { ...submitted, ended: null };
   const ended = await followEvaluationRun(store, evaluationRunId, {
     signal,
+    queue,
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });

@@ -22,7 +22,6 @@ import {
 import { judgeCaseIntoStore } from './judgeCase.js';
 import type { Judge } from './judges.js';
 import { createModelPauses } from './modelPauses.js';
-import { judgeOfEvaluationRun } from './storedJudge.js';
 
 /** What a judge worker tells about each case it handles. */
 export type JudgeWorkerEvent =
@@ -85,8 +84,11 @@ export interface JudgeWorkerTally {
   readonly handedBack: number;
 }
 
-/** How long a run's status is trusted before it is read again (a cancel message makes a worker read it at once). */
-const statusTtlMs = 1000;
+/**
+ * How long a run's status is trusted before it is read again: a slow safety
+ * net, as a cancel message makes a worker read it at once.
+ */
+const statusTtlMs = 5000;
 
 /**
  * Take cases off the judge queue and judge them into the judge store until
@@ -134,8 +136,9 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   const judges = new Map<string, Promise<Judge>>();
   const judgeFor =
     options.judgeFor ??
-    ((run: EvaluationRunRecord) =>
-      judgeOfEvaluationRun(run, {
+    // the judge's code (its config schema, the model clients) is loaded with the first run's judge
+    (async (run: EvaluationRunRecord) =>
+      (await import('./storedJudge.js')).judgeOfEvaluationRun(run, {
         pauses,
         logger,
         maxConnections: options.concurrency,
@@ -161,12 +164,26 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       looking.delete(evaluationRunId);
     }
   };
-  const offCancel = options.queue.onCancel((id) => void abortIfCancelled(id, true));
+  const offCancel = options.queue.onCancel((id) => {
+    // its next case reads the run again too, in flight or not
+    runs.forget(id);
+    void abortIfCancelled(id, true);
+  });
   // a cancel whose message never came (lost, or not allowed on the bus) is found in the store
   const cancelWatch = setInterval(() => {
     for (const id of inFlight.keys()) void abortIfCancelled(id, false);
   }, statusTtlMs);
   const active = new Set<Promise<void>>();
+  // every case in hand (judged, or waiting for a slot) is kept in progress by one timer of the worker
+  const inHand = new Map<QueuedCaseDelivery, number>();
+  const keepAliveMs = Math.max(100, options.ackWaitMs / 3);
+  const keepAlive = setInterval(() => {
+    const now = Date.now();
+    // a case taken less than a period ago needs no word yet: the next tick is within 2/3 of the ack wait
+    for (const [delivery, takenAtMs] of inHand)
+      if (now - takenAtMs >= keepAliveMs) delivery.working();
+  }, keepAliveMs);
+  const hints = statusHints(options.queue);
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
     options.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -210,7 +227,6 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     options.signal.addEventListener('abort', stopOne, { once: true });
     const mine = inFlight.get(evaluationRunId) ?? new Set();
     inFlight.set(evaluationRunId, mine.add(controller));
-    const keepAlive = setInterval(() => delivery.working(), Math.max(100, options.ackWaitMs / 3));
     try {
       const outcome = await judgeCaseIntoStore(context, {
         store,
@@ -232,6 +248,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         // no ack within an ack wait: the case comes back and its redelivery finds the verdict
         if (!isServerFailure(error)) throw error;
       });
+      hints.touch(evaluationRunId);
       if (outcome.recording === 'recorded') tally[outcome.fromCache ? 'cached' : 'recorded']++;
       else if (outcome.recording === 'duplicate') tally.duplicate++;
       else tally.dropped++;
@@ -269,11 +286,11 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         // the case is acked only once its run is failed in the store: a run left running keeps its case
         await store.failEvaluationRun(evaluationRunId, reason);
         runs.forget(evaluationRunId);
+        hints.touch(evaluationRunId);
         await delivery.ack();
         emit({ type: 'failed', evaluationRunId, error });
       }
     } finally {
-      clearInterval(keepAlive);
       options.signal.removeEventListener('abort', stopOne);
       mine.delete(controller);
       if (mine.size === 0) inFlight.delete(evaluationRunId);
@@ -294,10 +311,12 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         }
       })
       .finally(() => {
+        inHand.delete(delivery);
         active.delete(work);
         const next = waiting.shift();
         if (next !== undefined && !options.signal.aborted) track(next);
         else if (next !== undefined) {
+          inHand.delete(next);
           next.nak();
           tally.handedBack++;
         }
@@ -316,6 +335,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       for await (const delivery of options.queue.take(wanted, 1000)) {
         received++;
         reserved--;
+        if (!options.signal.aborted) inHand.set(delivery, Date.now());
         if (options.signal.aborted) delivery.nak();
         else if (active.size < options.concurrency) track(delivery);
         else waiting.push(delivery);
@@ -349,11 +369,14 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     await Promise.allSettled([...pulls]);
     // stopping: what never started goes back to the queue at once
     for (const delivery of waiting.splice(0)) {
+      inHand.delete(delivery);
       delivery.nak();
       tally.handedBack++;
     }
     await Promise.allSettled([...active]);
   } finally {
+    clearInterval(keepAlive);
+    hints.flush();
     clearInterval(cancelWatch);
     offCancel();
     pauses.dispose();
@@ -379,8 +402,59 @@ function isSequentialRun(run: EvaluationRunRecord): boolean {
   return config?.gates?.sequential !== undefined && config.gates.sequential !== null;
 }
 
-/** The fewest free slots a worker pulls for while judgements are in flight. */
-const batchOf = (concurrency: number): number => Math.max(1, Math.floor(concurrency / 4));
+/** The fewest free slots a worker pulls for while judgements are in flight: half of them, so a pull brings several cases. */
+const batchOf = (concurrency: number): number => Math.max(1, Math.ceil(concurrency / 2));
+
+/** How often a worker tells a run's followers that its verdicts moved, at most. */
+const statusHintMs = 500;
+
+/**
+ * A run's status hints, throttled per run: the first verdict after a quiet
+ * spell is told at once, the rest once per `statusHintMs`, the last of a burst
+ * always (so a run's end reaches its follower within `statusHintMs`).
+ */
+function statusHints(queue: JudgeQueue): { touch(evaluationRunId: string): void; flush(): void } {
+  const timers = new Map<string, { timer: NodeJS.Timeout; again: boolean }>();
+  const tell = (evaluationRunId: string): void => {
+    try {
+      queue.announceStatus?.(evaluationRunId);
+    } catch {
+      // a hint only: the follower's slow poll finds the run
+    }
+  };
+  const quiet = (evaluationRunId: string): void => {
+    const held = timers.get(evaluationRunId);
+    if (held === undefined) return;
+    if (!held.again) {
+      timers.delete(evaluationRunId);
+      return;
+    }
+    tell(evaluationRunId);
+    held.again = false;
+    held.timer = setTimeout(() => quiet(evaluationRunId), statusHintMs);
+  };
+  return {
+    touch(evaluationRunId) {
+      const held = timers.get(evaluationRunId);
+      if (held !== undefined) {
+        held.again = true;
+        return;
+      }
+      tell(evaluationRunId);
+      timers.set(evaluationRunId, {
+        timer: setTimeout(() => quiet(evaluationRunId), statusHintMs),
+        again: false,
+      });
+    },
+    flush() {
+      for (const [evaluationRunId, held] of timers) {
+        clearTimeout(held.timer);
+        if (held.again) tell(evaluationRunId);
+      }
+      timers.clear();
+    },
+  };
+}
 
 /**
  * Evaluation runs as a worker last read them, read again after `statusTtlMs`:

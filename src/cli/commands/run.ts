@@ -21,7 +21,10 @@ import {
   StoreNotFoundError,
 } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
-import { millisecondsFromEnvironment } from '../environmentMilliseconds.js';
+import {
+  leaseTtlFromEnvironment,
+  millisecondsFromEnvironment,
+} from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupts.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
@@ -260,11 +263,6 @@ function remoteNatsTarget(spec: RunSpec, options: NatsCredentialFlags): NatsTarg
     );
   }
   return natsTargetOf(options);
-}
-
-/** `ARENA_LEASE_TTL_MS`: how long a run's lease lasts without a heartbeat (default 15 s). */
-export function leaseTtlFromEnvironment(): number | undefined {
-  return millisecondsFromEnvironment('ARENA_LEASE_TTL_MS', 100);
 }
 
 /** `arena run`'s exit code for a run's closing summary: 0 succeeded, 130 cancelled, 1 failed. */

@@ -2,19 +2,9 @@ import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { requeueRuns } from '../../actors/experiment/queue/requeueRuns.js';
-import {
-  defaultMaxDeliveries,
-  runRunWorker,
-  type WorkerEvent,
-} from '../../actors/experiment/queue/runWorker.js';
-import {
-  type JudgeWorkerEvent,
-  type JudgeWorkerTally,
-  runJudgeWorker,
-} from '../../actors/judging/judgeWorker.js';
-import { requeueCases } from '../../actors/judging/requeueCases.js';
-import { builtinComponents } from '../../builtins/index.js';
+import { defaultMaxDeliveries } from '../../actors/experiment/queue/maxDeliveries.js';
+import type { WorkerEvent } from '../../actors/experiment/queue/runWorker.js';
+import type { JudgeWorkerEvent, JudgeWorkerTally } from '../../actors/judging/judgeWorker.js';
 import { ArenaError } from '../../domain/shared/errors.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
 import { ackWaitFor } from '../../ports/queue/queueUri.js';
@@ -22,11 +12,13 @@ import type { RemoteComponentHost } from '../../ports/remote/remoteComponent.js'
 import { createLogger, type Logger, type LogLevel } from '../../ports/runtime/logger.js';
 import { redactUrl } from '../../ports/runtime/redactUrl.js';
 import { withPatience } from '../../ports/runtime/serverFailure.js';
-import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
 import type { RunStore } from '../../ports/store/store.js';
 import type { TableWrite } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
-import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
+import {
+  leaseTtlFromEnvironment,
+  serverPatienceFromEnvironment,
+} from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { wholeNumberBounds, wholeNumberFlag } from '../wholeNumberFlag.js';
 import {
@@ -37,7 +29,6 @@ import {
   withTrustOption,
 } from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
-import { leaseTtlFromEnvironment } from './run.js';
 import {
   judgeAckWaitFromEnvironment,
   openJudgeQueue,
@@ -53,6 +44,7 @@ interface WorkerCommandOptions extends NatsCredentialFlags {
   maxDeliveries?: string;
   reconfigureFleet?: boolean;
   judgeConcurrency: string;
+  judgeOnly?: boolean;
   modules: string[];
   json?: boolean;
   logLevel: LogLevel;
@@ -98,7 +90,11 @@ export function registerWorkerCommand(program: Command): void {
     .option(
       '--judge-concurrency <n>',
       'judgements this worker makes at once for arena judge --nats, 0 to 1024 (0: take no judge jobs)',
-      '8',
+      String(defaultJudgeConcurrency),
+    )
+    .option(
+      '--judge-only',
+      'take only judge jobs: no run queue, no run store, nothing of running runs loaded (a cheaper worker for arena judge --nats)',
     )
     .option(
       '--modules <dir>',
@@ -136,6 +132,17 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
   });
   const reconfigureFleet = options.reconfigureFleet === true;
   const logger = createLogger({ level: options.logLevel, json: options.json === true });
+  if (options.judgeOnly === true)
+    return judgeOnlyWorker({
+      nats,
+      location,
+      name,
+      moduleRoots,
+      judgeConcurrency,
+      reconfigureFleet,
+      logger,
+      json: options.json === true,
+    });
   // the store first: a refused password or role ends the worker at once, before it holds a connection to NATS
   const store = await openStoreAsync(location, {
     requiredWrites: workerWrites(judgeConcurrency > 0),
@@ -183,6 +190,12 @@ async function workOn(store: RunStore, settings: WorkerSettings): Promise<number
   const { options, nats, location, name, concurrency, maxInProgress, maxDeliveries } = settings;
   const { moduleRoots, leaseTtlMs, ackWaitMs, judgeConcurrency, reconfigureFleet, logger } =
     settings;
+  // loaded only by a worker that takes runs: a judge-only one never compiles the experiment runner
+  const [{ requeueRuns }, { runRunWorker }, { builtinComponents }] = await Promise.all([
+    import('../../actors/experiment/queue/requeueRuns.js'),
+    import('../../actors/experiment/queue/runWorker.js'),
+    import('../../builtins/index.js'),
+  ]);
   const queue = await openRunQueue(nats, {
     ackWaitMs,
     ...(maxInProgress !== undefined ? { maxInProgress } : {}),
@@ -287,6 +300,13 @@ async function workOn(store: RunStore, settings: WorkerSettings): Promise<number
   }
 }
 
+/**
+ * Judgements a worker makes at once unless told: enough in flight to keep it
+ * busy while the model answers (at 20 ms a call and ~1 ms of CPU a judgement,
+ * 8 would leave it mostly idle).
+ */
+const defaultJudgeConcurrency = 32;
+
 /** What a worker writes in the store (docs/postgres/grants.sql): a role without it is refused at the start. */
 function workerWrites(judging: boolean): TableWrite[] {
   const runs: TableWrite[] = [
@@ -299,12 +319,14 @@ function workerWrites(judging: boolean): TableWrite[] {
     { privilege: 'DELETE', table: 'episodes' },
   ];
   if (!judging) return runs;
-  return [
-    ...runs,
-    { privilege: 'UPDATE', table: 'evaluation_runs' },
-    { privilege: 'INSERT', table: 'verdicts' },
-  ];
+  return [...runs, ...judgeWrites];
 }
+
+/** What judging writes in the store (docs/postgres/grants.sql). */
+const judgeWrites: readonly TableWrite[] = [
+  { privilege: 'UPDATE', table: 'evaluation_runs' },
+  { privilege: 'INSERT', table: 'verdicts' },
+];
 
 function report(name: string, event: WorkerEvent, json: boolean): void {
   if (json) {
@@ -354,6 +376,62 @@ function report(name: string, event: WorkerEvent, json: boolean): void {
   }
 }
 
+/** `arena worker --judge-only`: the judge queue and the judge store, nothing of runs. */
+async function judgeOnlyWorker(settings: {
+  readonly nats: NatsTarget;
+  readonly location: StoreLocation;
+  readonly name: string;
+  readonly moduleRoots: readonly string[];
+  readonly judgeConcurrency: number;
+  readonly reconfigureFleet: boolean;
+  readonly logger: Logger;
+  readonly json: boolean;
+}): Promise<number> {
+  const { nats, name, judgeConcurrency, reconfigureFleet, logger } = settings;
+  if (judgeConcurrency === 0) throw new CliError('--judge-only needs --judge-concurrency >= 1');
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) return;
+    say(`arena worker ${name}: stopping; handing judge jobs back (Ctrl-C again to force)`);
+    stop.abort();
+    process.once('SIGINT', () => process.exit(ExitCode.cancelled));
+  };
+  const ackWaitMs = judgeAckWaitFromEnvironment();
+  const queue = await openJudgeQueue(nats, {
+    consume: { ackWaitMs, ...(reconfigureFleet ? { reconfigureFleet } : {}) },
+    logger,
+  });
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    // said once the store is open and the cases it expects are queued: the worker takes cases from now on
+    const judging = await startJudgeWorker({
+      queue,
+      ackWaitMs,
+      location: settings.location,
+      name,
+      concurrency: judgeConcurrency,
+      signal: stop.signal,
+      logger,
+      json: settings.json,
+      moduleRoots: settings.moduleRoots,
+      requiredWrites: judgeWrites,
+    });
+    say(
+      `arena worker ${name}: taking judge jobs from ${redactUrl(nats.url)}, ${judgeConcurrency} at a time`,
+    );
+    const judged = await judging.done;
+    say(
+      `arena worker ${name}: stopped (judged ${judged.recorded}, from the cache ${judged.cached}, duplicates ${judged.duplicate}, handed back ${judged.handedBack})`,
+    );
+    return ExitCode.ok;
+  } finally {
+    stop.abort();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
 /** The worker's judge loop: its own judge store connection and judge queue, stopped by the same signal. */
 async function startJudgeWorker(options: {
   queue: JudgeQueue;
@@ -365,9 +443,18 @@ async function startJudgeWorker(options: {
   logger: Logger;
   json: boolean;
   moduleRoots: readonly string[];
+  /** Checked when the store opens (a judge-only worker's only check of its role). */
+  requiredWrites?: readonly TableWrite[];
 }): Promise<{ done: Promise<JudgeWorkerTally> }> {
   const { queue, ackWaitMs } = options;
-  const store = await openJudgeStore(options.location).catch(async (error: unknown) => {
+  const [{ runJudgeWorker }, { requeueCases }, { openJudgeStore }] = await Promise.all([
+    import('../../actors/judging/judgeWorker.js'),
+    import('../../actors/judging/requeueCases.js'),
+    import('../../ports/store/judgeStoreUri.js'),
+  ]);
+  const store = await openJudgeStore(options.location, {
+    ...(options.requiredWrites ? { requiredWrites: options.requiredWrites } : {}),
+  }).catch(async (error: unknown) => {
     await queue.close();
     throw error;
   });

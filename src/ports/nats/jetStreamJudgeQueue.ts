@@ -11,6 +11,7 @@ import {
   checkControlMessage,
   modelPauseMessage,
   runCancelMessage,
+  runStatusMessage,
 } from '../queue/judgeControlMessages.js';
 import {
   defaultJudgeAckWaitMs,
@@ -214,10 +215,33 @@ export async function openJetStreamJudgeQueue(
       announceCancel(evaluationRunId) {
         // a hint only: each worker reads the run from the store before it cancels anything
         nc.publish(`${prefix}.cancel`, JSON.stringify({ evaluationRunId }));
+        queue.announceStatus?.(evaluationRunId);
       },
       onCancel(listener) {
         cancelListeners.add(listener);
         return () => cancelListeners.delete(listener);
+      },
+      announceStatus(evaluationRunId) {
+        // a hint only: whoever hears it reads the run from the store
+        nc.publish(
+          `${prefix}.status.${subjectToken(evaluationRunId)}`,
+          JSON.stringify({ evaluationRunId }),
+        );
+      },
+      onStatus(evaluationRunId, listener) {
+        const subject = `${prefix}.status.${subjectToken(evaluationRunId)}`;
+        // a role that may not subscribe is called back with an error: the follower's slow poll stays
+        const subscription = nc.subscribe(subject, {
+          callback: (error, message) => {
+            if (error !== null) return;
+            const checked = checkControlMessage(runStatusMessage, message.data);
+            if (!checked.ok) dropped(message.subject, checked.reason);
+            else if (checked.value.evaluationRunId !== evaluationRunId)
+              dropped(message.subject, 'evaluationRunId: not the run its subject names');
+            else listener();
+          },
+        });
+        return () => subscription.unsubscribe();
       },
       announcePause(pause) {
         // best effort: a lost announcement costs one more 429, never a wrong verdict
@@ -305,8 +329,10 @@ async function* deliveries(
         job,
         deliveryCount: message.info.deliveryCount,
         working: () => message.working(),
+        // a plain ack, not an acknowledged one: a lost ack costs a redelivery, and the judge
+        // store's unique key (run, case, judge) finds the verdict the first delivery committed
         ack: async () => {
-          await message.ackAck();
+          message.ack();
         },
         nak: (delayMs) => message.nak(delayMs),
       };

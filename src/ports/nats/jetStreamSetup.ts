@@ -42,6 +42,8 @@ export async function connectForQueue(
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
+      // a publish ack or pull per case: an Error with its stack made for each one costs more than the call
+      noAsyncTraces: true,
     });
   } catch (error) {
     throw new RunQueueError(natsConnectFailure(url, error), { cause: error });

@@ -69,6 +69,13 @@ export interface JudgeQueue {
   /** Tell every worker that a run was cancelled: they cancel its judgements in flight. */
   announceCancel(evaluationRunId: string): void;
   onCancel(listener: (evaluationRunId: string) => void): () => void;
+  /**
+   * Tell whoever follows a run that it changed (verdicts recorded, ended,
+   * cancelled): a hint to read it from the store, never believed on its own.
+   */
+  announceStatus?(evaluationRunId: string): void;
+  /** Hear a run's status hints; absent or refused, the follower polls the store. */
+  onStatus?(evaluationRunId: string, listener: () => void): () => void;
   /** Tell every worker to pause a model. */
   announcePause(pause: ModelPause): void;
   onPause(listener: (pause: ModelPause) => void): () => void;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { importWithPeers, optionalPeers } from '../runtime/optionalPeers.js';
 import type { JudgeStore } from './judgeStore.js';
 import { openSqliteJudgeStore } from './sqlite/sqliteJudgeStore.js';
-import { StoreNotFoundError } from './storeErrors.js';
+import { StoreNotFoundError, type TableWrite } from './storeErrors.js';
 import type { StoreLocation } from './storeUri.js';
 
 /**
@@ -21,7 +21,11 @@ import type { StoreLocation } from './storeUri.js';
  */
 export async function openJudgeStore(
   location: StoreLocation,
-  options: { readonly readonly?: boolean } = {},
+  options: {
+    readonly readonly?: boolean;
+    /** The writes the command needs: a PostgreSQL role without them is refused at the open. */
+    readonly requiredWrites?: readonly TableWrite[];
+  } = {},
 ): Promise<JudgeStore> {
   if (location.kind === 'postgres') {
     const { openPostgresJudgeStore } = await importWithPeers(
@@ -36,5 +40,6 @@ export async function openJudgeStore(
       if (!existsSync(location.path)) throw new StoreNotFoundError(location.path);
     } else mkdirSync(path.dirname(location.path), { recursive: true });
   }
-  return openSqliteJudgeStore(location.path, options);
+  // SQLite has no roles: a writable file is all it takes
+  return openSqliteJudgeStore(location.path, { ...(options.readonly ? { readonly: true } : {}) });
 }

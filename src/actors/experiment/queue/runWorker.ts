@@ -25,6 +25,7 @@ import {
   StoredRunFileError,
 } from './deliveryFailure.js';
 import { failUndeliverableRun } from './failUndeliverableRun.js';
+import { defaultMaxDeliveries } from './maxDeliveries.js';
 
 /** What a worker tells about each delivery it handles. */
 export type WorkerEvent =
@@ -112,15 +113,7 @@ export interface WorkerTally {
   readonly failed: number;
 }
 
-/**
- * How many deliveries a run with a permanent cause gets before it is failed.
- *
- * @example
- * ```ts
- * defaultMaxDeliveries; // 5: arena worker --max-deliveries N (or ARENA_MAX_DELIVERIES) changes it
- * ```
- */
-export const defaultMaxDeliveries = 5;
+export { defaultMaxDeliveries };
 
 /** A run that has ended needs no work: a delivery of it is acked and dropped. */
 const endedStatuses: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];

@@ -10,8 +10,10 @@ import {
   type VerdictInsert,
 } from '../core/judgeStoreCore.js';
 import type { JudgeStore } from '../judgeStore.js';
+import type { TableWrite } from '../storeErrors.js';
 import { StoreConnectionError } from './postgresErrors.js';
-import { connectionLost } from './postgresOpen.js';
+import { connectionLost, writesGrantedParams, writesGrantedSql } from './postgresOpen.js';
+import { postgresMigrations } from './postgresSchema.js';
 import { openPostgresStore } from './postgresStore.js';
 import { firstConnecting, pgSsl } from './postgresTls.js';
 import { parsePostgresUri } from './postgresUri.js';
@@ -31,6 +33,8 @@ export interface PostgresJudgeStoreOptions {
   readonly busyTimeoutMs?: number;
   /** How long connecting may take (default 10 s). */
   readonly connectTimeoutMs?: number;
+  /** The writes the command needs of the store's tables: a role without them is refused at the open. */
+  readonly requiredWrites?: readonly TableWrite[];
 }
 
 /**
@@ -136,13 +140,6 @@ export async function openPostgresJudgeStore(
 ): Promise<JudgeStore> {
   const { config, display } = parsePostgresUri(uri, options.connectTimeoutMs);
   const readonly = options.readonly === true;
-  // the run store's open migrates (or checks) the schema, with its clear connection errors
-  openPostgresStore(uri, {
-    readonly,
-    ...(options.connectTimeoutMs !== undefined
-      ? { connectTimeoutMs: options.connectTimeoutMs }
-      : {}),
-  }).close();
   const server = `${config.host}:${config.port}`;
   const lockTimeoutMs = Math.max(1, Math.round(options.busyTimeoutMs ?? 30_000));
   const serverOptions = [`-c lock_timeout=${lockTimeoutMs}`];
@@ -157,15 +154,32 @@ export async function openPostgresJudgeStore(
     options: serverOptions.join(' '),
     types,
   };
-  // the pool's sessions take the sslmode's first attempt that connects, as one libpq session would
-  const tls = await firstConnecting(config.tls, async (attempt) => {
-    const probe = new pg.Client({ ...connection, ssl: pgSsl(attempt) });
-    try {
-      await probe.connect();
-    } finally {
-      await probe.end().catch(() => undefined);
-    }
-  });
+  // the pool's sessions take the sslmode's first attempt that connects, as one libpq session would;
+  // the probe also looks whether the schema is current and the role may write what it needs
+  let ready = false;
+  const probe = () =>
+    firstConnecting(config.tls, async (attempt) => {
+      const client = new pg.Client({ ...connection, ssl: pgSsl(attempt) });
+      try {
+        await client.connect();
+        ready = await schemaReady(client, options.requiredWrites ?? []).catch(() => false);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    });
+  let tls = await probe().catch(() => null);
+  if (tls === null || !ready) {
+    // the run store's open migrates (or checks) the schema, with its clear connection errors
+    // and refusals; a current schema skips it (it opens a synchronous connection in a thread)
+    openPostgresStore(uri, {
+      readonly,
+      ...(options.requiredWrites !== undefined ? { requiredWrites: options.requiredWrites } : {}),
+      ...(options.connectTimeoutMs !== undefined
+        ? { connectTimeoutMs: options.connectTimeoutMs }
+        : {}),
+    }).close();
+    tls ??= await probe();
+  }
   const pool = new pg.Pool({
     ...connection,
     ssl: pgSsl(tls),
@@ -220,6 +234,22 @@ export async function openPostgresJudgeStore(
     clock: options.clock ?? systemClock,
     newRunId: options.newRunId ?? createRunIdGenerator(),
   });
+}
+
+/** Whether the store's schema is current and the session's user may make every write in `writes`. */
+async function schemaReady(client: pg.Client, writes: readonly TableWrite[]): Promise<boolean> {
+  const found = await client.query<{ found: string | null }>(
+    "SELECT to_regclass('arena_schema')::text AS found",
+  );
+  if (found.rows[0]?.found == null) return false;
+  const version = await client.query<{ version: number }>('SELECT version FROM arena_schema');
+  if (version.rows[0]?.version !== postgresMigrations.length) return false;
+  if (writes.length === 0) return true;
+  const granted = await client.query<{ granted: boolean }>(
+    writesGrantedSql,
+    writesGrantedParams(writes),
+  );
+  return writes.every((_each, index) => granted.rows[index]?.granted === true);
 }
 
 /** What pg or the socket said, in the fields that tell failures apart; `null` for other errors. */

@@ -122,6 +122,22 @@ export function openPostgresConnection(
   }
 }
 
+/**
+ * Whether the session's user may make each write, one row (`granted`) a write
+ * in order: DELETE is granted on a table only; INSERT and UPDATE may be
+ * granted on some of its columns. Its parameters: `writesGrantedParams`.
+ */
+export const writesGrantedSql = `SELECT CASE WHEN t.privilege = 'DELETE' THEN has_table_privilege(current_user, t.name, t.privilege)
+       ELSE has_any_column_privilege(current_user, t.name, t.privilege) END AS granted
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(name, privilege, position)
+     ORDER BY t.position`;
+
+/** The parameters of `writesGrantedSql` for `writes`. */
+export const writesGrantedParams = (writes: readonly TableWrite[]): [string[], string[]] => [
+  writes.map((each) => each.table),
+  writes.map((each) => each.privilege),
+];
+
 /** Refuse a user that lacks any of `writes` (a column grant counts), naming every one it lacks. */
 function requireWrites(
   connection: SyncConnection,
@@ -131,12 +147,8 @@ function requireWrites(
 ): void {
   if (writes.length === 0) return;
   const granted = connection.query<{ granted: boolean }>(
-    // DELETE is granted on a table only; INSERT and UPDATE may be granted on some of its columns
-    `SELECT CASE WHEN t.privilege = 'DELETE' THEN has_table_privilege(current_user, t.name, t.privilege)
-       ELSE has_any_column_privilege(current_user, t.name, t.privilege) END AS granted
-     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(name, privilege, position)
-     ORDER BY t.position`,
-    [writes.map((each) => each.table), writes.map((each) => each.privilege)],
+    writesGrantedSql,
+    writesGrantedParams(writes),
   ).rows;
   const missing = writes.filter((_each, index) => granted[index]?.granted !== true);
   if (missing.length === 0) return;
