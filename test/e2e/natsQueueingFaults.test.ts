@@ -45,66 +45,77 @@ async function casesPublished(): Promise<number> {
   return (await jsm.streams.info('ARENA_JUDGE')).state.last_seq;
 }
 
+/** 3,000 in the suite; `ARENA_QUEUEING_CASES=20000` runs the issue's full size (a few minutes). */
+const queueingCases = Number(process.env.ARENA_QUEUEING_CASES ?? 3000);
+
 describe('a NATS restart while arena judge --nats is queueing', () => {
-  it('every case is queued and judged exactly once, exit 0, through two restarts at random moments', async () => {
-    const cases = 3000;
-    const fixture = judgeFixture(chat, cases);
-    const store = `sqlite:${path.join(fixture.folder, 'verdicts.db')}`;
-    const worker = startJudgeWorker({
-      nats: nats.url,
-      store,
-      name: 'j1',
-      cwd: fixture.folder,
-      judgeConcurrency: 8,
-    });
-    started.push(worker);
-    await withWorkerLogs(
-      [worker],
-      waitUntil('the worker is up', () => /put back \d+ runs?/.test(worker.stderr())),
-    );
-    const judging = spawnArena(
-      [
-        ...['judge', fixture.cases, '--config', fixture.config],
-        ...['--nats', nats.url, '--store', store, '--wait'],
-      ],
-      { cwd: fixture.folder, env: { ...judgeFleetEnv } },
-    );
-    // two moments in the queueing, drawn anew each run (printed when the test fails)
-    const moments = [0.1 + Math.random() * 0.2, 0.5 + Math.random() * 0.25].map((share) =>
-      Math.floor(cases * share),
-    );
-    const queuedWhenKilled: boolean[] = [];
-    for (const moment of moments) {
-      await waitUntil(`${moment} cases published`, async () => (await casesPublished()) >= moment, {
-        attempts: 6000,
-        everyMs: 10,
+  it(
+    'every case is queued and judged exactly once, exit 0, through two restarts at random moments',
+    async () => {
+      const cases = queueingCases;
+      const fixture = judgeFixture(chat, cases);
+      const store = `sqlite:${path.join(fixture.folder, 'verdicts.db')}`;
+      const worker = startJudgeWorker({
+        nats: nats.url,
+        store,
+        name: 'j1',
+        cwd: fixture.folder,
+        judgeConcurrency: 8,
       });
-      queuedWhenKilled.push(/queued \d+ cases as evaluation run/.test(judging.stderr()));
-      await nats.kill();
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await nats.start();
-    }
-    const ended = await judging.exited;
-    const context = `restarts after ${moments.join(' and ')} cases\n${ended.stderr}\n${worker.stderr().slice(-3000)}`;
-    expect(ended.code, context).toBe(0);
-    // both restarts came while the cases were still being queued
-    expect(queuedWhenKilled, context).toEqual([false, false]);
-    expect(ended.stderr).toContain(`queued ${cases} cases as evaluation run`);
-    expect(ended.stderr).not.toMatch(/unexpected error|\n\s+at /);
-    const evaluationRunId = /as evaluation run (\S+)/.exec(ended.stderr)?.[1] as string;
-    const opened = await openJudgeStore(parseStoreUri(store));
-    try {
-      const run = await opened.getEvaluationRun(evaluationRunId);
-      expect(run.status).toBe('succeeded');
-      expect(run.casesTotal).toBe(cases);
-      const keys = (await opened.verdicts(evaluationRunId, { limit: cases * 2 })).map(
-        (verdict) => verdict.caseKey,
+      started.push(worker);
+      await withWorkerLogs(
+        [worker],
+        waitUntil('the worker is up', () => /put back \d+ runs?/.test(worker.stderr())),
       );
-      expect(keys).toHaveLength(cases);
-      expect(new Set(keys).size).toBe(cases);
-    } finally {
-      await opened.close();
-    }
-    expect(worker.child.exitCode).toBeNull();
-  }, 300_000);
+      const judging = spawnArena(
+        [
+          ...['judge', fixture.cases, '--config', fixture.config],
+          ...['--nats', nats.url, '--store', store, '--wait'],
+        ],
+        { cwd: fixture.folder, env: { ...judgeFleetEnv } },
+      );
+      // two moments in the queueing, drawn anew each run (printed when the test fails)
+      const moments = [0.1 + Math.random() * 0.2, 0.5 + Math.random() * 0.25].map((share) =>
+        Math.floor(cases * share),
+      );
+      const queuedWhenKilled: boolean[] = [];
+      for (const moment of moments) {
+        await waitUntil(
+          `${moment} cases published`,
+          async () => (await casesPublished()) >= moment,
+          {
+            attempts: 6000,
+            everyMs: 10,
+          },
+        );
+        queuedWhenKilled.push(/queued \d+ cases as evaluation run/.test(judging.stderr()));
+        await nats.kill();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await nats.start();
+      }
+      const ended = await judging.exited;
+      const context = `restarts after ${moments.join(' and ')} cases\n${ended.stderr}\n${worker.stderr().slice(-3000)}`;
+      expect(ended.code, context).toBe(0);
+      // both restarts came while the cases were still being queued
+      expect(queuedWhenKilled, context).toEqual([false, false]);
+      expect(ended.stderr).toContain(`queued ${cases} cases as evaluation run`);
+      expect(ended.stderr).not.toMatch(/unexpected error|\n\s+at /);
+      const evaluationRunId = /as evaluation run (\S+)/.exec(ended.stderr)?.[1] as string;
+      const opened = await openJudgeStore(parseStoreUri(store));
+      try {
+        const run = await opened.getEvaluationRun(evaluationRunId);
+        expect(run.status).toBe('succeeded');
+        expect(run.casesTotal).toBe(cases);
+        const keys = (await opened.verdicts(evaluationRunId, { limit: cases * 2 })).map(
+          (verdict) => verdict.caseKey,
+        );
+        expect(keys).toHaveLength(cases);
+        expect(new Set(keys).size).toBe(cases);
+      } finally {
+        await opened.close();
+      }
+      expect(worker.child.exitCode).toBeNull();
+    },
+    300_000 * Math.max(1, Math.ceil(queueingCases / 3000)),
+  );
 });
