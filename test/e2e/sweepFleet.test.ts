@@ -28,26 +28,34 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
+/**
+ * The shipped sweep as a local sweep decides it (the reference), a fresh
+ * PostgreSQL database and two workers on it, started.
+ */
+async function localSweepAndCrew(database: string, names: readonly string[]) {
+  const folder = scratchFolder(`arena-${database.replace('_', '-')}-`);
+  const sweepFile = path.join(repoRoot, 'examples/sweep.yaml');
+  const reference = await runArena([
+    'sweep',
+    sweepFile,
+    '--store',
+    `sqlite:${path.join(folder, 'local.db')}`,
+    '--json',
+  ]);
+  expect(reference.code, reference.stderr).toBe(0);
+  const store = await postgres.createDatabase(database);
+  const crew = names.map((name) => startWorker({ nats: nats.url, store, name, cwd: folder }));
+  started.push(...crew);
+  await waitForStart(crew);
+  return { folder, sweepFile, reference, store, crew };
+}
+
 describe('arena sweep --nats', () => {
   it("runs the shipped sweep's trials as queued runs on two workers with a PostgreSQL store, to the table of a local sweep", async () => {
-    // the shipped sweep, as a local sweep decides it
-    const folder = scratchFolder('arena-sweep-fleet-');
-    const sweepFile = path.join(repoRoot, 'examples/sweep.yaml');
-    const reference = await runArena([
-      'sweep',
-      sweepFile,
-      '--store',
-      `sqlite:${path.join(folder, 'local.db')}`,
-      '--json',
+    const { folder, sweepFile, reference, store, crew } = await localSweepAndCrew('sweep', [
+      'w1',
+      'w2',
     ]);
-    expect(reference.code, reference.stderr).toBe(0);
-
-    const store = await postgres.createDatabase('sweep');
-    const crew = ['w1', 'w2'].map((name) =>
-      startWorker({ nats: nats.url, store, name, cwd: folder }),
-    );
-    started.push(...crew);
-    await waitForStart(crew);
     const swept = await runArena(
       ['sweep', sweepFile, '--nats', nats.url, '--store', store, '--json'],
       { cwd: folder, env: { ...fleetEnv } },
@@ -77,23 +85,10 @@ describe('arena sweep --nats', () => {
     await killAll(crew);
   }, 180_000);
   it('takes the decisions of a local sweep when PostgreSQL crashes and restarts twice under it', async () => {
-    const folder = scratchFolder('arena-sweep-fleet-restart-');
-    const sweepFile = path.join(repoRoot, 'examples/sweep.yaml');
-    const reference = await runArena([
-      'sweep',
-      sweepFile,
-      '--store',
-      `sqlite:${path.join(folder, 'local.db')}`,
-      '--json',
+    const { folder, sweepFile, reference, store, crew } = await localSweepAndCrew('sweep_restart', [
+      'r1',
+      'r2',
     ]);
-    expect(reference.code, reference.stderr).toBe(0);
-
-    const store = await postgres.createDatabase('sweep_restart');
-    const crew = ['r1', 'r2'].map((name) =>
-      startWorker({ nats: nats.url, store, name, cwd: folder }),
-    );
-    started.push(...crew);
-    await waitForStart(crew);
     const sweeping = spawnArena(
       ['sweep', sweepFile, '--nats', nats.url, '--store', store, '--json'],
       { cwd: folder, env: { ...fleetEnv } },
