@@ -403,7 +403,8 @@ async function sweepOnFleet(queue: RunQueue, fleet: FleetSweep): Promise<void> {
       for (const runId of told) {
         if (!running.some((each) => each.runId === runId)) told.delete(runId);
       }
-      if (told.size > 0) wake.hear();
+      // released trials are queued at once
+      if (told.size > 0 || runnable.length > 0) wake.hear();
       await wake.pause(Math.max(0, readAllAt + fleet.pollMs - Date.now()), fleet.signal);
     }
   } finally {
