@@ -13,28 +13,12 @@ import { throttledStatusHints } from '../../../src/ports/queue/statusHints.js';
 import { createMemoryStore } from '../../../src/ports/store/memory/memoryStore.js';
 import type { RunStore } from '../../../src/ports/store/store.js';
 import { repoRoot } from '../../support/cli.js';
+import { countedReads } from '../../support/countedReads.js';
 
 // the safety net is an hour: only a worker's hint can end a wait within a test's timeout
 const hour = 60 * 60_000;
 
 const runFile = path.join(repoRoot, 'test/fixtures/runs/slow/run.yaml');
-
-/** A store whose reads of `methods` are counted: what a follower costs the store. */
-function countingReads(store: RunStore, methods: readonly string[]) {
-  const reads = { count: 0 };
-  const counted = new Proxy(store, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      if (!methods.includes(String(name))) return value.bind(target);
-      return (...args: unknown[]) => {
-        reads.count += 1;
-        return (value as (...args: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { store: counted, reads };
-}
 
 /** Run a worker on `queue` until `signal` aborts. */
 function startWorker(store: RunStore, queue: RunQueue, signal: AbortSignal) {
@@ -85,7 +69,7 @@ describe('status hints for runs', () => {
     const { runId } = await submitRun(await loadRunFile(runFile), { store, queue });
     const stop = new AbortController();
     stops.push(stop);
-    const { store: followed, reads } = countingReads(store, ['getRun']);
+    const { store: followed, reads } = countedReads(store, ['getRun']);
     const looks: string[] = [];
     const following = followRun(followed, runId, {
       queue,
@@ -158,7 +142,7 @@ async function sweepOnFleet(queue: RunQueue, pollMs: number) {
   const stop = new AbortController();
   stops.push(stop);
   const working = startWorker(store, queue, stop.signal);
-  const { store: sweeping, reads } = countingReads(store, ['getRun', 'checkpoints', 'trialOfRun']);
+  const { store: sweeping, reads } = countedReads(store, ['getRun', 'checkpoints', 'trialOfRun']);
   const outcome = await runSweep(await shippedSweep(), {
     store: sweeping,
     builtins: builtinComponents,
