@@ -341,17 +341,15 @@ async function sweepOnFleet(queue: RunQueue, fleet: FleetSweep): Promise<void> {
   ): ReturnType<typeof endedEvent> | Extract<SweepEvent, { type: 'trial.held' }> | null => {
     const runId = trial.runId as string;
     const run = store.getRun(runId);
+    // queued, or leased by a worker: neither held nor ended, and its evidence is not read
+    if (run.status === 'queued' || (run.status === 'running' && run.lease !== null)) return null;
     const evidence = evidenceOf(store, runId, spec);
     if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') {
       const status = run.status === 'succeeded' ? 'succeeded' : 'failed';
       return endedEvent(trial.index, status, run.error ?? run.status, evidence);
     }
     const holdAt = store.trialOfRun(runId)?.holdAt ?? null;
-    const held =
-      run.status === 'running' &&
-      run.lease === null &&
-      holdAt !== null &&
-      evidence.checkpoints >= holdAt;
+    const held = run.status === 'running' && holdAt !== null && evidence.checkpoints >= holdAt;
     return held ? { type: 'trial.held', index: trial.index, evidence } : null;
   };
   // a worker's hint names the trial to read now; every trial is read each `pollMs` besides
