@@ -87,6 +87,21 @@ describe('status hints for runs', () => {
     expect(reads.count).toBe(looks.length);
   });
 
+  it('a follower whose hints are all lost still ends with the run, by its safety-net poll', async () => {
+    const store = createMemoryStore();
+    const queue = createInProcessRunQueue({ ackWaitMs: 5000 });
+    const { runId } = await submitRun(await loadRunFile(runFile), { store, queue });
+    // the worker's hints go nowhere (a NATS restart, a refused subscription): the follower hears none
+    const { announceStatus: _lost, ...silent } = queue;
+    const stop = new AbortController();
+    stops.push(stop);
+    const working = startWorker(store, silent, stop.signal);
+    const ended = await followRun(store, runId, { queue, pollMs: 300 });
+    stop.abort();
+    await working;
+    expect(ended?.status).toBe('succeeded');
+  });
+
   it('a forged hint makes a follower look, never end: the store says the run is still queued', async () => {
     const store = createMemoryStore();
     const queue = createInProcessRunQueue({ ackWaitMs: 5000 });
