@@ -64,6 +64,8 @@ export function registerSubmitCommand(program: Command): void {
 async function submitCommand(runFile: string, options: SubmitCommandOptions): Promise<number> {
   const nats = natsTargetOf(options);
   const location = parseStoreUri(options.store ?? process.env.ARENA_STORE);
+  // a bad interval is refused before anything is queued
+  const safetyNet = statusSafetyNetFromEnvironment();
   // checked before the queue or the store is touched: a bad file leaves nothing behind
   const { spec, text } = await loadRunFileForRun(runFile);
   const queue = await openRunQueue(nats);
@@ -80,7 +82,7 @@ async function submitCommand(runFile: string, options: SubmitCommandOptions): Pr
     process.stderr.write(
       `arena: queued run ${runId}; waiting for a worker (Ctrl-C stops waiting)\n`,
     );
-    return await waitForRun(store, queue, runId, spec, location, options);
+    return await waitForRun(store, queue, runId, spec, location, { ...options, ...safetyNet });
   } finally {
     await queue.close();
     store?.close();
@@ -93,7 +95,7 @@ async function waitForRun(
   runId: string,
   spec: RunSpec,
   location: StoreLocation,
-  options: SubmitCommandOptions,
+  options: SubmitCommandOptions & { readonly pollMs?: number },
 ): Promise<number> {
   const stopWaiting = new AbortController();
   const onSignal = () => stopWaiting.abort();
@@ -104,7 +106,7 @@ async function waitForRun(
     // the workers' hints on the run queue's connection make it look now; the store says what happened
     const ended = await followRun(store, runId, {
       queue,
-      ...statusSafetyNetFromEnvironment(),
+      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
       signal: stopWaiting.signal,
       serverPatienceMs: serverPatienceFromEnvironment(),
       onProgress: (view) => progress.show(view),

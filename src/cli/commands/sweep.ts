@@ -99,6 +99,7 @@ async function sweepCommand(
     );
   }
   const location = parseStoreUri(options.store);
+  const safetyNet = statusSafetyNetFromEnvironment();
   // a new sweep's file and every trial's run file are checked before the store is opened
   const fresh = options.resume === undefined ? await prepareNew(sweepFile, maxTrials) : null;
   const store = await openStoreAsync(location);
@@ -125,7 +126,7 @@ async function sweepCommand(
       store,
       builtins: builtinComponents,
       parallel,
-      ...(queue !== null ? { queue, ...statusSafetyNetFromEnvironment() } : {}),
+      ...(queue !== null ? { queue, ...safetyNet } : {}),
       signal: abort.signal,
       logger,
       ...(viewer !== null ? { inspect: viewer.inspect } : {}),
