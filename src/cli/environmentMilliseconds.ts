@@ -43,3 +43,20 @@ export function serverPatienceFromEnvironment(): number {
 export function leaseTtlFromEnvironment(): number | undefined {
   return millisecondsFromEnvironment('ARENA_LEASE_TTL_MS', 100);
 }
+
+/**
+ * `ARENA_STATUS_SAFETY_NET_MS`: how often a follower that hears the workers'
+ * status hints (`arena submit --wait`, `arena judge --wait`, `arena sweep
+ * --nats`) reads the store besides them, for a hint lost or refused (default
+ * 5 s), as the follower's `pollMs`; nothing when unset.
+ *
+ * @example
+ * ```ts
+ * process.env.ARENA_STATUS_SAFETY_NET_MS = '60000';
+ * statusSafetyNetFromEnvironment(); // { pollMs: 60000 }
+ * ```
+ */
+export function statusSafetyNetFromEnvironment(): { pollMs?: number } {
+  const pollMs = millisecondsFromEnvironment('ARENA_STATUS_SAFETY_NET_MS', 100);
+  return pollMs === undefined ? {} : { pollMs };
+}

@@ -160,6 +160,36 @@ describe('docs/nats/authorization.conf on a real nats-server', () => {
     );
   });
 
+  it('a worker tells a run’s status hint and a submitter hears it; a submitter or a viewer may tell none, and a viewer hears none', async () => {
+    const submitting = await openJetStreamRunQueue({ url: nats.urlOf('submitter') });
+    const heard: string[] = [];
+    const off = submitting.onStatus?.('hinted-run', () => heard.push('hinted-run'));
+    const refusedSubscriptions: string[] = [];
+    viewer.subscribe('arena.runs.status.*', {
+      callback: (error) => {
+        if (error !== null) refusedSubscriptions.push(error.message);
+      },
+    });
+    await viewer.flush();
+    await waitUntil('the viewer’s subscription refused', () => refusedSubscriptions.length === 1);
+    const subject = `arena.runs.status.${Buffer.from('hinted-run').toString('hex')}`;
+    for (const role of ['submitter', 'viewer'] as const) {
+      const forger = await nats.connectAs(role);
+      const refused = permissionErrors(forger);
+      forger.publish(subject, JSON.stringify({ runId: 'hinted-run' }));
+      await forger.flush();
+      await waitUntil(`the ${role}’s hint refused`, () =>
+        refused.some((error) => error.includes('arena.runs.status')),
+      );
+    }
+    // the worker's own hint (its run queue's connection) reaches the submitter
+    runs.announceStatus?.('hinted-run');
+    await waitUntil('the submitter hears the worker’s hint', () => heard.length > 0);
+    expect(heard).toEqual(['hinted-run']);
+    off?.();
+    await submitting.close();
+  });
+
   it('a viewer reads the queues but cannot submit a run or a case', async () => {
     expect(await messagesIn('ARENA_RUNS')).toBe(0);
     const js = jetstream(viewer);

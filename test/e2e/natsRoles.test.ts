@@ -19,6 +19,7 @@ import { manualText } from '../support/manual.js';
 import { type AuthorizedNats, startAuthorizedNats } from '../support/natsRoles.js';
 import {
   fleetEnv,
+  hintsOnlyEnv,
   killAll,
   queueExperiment,
   spawnWorker,
@@ -93,12 +94,14 @@ const runIdOf = (stderr: string): string =>
   /as evaluation run (\S+)/.exec(stderr)?.[1] ?? 'no evaluation run id';
 
 describe('the fleet with each command connected as its role', () => {
-  it('submit --wait as the submitter: the worker runs it to succeeded; no password is printed', async () => {
+  it('submit --wait as the submitter: the worker runs it to succeeded, told by its hints; no password is printed', async () => {
     const submitted = await submit(experiment.runFile, {
       nats: nats.urlOf('submitter'),
       store,
       cwd: experiment.folder,
       extra: ['--wait'],
+      // an hour's safety net: the submitter ends with the run only on the worker's hint
+      env: { ...hintsOnlyEnv },
     });
     expect(submitted.code, submitted.stderr).toBe(0);
     expect(submitted.stdout).toMatch(/: succeeded \(seed \d+\)/);
@@ -121,12 +124,12 @@ describe('the fleet with each command connected as its role', () => {
     expect(service.stderr()).toContain('as nats:tank on nats://service-tank:***@');
   });
 
-  it('judge --nats --wait as the submitter: the worker judges every case', async () => {
+  it('judge --nats --wait as the submitter: the worker judges every case, told by its hints', async () => {
     const fixture = judgeFixture(await chatServer(0), 6);
     const out = path.join(fixture.folder, 'verdicts.jsonl');
     const judged = await runArena(judgeArgs(fixture, '--out', out), {
       cwd: fixture.folder,
-      env: { ...judgeFleetEnv },
+      env: { ...judgeFleetEnv, ...hintsOnlyEnv },
     });
     expect(judged.code, judged.stderr).toBe(0);
     expect(resultLines(readFileSync(out, 'utf8'))).toHaveLength(6);

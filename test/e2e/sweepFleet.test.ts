@@ -7,6 +7,7 @@ import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import {
   fleetEnv,
+  hintsOnlyEnv,
   killAll,
   startWorker,
   type WorkerProcess,
@@ -51,14 +52,15 @@ async function localSweepAndCrew(database: string, names: readonly string[]) {
 }
 
 describe('arena sweep --nats', () => {
-  it("runs the shipped sweep's trials as queued runs on two workers with a PostgreSQL store, to the table of a local sweep", async () => {
+  it("runs the shipped sweep's trials as queued runs on two workers with a PostgreSQL store, to the table of a local sweep, told by the workers' hints", async () => {
     const { folder, sweepFile, reference, store, crew } = await localSweepAndCrew('sweep', [
       'w1',
       'w2',
     ]);
+    // an hour's safety net: the sweep sees its trials held and ended only on the workers' hints
     const swept = await runArena(
       ['sweep', sweepFile, '--nats', nats.url, '--store', store, '--json'],
-      { cwd: folder, env: { ...fleetEnv } },
+      { cwd: folder, env: { ...fleetEnv, ...hintsOnlyEnv } },
     );
     expect(
       swept.code,

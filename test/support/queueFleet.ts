@@ -13,6 +13,9 @@ export const cli = path.join(repoRoot, 'cli/bin/arena.js');
  */
 export const fleetEnv = { ARENA_LEASE_TTL_MS: '2000', ARENA_JUDGE_ACK_WAIT_MS: '2000' } as const;
 
+/** A follower's safety-net poll of an hour: only the workers' status hints can end its wait within a test. */
+export const hintsOnlyEnv = { ARENA_STATUS_SAFETY_NET_MS: '3600000' } as const;
+
 /**
  * A user's experiment folder: the slow run file (each step sleeps `delayMs`) and its module.
  * With `gated`, every step waits until `openGate()` was called (the file `gate` in the folder
@@ -112,7 +115,13 @@ export function spawnWorker(
 /** `arena submit` a run file; resolves with its exit and output. */
 export function submit(
   runFile: string,
-  options: { nats: string; store: string; cwd: string; extra?: readonly string[] },
+  options: {
+    nats: string;
+    store: string;
+    cwd: string;
+    extra?: readonly string[];
+    env?: NodeJS.ProcessEnv;
+  },
 ) {
   return runArena(
     [
@@ -124,7 +133,7 @@ export function submit(
       storeUri(options.store),
       ...(options.extra ?? []),
     ],
-    { cwd: options.cwd, env: { ...fleetEnv } },
+    { cwd: options.cwd, env: { ...fleetEnv, ...options.env } },
   );
 }
 

@@ -4,6 +4,7 @@ import {
   type MalformedCaseLine,
 } from '../../domain/judge/cases.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
+import { statusPollMs, statusSafetyNetMs, statusWake } from '../../ports/queue/statusHints.js';
 import {
   caseKeyOf,
   type EvaluationRunRecord,
@@ -119,12 +120,6 @@ export async function submitEvaluationRun(
   return { run, duplicates };
 }
 
-/** How often a follower reads the store when workers tell it of every change: a safety net only. */
-export const followSafetyNetMs = 5000;
-
-/** The least time between two reads of a followed run, however often it is told of a change. */
-const followReadGapMs = 250;
-
 /**
  * Wait until an evaluation run ends (every verdict in, cancelled or failed),
  * reading its verdict count for one progress figure over all workers: each
@@ -152,35 +147,17 @@ export async function followEvaluationRun(
 ): Promise<EvaluationRunRecord> {
   const { signal } = options;
   const listen = options.queue?.onStatus?.bind(options.queue);
-  const pollMs = options.pollMs ?? (listen !== undefined ? followSafetyNetMs : 250);
-  let told = false;
-  let wake: (() => void) | null = null;
+  const pollMs = options.pollMs ?? (listen !== undefined ? statusSafetyNetMs : statusPollMs);
+  const wake = statusWake();
   // heard before the first read: no change between the two is missed
-  const stopListening = listen?.(evaluationRunId, () => {
-    told = true;
-    wake?.();
-  });
+  const stopListening = listen?.(evaluationRunId, wake.hear);
   try {
     for (;;) {
-      const readAtMs = Date.now();
-      told = false;
+      wake.reading();
       const run = await store.getEvaluationRun(evaluationRunId);
       options.onProgress?.(await store.verdictCount(evaluationRunId), run.casesTotal);
       if (run.status !== 'running' || signal?.aborted) return run;
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', done);
-          wake = null;
-          resolve();
-        };
-        const timer = setTimeout(done, pollMs);
-        signal?.addEventListener('abort', done, { once: true });
-        wake = done;
-        if (told) done();
-      });
-      const gap = readAtMs + followReadGapMs - Date.now();
-      if (gap > 0 && !signal?.aborted) await new Promise((resolve) => setTimeout(resolve, gap));
+      await wake.pause(pollMs, signal);
     }
   } finally {
     stopListening?.();

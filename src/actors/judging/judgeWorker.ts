@@ -1,6 +1,7 @@
 import { JudgeCancelledError } from '../../domain/judge/errors.js';
 import { ArenaError } from '../../domain/shared/errors.js';
 import type { JudgeQueue, QueuedCaseDelivery } from '../../ports/queue/judgeQueue.js';
+import { throttledStatusHints } from '../../ports/queue/statusHints.js';
 import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
 import {
   defaultServerPatienceMs,
@@ -183,7 +184,9 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
     for (const [delivery, takenAtMs] of inHand)
       if (now - takenAtMs >= keepAliveMs) delivery.working();
   }, keepAliveMs);
-  const hints = statusHints(options.queue);
+  const hints = throttledStatusHints((evaluationRunId) =>
+    options.queue.announceStatus?.(evaluationRunId),
+  );
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
     options.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -404,57 +407,6 @@ function isSequentialRun(run: EvaluationRunRecord): boolean {
 
 /** The fewest free slots a worker pulls for while judgements are in flight: half of them, so a pull brings several cases. */
 const batchOf = (concurrency: number): number => Math.max(1, Math.ceil(concurrency / 2));
-
-/** How often a worker tells a run's followers that its verdicts moved, at most. */
-const statusHintMs = 500;
-
-/**
- * A run's status hints, throttled per run: the first verdict after a quiet
- * spell is told at once, the rest once per `statusHintMs`, the last of a burst
- * always (so a run's end reaches its follower within `statusHintMs`).
- */
-function statusHints(queue: JudgeQueue): { touch(evaluationRunId: string): void; flush(): void } {
-  const timers = new Map<string, { timer: NodeJS.Timeout; again: boolean }>();
-  const tell = (evaluationRunId: string): void => {
-    try {
-      queue.announceStatus?.(evaluationRunId);
-    } catch {
-      // a hint only: the follower's slow poll finds the run
-    }
-  };
-  const quiet = (evaluationRunId: string): void => {
-    const held = timers.get(evaluationRunId);
-    if (held === undefined) return;
-    if (!held.again) {
-      timers.delete(evaluationRunId);
-      return;
-    }
-    tell(evaluationRunId);
-    held.again = false;
-    held.timer = setTimeout(() => quiet(evaluationRunId), statusHintMs);
-  };
-  return {
-    touch(evaluationRunId) {
-      const held = timers.get(evaluationRunId);
-      if (held !== undefined) {
-        held.again = true;
-        return;
-      }
-      tell(evaluationRunId);
-      timers.set(evaluationRunId, {
-        timer: setTimeout(() => quiet(evaluationRunId), statusHintMs),
-        again: false,
-      });
-    },
-    flush() {
-      for (const [evaluationRunId, held] of timers) {
-        clearTimeout(held.timer);
-        if (held.again) tell(evaluationRunId);
-      }
-      timers.clear();
-    },
-  };
-}
 
 /**
  * Evaluation runs as a worker last read them, read again after `statusTtlMs`:

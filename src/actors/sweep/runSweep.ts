@@ -12,6 +12,7 @@ import {
   sweepMachine,
 } from '../../machines/sweep.js';
 import type { RunQueue } from '../../ports/queue/runQueue.js';
+import { statusPollMs, statusSafetyNetMs, statusWake } from '../../ports/queue/statusHints.js';
 import { type Logger, silentLogger } from '../../ports/runtime/logger.js';
 import { withPatience } from '../../ports/runtime/serverFailure.js';
 import { processLeaseOwner } from '../../ports/store/leaseOwner.js';
@@ -39,8 +40,10 @@ export interface RunSweepOptions
   /**
    * Run the trials on the fleet instead (`arena sweep --nats`): each trial is
    * queued for `arena worker`s, which hold it at its rung as the store says;
-   * the sweep reads the store every `pollMs` (default 250) for trials held or
-   * ended, and queues the released ones again.
+   * the sweep reads a trial from the store when its worker tells (the queue's
+   * status hints) and every trial every `pollMs` besides (default 5 s with
+   * a queue that tells, else 250 ms), for trials held or ended, and queues
+   * the released ones again.
    */
   readonly queue?: RunQueue;
   readonly pollMs?: number;
@@ -205,7 +208,8 @@ export async function runSweep(start: SweepStart, options: RunSweepOptions): Pro
       store,
       spec,
       signal: options.signal,
-      pollMs: options.pollMs ?? 250,
+      pollMs:
+        options.pollMs ?? (options.queue.onStatus !== undefined ? statusSafetyNetMs : statusPollMs),
       patienceMs: options.patienceMs,
       logger,
       emit,
@@ -337,43 +341,72 @@ async function sweepOnFleet(queue: RunQueue, fleet: FleetSweep): Promise<void> {
   ): ReturnType<typeof endedEvent> | Extract<SweepEvent, { type: 'trial.held' }> | null => {
     const runId = trial.runId as string;
     const run = store.getRun(runId);
+    // queued, or leased by a worker: neither held nor ended, and its evidence is not read
+    if (run.status === 'queued' || (run.status === 'running' && run.lease !== null)) return null;
     const evidence = evidenceOf(store, runId, spec);
     if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') {
       const status = run.status === 'succeeded' ? 'succeeded' : 'failed';
       return endedEvent(trial.index, status, run.error ?? run.status, evidence);
     }
     const holdAt = store.trialOfRun(runId)?.holdAt ?? null;
-    const held =
-      run.status === 'running' &&
-      run.lease === null &&
-      holdAt !== null &&
-      evidence.checkpoints >= holdAt;
+    const held = run.status === 'running' && holdAt !== null && evidence.checkpoints >= holdAt;
     return held ? { type: 'trial.held', index: trial.index, evidence } : null;
   };
-  while (actor.getSnapshot().status === 'active' && fleet.signal?.aborted !== true) {
-    for (const index of runnable.splice(0)) {
-      const trial = actor.getSnapshot().context.trials[index];
-      if (trial?.runId == null) continue;
-      await queue.submit(trial.runId, { messageId: `${trial.runId}.rung-${trial.rungIndex}` });
-    }
-    for (const trial of actor.getSnapshot().context.trials) {
-      if (trial.status !== 'running' || trial.runId === null) continue;
-      const event = await patiently(() => observe(trial));
-      if (event === null) continue;
-      if (event.type === 'trial.held') {
-        fleet.emit({
-          type: 'trial.held',
-          index: trial.index,
-          checkpoints: event.evidence.checkpoints,
-        });
-      } else {
-        fleet.emit({ type: 'trial.ended', index: trial.index, status: event.status });
+  // a worker's hint names the trial to read now; every trial is read each `pollMs` besides
+  const wake = statusWake();
+  const told = new Set<string>();
+  const stopListening = actor.getSnapshot().context.trials.flatMap((trial) =>
+    trial.runId === null || queue.onStatus === undefined
+      ? []
+      : [
+          queue.onStatus(trial.runId, () => {
+            told.add(trial.runId as string);
+            wake.hear();
+          }),
+        ],
+  );
+  let readAllAt = Number.NEGATIVE_INFINITY;
+  try {
+    while (actor.getSnapshot().status === 'active' && fleet.signal?.aborted !== true) {
+      for (const index of runnable.splice(0)) {
+        const trial = actor.getSnapshot().context.trials[index];
+        if (trial?.runId == null) continue;
+        await queue.submit(trial.runId, { messageId: `${trial.runId}.rung-${trial.rungIndex}` });
       }
-      // sent once; only its persisting is repeated through a restart
-      await patiently(send(event));
+      wake.reading();
+      const readAll = stopListening.length === 0 || Date.now() - readAllAt >= fleet.pollMs;
+      if (readAll) readAllAt = Date.now();
+      for (const trial of actor.getSnapshot().context.trials) {
+        if (trial.status !== 'running' || trial.runId === null) continue;
+        if (!told.delete(trial.runId) && !readAll) continue;
+        const event = await patiently(() => observe(trial));
+        if (event === null) continue;
+        if (event.type === 'trial.held') {
+          fleet.emit({
+            type: 'trial.held',
+            index: trial.index,
+            checkpoints: event.evidence.checkpoints,
+          });
+        } else {
+          fleet.emit({ type: 'trial.ended', index: trial.index, status: event.status });
+        }
+        // sent once; only its persisting is repeated through a restart
+        await patiently(send(event));
+      }
+      if (actor.getSnapshot().status !== 'active') break;
+      // a hint heard while reading ends the pause at once (none is missed); one of a trial not running is moot
+      const running = actor
+        .getSnapshot()
+        .context.trials.filter((each) => each.status === 'running');
+      for (const runId of told) {
+        if (!running.some((each) => each.runId === runId)) told.delete(runId);
+      }
+      // released trials are queued at once
+      if (told.size > 0 || runnable.length > 0) wake.hear();
+      await wake.pause(Math.max(0, readAllAt + fleet.pollMs - Date.now()), fleet.signal);
     }
-    if (actor.getSnapshot().status !== 'active') break;
-    await pause(fleet.pollMs, fleet.signal);
+  } finally {
+    for (const stop of stopListening) stop();
   }
 }
 
@@ -452,17 +485,4 @@ function loadSweep(
     snapshot,
     progress: (snapshot as unknown as { context: SweepContext }).context,
   };
-}
-
-/** Wait `ms`, or until `signal` aborts; the abort listener is removed either way (one per poll would pile up). */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

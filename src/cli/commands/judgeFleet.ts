@@ -31,7 +31,10 @@ import { openJudgeStore } from '../../ports/store/judgeStoreUri.js';
 import { patientJudgeStore } from '../../ports/store/patientJudgeStore.js';
 import { parseStoreUri } from '../../ports/store/storeUri.js';
 import { counted } from '../counted.js';
-import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
+import {
+  serverPatienceFromEnvironment,
+  statusSafetyNetFromEnvironment,
+} from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileSha256 } from '../fileLines.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
@@ -117,6 +120,7 @@ export async function judgeOnFleetCommand(
       },
       wait: options.wait === true,
       signal: stop.signal,
+      ...statusSafetyNetFromEnvironment(),
       // told of by the scan
       onMalformed: () => malformed++,
       onQueued: (queued) => queueing.update(queued + malformed),

@@ -3,10 +3,14 @@ import { followRun, type RunProgressView } from '../../actors/experiment/queue/f
 import { submitRun } from '../../actors/experiment/queue/submitRun.js';
 import type { RunSummary } from '../../actors/experiment/runSummary.js';
 import type { RunSpec } from '../../config/runSpec.js';
+import type { RunQueue } from '../../ports/queue/runQueue.js';
 import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import type { RunStore } from '../../ports/store/store.js';
 import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
-import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
+import {
+  serverPatienceFromEnvironment,
+  statusSafetyNetFromEnvironment,
+} from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
@@ -60,6 +64,8 @@ export function registerSubmitCommand(program: Command): void {
 async function submitCommand(runFile: string, options: SubmitCommandOptions): Promise<number> {
   const nats = natsTargetOf(options);
   const location = parseStoreUri(options.store ?? process.env.ARENA_STORE);
+  // a bad interval is refused before anything is queued
+  const safetyNet = statusSafetyNetFromEnvironment();
   // checked before the queue or the store is touched: a bad file leaves nothing behind
   const { spec, text } = await loadRunFileForRun(runFile);
   const queue = await openRunQueue(nats);
@@ -67,7 +73,6 @@ async function submitCommand(runFile: string, options: SubmitCommandOptions): Pr
   try {
     store = await openStoreAsync(location);
     const { runId } = await submitRun(spec, { store, queue, runFileText: text });
-    await queue.close();
     if (options.wait !== true) {
       process.stdout.write(
         options.json === true ? `${JSON.stringify({ runId, status: 'queued' })}\n` : `${runId}\n`,
@@ -77,7 +82,7 @@ async function submitCommand(runFile: string, options: SubmitCommandOptions): Pr
     process.stderr.write(
       `arena: queued run ${runId}; waiting for a worker (Ctrl-C stops waiting)\n`,
     );
-    return await waitForRun(store, runId, spec, location, options);
+    return await waitForRun(store, queue, runId, spec, location, { ...options, ...safetyNet });
   } finally {
     await queue.close();
     store?.close();
@@ -86,10 +91,11 @@ async function submitCommand(runFile: string, options: SubmitCommandOptions): Pr
 
 async function waitForRun(
   store: RunStore,
+  queue: RunQueue,
   runId: string,
   spec: RunSpec,
   location: StoreLocation,
-  options: SubmitCommandOptions,
+  options: SubmitCommandOptions & { readonly pollMs?: number },
 ): Promise<number> {
   const stopWaiting = new AbortController();
   const onSignal = () => stopWaiting.abort();
@@ -97,7 +103,10 @@ async function waitForRun(
   process.once('SIGTERM', onSignal);
   const progress = new StoredRunProgress(spec);
   try {
+    // the workers' hints on the run queue's connection make it look now; the store says what happened
     const ended = await followRun(store, runId, {
+      queue,
+      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
       signal: stopWaiting.signal,
       serverPatienceMs: serverPatienceFromEnvironment(),
       onProgress: (view) => progress.show(view),

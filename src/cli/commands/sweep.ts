@@ -7,7 +7,10 @@ import { arenaCommand } from '../../ports/runtime/arenaCommand.js';
 import { createLogger, type LogLevel } from '../../ports/runtime/logger.js';
 import { SweepNotFoundError } from '../../ports/store/storeErrors.js';
 import { openStoreAsync, parseStoreUri } from '../../ports/store/storeUri.js';
-import { serverPatienceFromEnvironment } from '../environmentMilliseconds.js';
+import {
+  serverPatienceFromEnvironment,
+  statusSafetyNetFromEnvironment,
+} from '../environmentMilliseconds.js';
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupts.js';
 import { shellWord, storeArgument } from '../storeArgument.js';
@@ -96,6 +99,7 @@ async function sweepCommand(
     );
   }
   const location = parseStoreUri(options.store);
+  const safetyNet = statusSafetyNetFromEnvironment();
   // a new sweep's file and every trial's run file are checked before the store is opened
   const fresh = options.resume === undefined ? await prepareNew(sweepFile, maxTrials) : null;
   const store = await openStoreAsync(location);
@@ -122,7 +126,7 @@ async function sweepCommand(
       store,
       builtins: builtinComponents,
       parallel,
-      ...(queue !== null ? { queue } : {}),
+      ...(queue !== null ? { queue, ...safetyNet } : {}),
       signal: abort.signal,
       logger,
       ...(viewer !== null ? { inspect: viewer.inspect } : {}),

@@ -11,7 +11,6 @@ import {
   checkControlMessage,
   modelPauseMessage,
   runCancelMessage,
-  runStatusMessage,
 } from '../queue/judgeControlMessages.js';
 import {
   defaultJudgeAckWaitMs,
@@ -33,6 +32,7 @@ import {
   queueSetupError,
 } from './jetStreamSetup.js';
 import { permissionRefusal, publishRefusals } from './natsPermission.js';
+import { natsStatusHints, subjectToken } from './natsStatusHints.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
@@ -49,9 +49,6 @@ const pauseFeedRetryMs = 500;
 
 /** A case's message id: JetStream drops a second message of the same id as a duplicate. */
 const msgIdOf = (job: QueuedCase): string => `${job.evaluationRunId}:${job.caseKey}`;
-
-/** A run id or a pause key as one subject token: they may hold `.`, which NATS reads as a separator. */
-const subjectToken = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
 
 /**
  * The judge queue on a NATS JetStream server: a work-queue stream of cases
@@ -159,6 +156,11 @@ export async function openJetStreamJudgeQueue(
       }
       return checked.value;
     };
+    const statusHints = natsStatusHints(nc, {
+      subjectPrefix: `${prefix}.status`,
+      field: 'evaluationRunId',
+      dropped,
+    });
     const encoder = new TextEncoder();
     const maxPayload = nc.info?.max_payload;
     const queue: JudgeQueue = {
@@ -221,28 +223,7 @@ export async function openJetStreamJudgeQueue(
         cancelListeners.add(listener);
         return () => cancelListeners.delete(listener);
       },
-      announceStatus(evaluationRunId) {
-        // a hint only: whoever hears it reads the run from the store
-        nc.publish(
-          `${prefix}.status.${subjectToken(evaluationRunId)}`,
-          JSON.stringify({ evaluationRunId }),
-        );
-      },
-      onStatus(evaluationRunId, listener) {
-        const subject = `${prefix}.status.${subjectToken(evaluationRunId)}`;
-        // a role that may not subscribe is called back with an error: the follower's slow poll stays
-        const subscription = nc.subscribe(subject, {
-          callback: (error, message) => {
-            if (error !== null) return;
-            const checked = checkControlMessage(runStatusMessage, message.data);
-            if (!checked.ok) dropped(message.subject, checked.reason);
-            else if (checked.value.evaluationRunId !== evaluationRunId)
-              dropped(message.subject, 'evaluationRunId: not the run its subject names');
-            else listener();
-          },
-        });
-        return () => subscription.unsubscribe();
-      },
+      ...statusHints,
       announcePause(pause) {
         // best effort: a lost announcement costs one more 429, never a wrong verdict
         const subject = `${prefix}.pause.${subjectToken(pause.key)}`;

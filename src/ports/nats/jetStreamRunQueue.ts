@@ -16,6 +16,7 @@ import {
 } from '../queue/runQueue.js';
 import { connectForQueue, ensureWorkQueueStream, queueSetupError } from './jetStreamSetup.js';
 import { permissionRefusal, publishRefusals } from './natsPermission.js';
+import { natsStatusHints } from './natsStatusHints.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
 import { queuedMessageIds } from './streamContents.js';
 
@@ -32,7 +33,8 @@ const defaultMaxInProgress = 1000;
  * The run queue on a NATS JetStream server: a work-queue stream (a message
  * is gone once acked), one durable pull consumer shared by every worker,
  * explicit acks, and the run id as message id so JetStream's duplicate
- * window drops a second submit of the same run. Creates the stream and the
+ * window drops a second submit of the same run; status hints on plain
+ * subjects `arena.runs.status.<run as hex>`. Creates the stream and the
  * consumer when missing. A consumer there already keeps its ack wait and
  * in-progress cap, the fleet's: one given that differs is refused with
  * `ConsumerSettingsError`, or set with `consume.reconfigureFleet`.
@@ -47,6 +49,7 @@ const defaultMaxInProgress = 1000;
 export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): Promise<RunQueue> {
   const stream = options.stream ?? 'ARENA_RUNS';
   const subject = options.subject ?? 'arena.runs.queued';
+  const statusSubject = options.statusSubject ?? 'arena.runs.status';
   const durable = options.consumer ?? 'arena-workers';
   const nc = await connectForQueue(options.url, options.name ?? 'arena', options.credentials);
   try {
@@ -58,7 +61,10 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
       queuedMessageIds(jsm, stream, subject).catch((error: unknown) => {
         throw permissionRefusal(error, options.url) ?? error;
       });
-    if (consume === undefined) return jetStreamQueue(nc, js, null, subject, queued, options.url);
+    const hints = natsStatusHints(nc, { subjectPrefix: statusSubject, field: 'runId' });
+    if (consume === undefined) {
+      return jetStreamQueue(nc, js, null, subject, queued, options.url, hints);
+    }
     // run again when a pull fails: a server back without its folder has lost the consumer and the stream
     const setUp = async (): Promise<Consumer> => {
       await ensureWorkQueueStream(jsm, stream, [subject], options.duplicateWindowMs);
@@ -93,6 +99,7 @@ export async function openJetStreamRunQueue(options: JetStreamRunQueueOptions): 
       subject,
       queued,
       options.url,
+      hints,
     );
   } catch (error) {
     throw await queueSetupError(nc, 'run queue', options.url, error);
@@ -112,8 +119,10 @@ function jetStreamQueue(
   subject: string,
   queuedRunIds: () => Promise<Set<string>>,
   url: string,
+  hints: ReturnType<typeof natsStatusHints>,
 ): RunQueue {
   return {
+    ...hints,
     queuedRunIds,
     async submit(runId, submitOptions) {
       const body = new TextEncoder().encode(JSON.stringify({ runId }));

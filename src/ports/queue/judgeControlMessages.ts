@@ -20,9 +20,6 @@ export const runCancelMessage = z.object({
   evaluationRunId: z.string().min(1).max(maxKeyLength),
 });
 
-/** `{ evaluationRunId }`: the run's verdicts moved or it ended; look at it in the store. */
-export const runStatusMessage = runCancelMessage;
-
 /** A checked control message, or why it was dropped. */
 export type ControlMessageCheck<T> =
   | { readonly ok: true; readonly value: T }

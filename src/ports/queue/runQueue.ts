@@ -2,6 +2,7 @@ import { ArenaError } from '../../domain/shared/errors.js';
 import { arenaCommand } from '../runtime/arenaCommand.js';
 import { redactUrl } from '../runtime/redactUrl.js';
 import type { NatsConnectOptions } from './natsCredentials.js';
+import type { StatusHintBus } from './statusHints.js';
 
 /**
  * The run-queue port: runs submitted by `arena submit`, taken by `arena
@@ -33,8 +34,12 @@ export interface RunDelivery extends QueueDelivery {
   readonly runId: string;
 }
 
-/** A queue of run ids with at-least-once delivery. */
-export interface RunQueue {
+/**
+ * A queue of run ids with at-least-once delivery. Its status hints
+ * (`announceStatus`, `onStatus`) tell a run's followers (`arena submit
+ * --wait`, a sweep waiting at a rung) that the run moved, held or ended.
+ */
+export interface RunQueue extends StatusHintBus {
   /**
    * Queue a run id; a run id queued before and not yet acked is dropped as a
    * duplicate. `messageId` (default the run id) is what duplicates are told
@@ -58,6 +63,8 @@ export interface RunQueueOptions extends NatsConnectOptions {
   readonly stream?: string;
   /** The subject runs are published on; default `arena.runs.queued`. */
   readonly subject?: string;
+  /** Status hints go to `<statusSubject>.<run id as hex>`; default `arena.runs.status`. */
+  readonly statusSubject?: string;
   /** The durable pull consumer all workers share; default `arena-workers`. */
   readonly consumer?: string;
   /**
@@ -217,7 +224,8 @@ interface Held {
  * A run queue inside one process: the default when no `--nats` is given, and
  * what tests use for the worker loop without a server. Same rules as the
  * JetStream adapter: a duplicate run id is dropped, an unacked delivery comes
- * back after `ackWaitMs`, `nak` hands a message back.
+ * back after `ackWaitMs`, `nak` hands a message back, a status hint reaches
+ * the run's listeners.
  *
  * @example
  * ```ts
@@ -233,6 +241,7 @@ export function createInProcessRunQueue(
   const ackWaitMs = options.ackWaitMs ?? defaultAckWaitMs;
   const now = options.now ?? Date.now;
   const messages = new Map<string, Held>();
+  const statusListeners = new Map<string, Set<() => void>>();
   let deliverySerial = 0;
   let closed = false;
 
@@ -283,6 +292,14 @@ export function createInProcessRunQueue(
     },
     async queuedRunIds() {
       return new Set(messages.keys());
+    },
+    announceStatus(runId) {
+      for (const listener of [...(statusListeners.get(runId) ?? [])]) listener();
+    },
+    onStatus(runId, listener) {
+      const listeners = statusListeners.get(runId) ?? new Set();
+      statusListeners.set(runId, listeners.add(listener));
+      return () => listeners.delete(listener);
     },
     async close() {
       closed = true;

@@ -1,3 +1,4 @@
+import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJetStreamRunQueue } from '../../../src/ports/nats/jetStreamRunQueue.js';
 import type { RunQueue } from '../../../src/ports/queue/runQueue.js';
@@ -76,5 +77,36 @@ describe('the JetStream run queue', () => {
     expect(delivery?.runId).toBe('run-d');
     await delivery?.ack();
     await reopened.close();
+  });
+
+  it("tells a run's status hint to its listeners only; a malformed one, or one naming another run, is dropped", async () => {
+    const worker = await open('HINTS', 5000);
+    const submitter = await openJetStreamRunQueue({
+      url: server.url,
+      stream: 'HINTS',
+      subject: 'arena.test.HINTS',
+    });
+    const heard: string[] = [];
+    const stopA = submitter.onStatus?.('run.a', () => heard.push('a'));
+    const stopB = submitter.onStatus?.('run-b', () => heard.push('b'));
+    // a raw client on the subject of run.a (its id as hex): forged bodies, then one naming it
+    const raw = await connect({ servers: server.url });
+    const subjectOfA = `arena.runs.status.${Buffer.from('run.a').toString('hex')}`;
+    raw.publish(subjectOfA, 'not json');
+    raw.publish(subjectOfA, JSON.stringify({ runId: 'run-b' }));
+    raw.publish(subjectOfA, JSON.stringify({ evaluationRunId: 'run.a' }));
+    raw.publish(subjectOfA, JSON.stringify({ runId: 'run.a' }));
+    await raw.flush();
+    // one connection's messages arrive in order: the last heard means the forged ones were dropped
+    await expect.poll(() => heard).toEqual(['a']);
+    worker.announceStatus?.('run-b');
+    await expect.poll(() => heard).toEqual(['a', 'b']);
+    stopA?.();
+    worker.announceStatus?.('run.a');
+    worker.announceStatus?.('run-b');
+    await expect.poll(() => heard).toEqual(['a', 'b', 'b']);
+    stopB?.();
+    await raw.close();
+    await Promise.all([worker.close(), submitter.close()]);
   });
 });

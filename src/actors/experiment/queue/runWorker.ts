@@ -4,6 +4,7 @@ import { parseRunFile } from '../../../config/runFile.js';
 import { sha256Hex } from '../../../domain/shared/canonicalJson.js';
 import { ArenaError } from '../../../domain/shared/errors.js';
 import type { RunDelivery, RunQueue } from '../../../ports/queue/runQueue.js';
+import { throttledStatusHints } from '../../../ports/queue/statusHints.js';
 import type { RemoteComponentHost } from '../../../ports/remote/remoteComponent.js';
 import { type Logger, silentLogger } from '../../../ports/runtime/logger.js';
 import {
@@ -141,11 +142,14 @@ export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTal
   const tally = { ended: 0, handedBack: 0, deferred: 0, dropped: 0, failed: 0 };
   const logger = options.logger ?? silentLogger();
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  // the run's followers (arena submit --wait, a sweep at its rung) read the store when told
+  const hints = throttledStatusHints((runId) => options.queue.announceStatus?.(runId));
   const worker: WorkerContext = {
     options,
     logger,
     emit,
     ttlMs: options.leaseTtlMs ?? defaultLeaseTtlMs,
+    moved: hints.touch,
   };
   const slots = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, async () => {
     while (!options.signal.aborted) {
@@ -167,11 +171,14 @@ export async function runRunWorker(options: RunWorkerOptions): Promise<WorkerTal
         delivery.nak();
         break;
       }
-      const outcome = await handleDelivery(delivery, worker);
+      const outcome = await handleDelivery(delivery, worker).finally(() =>
+        // ended, held, handed back or failed: told at once, after its lease and ack
+        hints.now(delivery.runId),
+      );
       tally[outcome] += 1;
     }
   });
-  await Promise.all(slots);
+  await Promise.all(slots).finally(hints.flush);
   return tally;
 }
 
@@ -184,6 +191,8 @@ interface WorkerContext {
   readonly emit: (event: WorkerEvent) => void;
   /** Each run's lease lifetime without a heartbeat. */
   readonly ttlMs: number;
+  /** Tell the run's followers it moved (throttled). */
+  readonly moved: (runId: string) => void;
 }
 
 async function handleDelivery(
@@ -270,6 +279,7 @@ async function handleDelivery(
             : {}),
           onEvent: (event) => {
             if (event.type === 'run.held') held = event.checkpoints;
+            if (movesRun(event)) worker.moved(runId);
             options.onRunEvent?.(event);
           },
         }),
@@ -323,6 +333,17 @@ async function handleDelivery(
     // this worker ended the delivery itself: only a delivery whose worker died stays unsettled
     settleOrWarn(options.store, runId, deliveryCount, logger);
   }
+}
+
+/** What a run's follower sees move: its phases, episodes and checkpoints (a sweep's evidence). */
+function movesRun(event: RunEvent): boolean {
+  return (
+    event.type === 'run.started' ||
+    event.type === 'phase.started' ||
+    event.type === 'episode.completed' ||
+    event.type === 'checkpoint.completed' ||
+    event.type === 'phase.finished'
+  );
 }
 
 /** Fail a run with a permanent cause at its last delivery allowed, and ack it for good. */
