@@ -114,8 +114,9 @@ export function renderApiReference(root: string = repoRoot): string {
 Every name the package exports, by entry point, with its kind and the first sentence of
 its doc comment; the source of each has the rest, with an \`@example\`. The root entry holds
 what most host apps need, each capability has its own subpath, and each subpath is one
-explicit barrel (a named list, no \`export *\`). \`test/unit/docs/generatedDocs.test.ts\`
-fails when an entry changes and this page does not; \`npm run docs\` writes it again.
+barrel: named lists, and whole modules whose every name is public (\`export * from\` a
+domain barrel). \`test/unit/docs/generatedDocs.test.ts\` fails when an entry changes and
+this page does not; \`npm run docs\` writes it again.
 [\`test/unit/api/publicApi.snapshot.txt\`](../test/unit/api/publicApi.snapshot.txt) lists
 the same names, so a change to the surface shows in review. How to install each
 subpath's drivers: [embedding](embedding.md).

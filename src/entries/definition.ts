@@ -81,11 +81,4 @@ export {
   selectedScenarioAction,
   setAtPointer,
 } from '../domain/definition/index.js';
-export type { ComponentSpec } from '../domain/objective/index.js';
-export {
-  componentDefaults,
-  ObjectiveConfigError,
-  ObjectiveInputError,
-  parseComponentSpecs,
-  WeightedBoundaryObjective,
-} from '../domain/objective/index.js';
+export * from '../domain/objective/index.js';

@@ -109,14 +109,7 @@ export {
 export type { BoxSpace, DiscreteSpace, Rng, Space } from '../domain/shared/index.js';
 export { clipToSpace, contains, createRng, deriveSeed } from '../domain/shared/index.js';
 export { MetaTurnError, MetaTurnWiringError, metaTurnMachine } from '../machines/metaTurn.js';
-export type {
-  MetaAgentInterface,
-  MetaDecision,
-  MetaTurnContext,
-  MetaTurnFailure,
-  MetaTurnInput,
-  MetaTurnOutput,
-} from '../machines/metaTurnTypes.js';
+export type * from '../machines/metaTurnTypes.js';
 export {
   ControllerWiringError,
   simulationControllerMachine,

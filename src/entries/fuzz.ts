@@ -11,22 +11,4 @@
  * ```
  */
 
-export type {
-  ForeverFinding,
-  FuzzedReason,
-  FuzzTerminationOptions,
-  FuzzTerminationReport,
-  InvariantFinding,
-  MetricEvaluation,
-  MetricRange,
-  MetricSequence,
-  ReasonFinding,
-} from '../fuzz/index.js';
-export {
-  FUZZ_DEFAULTS,
-  FuzzInputError,
-  formatFuzzReport,
-  fuzzTermination,
-  parseMetricRange,
-  playSequence,
-} from '../fuzz/index.js';
+export * from '../fuzz/index.js';

@@ -24,8 +24,14 @@ interface ReExport {
   readonly entries: readonly { local: string; exported: string; type: boolean }[];
 }
 
-// An export list, with or without a source module; the barrels hold nothing else.
+// An export list, with or without a source module.
 const exportList = /export\s+(type\s+)?\{([^}]*)\}(?:\s*from\s*'([^']+)')?/g;
+// A whole module re-exported: `export * from './x.js'`, or `export type * from` for its types only.
+const starExport = /export\s+(type\s+)?\*\s+from\s*'([^']+)'/g;
+const declarationKeywords =
+  '(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(function\\*?|class|const|let|interface|type|enum)';
+// A name a module declares and exports itself (`export interface X`, `export function f`...).
+const declaredExport = new RegExp(`^export\\s+${declarationKeywords}\\s+([\\w$]+)`, 'gm');
 
 function reExportsOf(text: string): ReExport[] {
   return [...text.matchAll(exportList)].map((match) => ({
@@ -43,20 +49,45 @@ function reExportsOf(text: string): ReExport[] {
   }));
 }
 
-/** The names a barrel file exports, read from its explicit lists. */
-export function barrelNames(file: string): EntryNames {
+/** The modules `file` re-exports whole, resolved to their sources. */
+function starExportsOf(file: string, text: string): { file: string; typeOnly: boolean }[] {
+  return [...text.matchAll(starExport)].map((match) => ({
+    file: sourceOf(file, match[2]!),
+    typeOnly: match[1] !== undefined,
+  }));
+}
+
+/**
+ * The names a module exports, values and types apart: its export lists, the
+ * modules it re-exports whole (followed to their own exports), and the names
+ * it declares `export function`, `export interface`... itself.
+ */
+function exportedNames(file: string, depth = 0): { values: Set<string>; types: Set<string> } {
+  if (depth > 10) throw new Error(`${file}: modules re-exported in a cycle`);
+  const text = readFileSync(file, 'utf8');
   const values = new Set<string>();
   const types = new Set<string>();
-  for (const clause of reExportsOf(readFileSync(file, 'utf8'))) {
+  for (const clause of reExportsOf(text)) {
     for (const entry of clause.entries) {
       (clause.typeOnly || entry.type ? types : values).add(entry.exported);
     }
   }
-  return { values: [...values].sort(), types: [...types].sort() };
+  for (const star of starExportsOf(file, text)) {
+    const names = exportedNames(star.file, depth + 1);
+    for (const name of names.types) types.add(name);
+    for (const name of names.values) (star.typeOnly ? types : values).add(name);
+  }
+  for (const match of text.matchAll(declaredExport)) {
+    (/^(interface|type)$/.test(match[1]!) ? types : values).add(match[2]!);
+  }
+  return { values, types };
 }
 
-const declarationKeywords =
-  '(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(function\\*?|class|const|let|interface|type|enum)';
+/** The names a barrel file exports, through its lists and the modules it re-exports whole. */
+export function barrelNames(file: string): EntryNames {
+  const { values, types } = exportedNames(file);
+  return { values: [...values].sort(), types: [...types].sort() };
+}
 
 function sourceOf(fromFile: string, specifier: string): string {
   return path.resolve(path.dirname(fromFile), specifier).replace(/\.js$/, '.ts');
@@ -102,6 +133,12 @@ export function findDeclaration(
     ).exec(text);
     if (local) {
       return { name, kind, file, doc: docBefore(text, local.index), declaredAs: local[1]! };
+    }
+  }
+  for (const star of starExportsOf(file, text)) {
+    const names = exportedNames(star.file);
+    if (names.values.has(name) || names.types.has(name)) {
+      return findDeclaration(star.file, name, kind, depth + 1);
     }
   }
   const imported = new RegExp(

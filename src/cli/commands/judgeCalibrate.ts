@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { lastValueFrom, tap } from 'rxjs';
 import { endedRunVerdicts } from '../../actors/judging/evaluationRuns.js';
@@ -41,6 +40,7 @@ import {
   caseContexts,
   commandJudge,
   defaultRunIdOf,
+  evaluationRunOf,
   type JudgeCommandOptions,
   openCases,
   scanCases,
@@ -191,14 +191,13 @@ async function calibrateCommand(casesPath: string, options: CalibrateOptions): P
         judge,
         concurrency,
         malformedLines: 0,
-        run: {
-          judgeName: judge.settings.name,
-          judgeConfig: config as unknown as JsonValue,
-          configDir: baseDir,
-          casesFile: path.resolve(casesPath),
+        run: evaluationRunOf(
+          judge.settings.name,
+          { config, baseDir },
+          casesPath,
           casesSha256,
-          cache: true,
-        },
+          true,
+        ),
         onJudged: (outcome) => {
           if (outcome.result !== null) fold(outcome.result);
         },

@@ -1,4 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import path from 'node:path';
 import type { InspectionEvent, Observer } from 'xstate';
 import { judgeFromConfig } from '../../actors/judging/judgeFromConfig.js';
 import type { Judge } from '../../actors/judging/judges.js';
@@ -13,11 +14,12 @@ import {
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { parsePairwiseCaseLine } from '../../domain/judge/pairwiseCases.js';
 import { type ErrorTypeCount, failedGates, type JudgeSummary } from '../../domain/judge/summary.js';
+import type { JsonValue } from '../../domain/shared/json.js';
 import { formatEstimate } from '../../domain/stats/interval.js';
 import type { LogLevel } from '../../ports/runtime/logger.js';
 import { createLogger } from '../../ports/runtime/logger.js';
 import { cannotReadFile } from '../../ports/runtime/unreadableFile.js';
-import { caseKeyOf } from '../../ports/store/judgeStore.js';
+import { caseKeyOf, type NewEvaluationRun } from '../../ports/store/judgeStore.js';
 import { counted } from '../counted.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileLines, isFileSystemError } from '../fileLines.js';
@@ -47,6 +49,34 @@ export interface JudgeCommandOptions extends NatsCredentialFlags, ViewFlags {
 /** The evaluation run id of cases without one: named after the cases file's bytes. */
 export function defaultRunIdOf(casesSha256: string): string {
   return `judge-${casesSha256.slice(0, 12)}`;
+}
+
+/**
+ * The evaluation run a judge command creates in the store: the judge, its
+ * config with the folder its relative paths are read from, and the cases file
+ * (its path made absolute, and the sha256 of its bytes).
+ *
+ * @example
+ * ```ts
+ * evaluationRunOf('strict', loadJudgeConfig('judge.yaml'), 'cases.jsonl', casesSha256, true);
+ * // { judgeName: 'strict', judgeConfig: config, configDir: '/work', casesFile: '/work/cases.jsonl', casesSha256, cache: true }
+ * ```
+ */
+export function evaluationRunOf(
+  judgeName: string,
+  { config, baseDir }: { readonly config: JudgeConfig; readonly baseDir: string },
+  casesPath: string,
+  casesSha256: string,
+  cache: boolean,
+): NewEvaluationRun {
+  return {
+    judgeName,
+    judgeConfig: config as unknown as JsonValue,
+    configDir: baseDir,
+    casesFile: path.resolve(casesPath),
+    casesSha256,
+    cache,
+  };
 }
 
 /** What `scanCases` found: the lines that are cases and those that are malformed (each reported). */

@@ -1,5 +1,4 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import path from 'node:path';
 import {
   EvaluationRunCancelledError,
   EvaluationRunFailedError,
@@ -17,7 +16,6 @@ import {
 import type { CaseLineOutcome } from '../../domain/judge/cases.js';
 import type { JudgeContext } from '../../domain/judge/context.js';
 import { judgeSummaryAccumulator } from '../../domain/judge/summary.js';
-import type { JsonValue } from '../../domain/shared/json.js';
 import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
 import { patientJudgeQueue } from '../../ports/queue/patientJudgeQueue.js';
 import { createRunIdGenerator } from '../../ports/runtime/runId.js';
@@ -45,6 +43,7 @@ import {
   caseLines,
   commandJudge,
   defaultRunIdOf,
+  evaluationRunOf,
   type JudgeCommandOptions,
   type MessageSize,
   openCases,
@@ -110,12 +109,7 @@ export async function judgeOnFleetCommand(
       store,
       queue,
       run: {
-        judgeName,
-        judgeConfig: config as unknown as JsonValue,
-        configDir: baseDir,
-        casesFile: path.resolve(casesPath),
-        casesSha256,
-        cache: options.cache,
+        ...evaluationRunOf(judgeName, { config, baseDir }, casesPath, casesSha256, options.cache),
         keepTexts: options.keepTexts === true,
       },
       wait: options.wait === true,
@@ -237,7 +231,7 @@ async function judgeScannedIntoStore(
     readonly scan: CasesScan;
   },
 ): Promise<void> {
-  const { judge, config, baseDir, casesPath, casesSha256, scan } = input;
+  const { judge, config, casesPath, casesSha256, scan } = input;
   const stop = new AbortController();
   const store = patientStore(openedStore, stop.signal);
   const onInterrupt = (): void => stop.abort();
@@ -252,14 +246,7 @@ async function judgeScannedIntoStore(
     const ended = await judgeEvaluationRun(cases, {
       store,
       judge,
-      run: {
-        judgeName: judge.settings.name,
-        judgeConfig: config as unknown as JsonValue,
-        configDir: baseDir,
-        casesFile: path.resolve(casesPath),
-        casesSha256,
-        cache: options.cache,
-      },
+      run: evaluationRunOf(judge.settings.name, input, casesPath, casesSha256, options.cache),
       concurrency: options.concurrency,
       malformedLines: scan.malformed,
       signal: stop.signal,

@@ -111,7 +111,7 @@ export async function judgeSequentiallyStoredCommand(
     const sequential = await openSequentialRun(store, {
       judgeName,
       config,
-      configDir: baseDir,
+      baseDir,
       casesPath,
       casesSha256,
       cache: options.cache,

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { componentRefsOf, REMOTE_PREFIX } from '../../config/components.js';
+import type { RunSpec } from '../../config/runSpec.js';
 import {
   type NatsCredentialLabels,
   type NatsCredentials,
@@ -99,23 +101,25 @@ export function withNatsOptions(command: Command, help: string): Command {
 const INSTANCE_KEY = /^MCowBQYDK2VwAyEA[A-Za-z0-9+/]{43}=$/;
 
 /**
- * Add `--trust-service <service=key>` (repeatable) to a command that opens
- * remote components: a service named there is used only through an
- * instance holding one of its keys.
+ * Add the options of a command that opens remote components: the NATS
+ * server and its credentials (as {@link withNatsOptions}), and
+ * `--trust-service <service=key>` (repeatable): a service named there is used
+ * only through an instance holding one of its keys.
  *
  * @example
  * ```ts
- * withTrustOption(program.command('worker'));
- * // arena worker --trust-service tank=MCowBQYDK2VwAyEA… --trust-service tank=MCowBQYDK2VwAyEA…
+ * withRemoteComponentOptions(program.command('worker'), 'the NATS server with JetStream (default: ARENA_NATS)');
+ * // arena worker --nats tls://nats:4222 --trust-service tank=MCowBQYDK2VwAyEA… --trust-service tank=MCowBQYDK2VwAyEA…
  * ```
  */
-export function withTrustOption(command: Command): Command {
-  return command.option(
+export function withRemoteComponentOptions(command: Command, help: string): Command {
+  command.option(
     '--trust-service <service=key>',
     'use the service only through an instance holding this key, as arena serve prints it (repeatable)',
     (pin: string, pins: string[]) => [...pins, pin],
     [] as string[],
   );
+  return withNatsOptions(command, help);
 }
 
 /**
@@ -198,6 +202,32 @@ export function natsTargetOf(
     credentials: credentials as NatsCredentials,
     ...(trustedKeys !== undefined ? { trustedKeys } : {}),
   };
+}
+
+/**
+ * The NATS server (and credentials) for a run whose file names `nats:<service>`
+ * components, or `null` when it names none (then nothing of NATS loads); such
+ * a file without `--nats` or `ARENA_NATS` is bad input naming the first
+ * remote component.
+ *
+ * @example
+ * ```ts
+ * remoteComponentsTargetOf(spec, {}); // null when no component is nats:<service>
+ * // else without --nats: CliError 'schedule[0].…brain: nats:tank is a remote component: name the NATS server with --nats <url> (or ARENA_NATS)'
+ * ```
+ */
+export function remoteComponentsTargetOf(
+  spec: RunSpec,
+  options: NatsCredentialFlags,
+): NatsTarget | null {
+  const remote = componentRefsOf(spec).find((ref) => ref.name.startsWith(REMOTE_PREFIX));
+  if (remote === undefined) return null;
+  if ((options.nats ?? process.env.ARENA_NATS ?? '').trim() === '') {
+    throw new CliError(
+      `${remote.yamlPath}: ${remote.name} is a remote component: name the NATS server with --nats <url> (or ARENA_NATS)`,
+    );
+  }
+  return natsTargetOf(options);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -5,7 +5,6 @@ import { runExperiment } from '../../actors/experiment/runExperiment.js';
 import { RunInterruptedError } from '../../actors/experiment/runInterrupted.js';
 import type { RunSummary } from '../../actors/experiment/runSummary.js';
 import { builtinComponents } from '../../builtins/index.js';
-import { componentRefsOf, REMOTE_PREFIX } from '../../config/components.js';
 import { parseRunFile, readRunFileText } from '../../config/runFile.js';
 import { RunFileError } from '../../config/runFileError.js';
 import { validateRunFileText } from '../../config/runFileValidation.js';
@@ -31,10 +30,8 @@ import { createProgressBar, type ProgressBar } from '../progress.js';
 import { resumeCommand, storeArgument } from '../storeArgument.js';
 import {
   type NatsCredentialFlags,
-  type NatsTarget,
-  natsTargetOf,
-  withNatsOptions,
-  withTrustOption,
+  remoteComponentsTargetOf,
+  withRemoteComponentOptions,
 } from './natsTarget.js';
 import { type RunInspection, startRunInspection } from './runInspection.js';
 import { openRemoteComponents } from './runQueueOpen.js';
@@ -75,8 +72,7 @@ export function registerRunCommand(program: Command): void {
       'the run store, sqlite:PATH or postgres://USER@HOST:PORT/DB (default: $ARENA_STORE, else sqlite:.arena/arena.db)',
     );
   withViewOptions(command);
-  withTrustOption(command);
-  withNatsOptions(
+  withRemoteComponentOptions(
     command,
     'the NATS server of the nats:<service> components the run file names (default: ARENA_NATS)',
   )
@@ -117,7 +113,7 @@ async function runCommand(
   const location = parseStoreUri(options.store);
   // a new run's file is checked before the store is even opened: a bad file leaves nothing behind
   const fresh = options.resume === undefined ? await loadRunFileForRun(runFile) : null;
-  const natsUrl = fresh !== null ? remoteNatsTarget(fresh.spec, options) : null;
+  const natsUrl = fresh !== null ? remoteComponentsTargetOf(fresh.spec, options) : null;
   // a resume continues a stored run: a mistyped --store is "no store at …", never a new empty store
   if (
     fresh === null &&
@@ -137,7 +133,7 @@ async function runCommand(
   try {
     const { spec, text } =
       fresh ?? (await loadStoredSpec(runFile, options.resume as string, store));
-    const url = fresh !== null ? natsUrl : remoteNatsTarget(spec, options);
+    const url = fresh !== null ? natsUrl : remoteComponentsTargetOf(spec, options);
     if (url !== null) remote = await openRemoteComponents(url);
     inspection = await startRunInspection(options);
     const inspect = inspection.inspect;
@@ -247,22 +243,6 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 /** `ARENA_REMOTE_WAIT_MS`: how long `arena run` waits for a gone service before it gives up. */
 function remoteWaitFromEnvironment(): number {
   return millisecondsFromEnvironment('ARENA_REMOTE_WAIT_MS', 0) ?? 5 * 60_000;
-}
-
-/**
- * The NATS server (and credentials) for a run whose file names `nats:<service>` components, or
- * `null` when it names none (then nothing of NATS loads); such a file without
- * `--nats` or `ARENA_NATS` is bad input naming the first remote component.
- */
-function remoteNatsTarget(spec: RunSpec, options: NatsCredentialFlags): NatsTarget | null {
-  const remote = componentRefsOf(spec).find((ref) => ref.name.startsWith(REMOTE_PREFIX));
-  if (remote === undefined) return null;
-  if ((options.nats ?? process.env.ARENA_NATS ?? '').trim() === '') {
-    throw new CliError(
-      `${remote.yamlPath}: ${remote.name} is a remote component: name the NATS server with --nats <url> (or ARENA_NATS)`,
-    );
-  }
-  return natsTargetOf(options);
 }
 
 /** `arena run`'s exit code for a run's closing summary: 0 succeeded, 130 cancelled, 1 failed. */

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import path from 'node:path';
 import { storedVerdicts } from '../../actors/judging/evaluationRuns.js';
 import type { FoldedResult } from '../../actors/judging/judgeInDrawOrder.js';
 import type { JudgeConfig } from '../../config/judgeConfig.js';
@@ -23,7 +22,7 @@ import type {
 } from '../../ports/store/judgeStore.js';
 import { lineAt, lineStarts } from '../caseLineIndex.js';
 import { CliError } from '../errors.js';
-import { type CasesScan, caseLines, scanCases } from './judgeCommandIo.js';
+import { type CasesScan, caseLines, evaluationRunOf, scanCases } from './judgeCommandIo.js';
 import type { AgreementReport } from './judgePanelReport.js';
 import { sequentialCostLine, sequentialGateLine } from './sequentialGateText.js';
 
@@ -96,7 +95,8 @@ export interface SequentialRun {
 export interface SequentialRunInput {
   readonly judgeName: string;
   readonly config: JudgeConfig;
-  readonly configDir: string;
+  /** Where the config file is: its relative paths are read from there. */
+  readonly baseDir: string;
   readonly casesPath: string;
   readonly casesSha256: string;
   readonly cache: boolean;
@@ -130,14 +130,9 @@ export async function openSequentialRun(
       total: input.cases,
       seed,
     });
-    const run = await store.createEvaluationRun({
-      judgeName: input.judgeName,
-      judgeConfig: input.config as unknown as JsonValue,
-      configDir: input.configDir,
-      casesFile: path.resolve(input.casesPath),
-      casesSha256: input.casesSha256,
-      cache: input.cache,
-    });
+    const run = await store.createEvaluationRun(
+      evaluationRunOf(input.judgeName, input, input.casesPath, input.casesSha256, input.cache),
+    );
     await store.saveSequentialGate(gateRecordOf(run.evaluationRunId, order, state, 0));
     return { run, order, state, known: new Map(), lastSeq: 0 };
   }

@@ -25,8 +25,7 @@ import {
   type NatsCredentialFlags,
   type NatsTarget,
   natsTargetOf,
-  withNatsOptions,
-  withTrustOption,
+  withRemoteComponentOptions,
 } from './natsTarget.js';
 import { casesLines, runsLine } from './requeue.js';
 import {
@@ -67,8 +66,7 @@ export function registerWorkerCommand(program: Command): void {
     .description(
       'take queued runs (arena submit) off the NATS run queue and run them; SIGTERM or Ctrl-C hands them back',
     );
-  withTrustOption(command);
-  withNatsOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
+  withRemoteComponentOptions(command, 'the NATS server with JetStream (default: ARENA_NATS)')
     .option(
       '--store <uri>',
       'the run store shared with arena submit (default: ARENA_STORE, else sqlite:.arena/arena.db)',

@@ -100,12 +100,9 @@ export function judgeSummaryAccumulator(options: { readonly trials?: number } = 
   const scores = emptyMoments();
   let total = 0;
   let scoreSum = 0;
-  let scored = 0;
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let totalTokens = 0;
-  let costUsd = 0;
-  let priced = 0;
+  const tokens = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  // the cost summed over the results that report one (`priced`)
+  const cost = { usd: 0, priced: 0 };
   const errorTypes = new Map<string, { count: number; firstDetail: string | null }>();
   return {
     add(result) {
@@ -114,7 +111,6 @@ export function judgeSummaryAccumulator(options: { readonly trials?: number } = 
       if (result.status === 'error') countError(errorTypes, result);
       if (result.score !== null) {
         scoreSum += result.score;
-        scored++;
         addMoment(scores, result.score);
       }
       if (clustered !== null) {
@@ -122,17 +118,18 @@ export function judgeSummaryAccumulator(options: { readonly trials?: number } = 
         clustered.pass.add(caseKey, passIndicator(result.status));
         clustered.score.add(caseKey, result.score);
       }
-      inputTokens += result.usage?.inputTokens ?? 0;
-      outputTokens += result.usage?.outputTokens ?? 0;
-      totalTokens += result.usage?.totalTokens ?? 0;
+      tokens.inputTokens += result.usage?.inputTokens ?? 0;
+      tokens.outputTokens += result.usage?.outputTokens ?? 0;
+      tokens.totalTokens += result.usage?.totalTokens ?? 0;
       if (result.costUsd !== null && result.costUsd !== undefined) {
-        costUsd += result.costUsd;
-        priced++;
+        cost.usd += result.costUsd;
+        cost.priced++;
       }
     },
     summary() {
       const counted = byStatus.passed + byStatus.failed + byStatus.error;
       const passRate = counted > 0 ? byStatus.passed / counted : null;
+      const scored = scores.count;
       const meanScore = scored > 0 ? scoreSum / scored : null;
       let intervals: Pick<JudgeSummary, 'passRateCi' | 'meanScoreCi' | 'clusteredBy'>;
       if (clustered === null) {
@@ -163,10 +160,8 @@ export function judgeSummaryAccumulator(options: { readonly trials?: number } = 
         n: counted,
         scored,
         ...intervals,
-        inputTokens,
-        outputTokens,
-        totalTokens,
-        costUsd: priced > 0 ? costUsd : null,
+        ...tokens,
+        costUsd: cost.priced > 0 ? cost.usd : null,
         errorTypes: [...errorTypes].map(([errorType, counted]) => ({ errorType, ...counted })),
       };
     },

@@ -1,5 +1,13 @@
-import type { PlateauRule, SuccessRule, TerminationConfig } from './config.js';
+import type {
+  AgentTerminationRules,
+  PlateauRule,
+  SuccessRule,
+  TerminationConfig,
+} from './config.js';
 import type { AgentTerminationState } from './state.js';
+
+/** Each agent's termination state, by name. */
+type AgentStates = Readonly<Record<string, AgentTerminationState>>;
 
 /**
  * Whether one value meets a success threshold (inclusive).
@@ -57,20 +65,14 @@ export function smoothedMetric(window: readonly number[], size: number): number 
  * allSuccessful(config, state.agents); // false until every agent qualifies
  * ```
  */
-export function allSuccessful(
-  config: TerminationConfig,
-  agents: Readonly<Record<string, AgentTerminationState>>,
-): boolean {
-  if (config.agentNames.length === 0) return false;
-  for (const name of config.agentNames) {
-    const rule = config.agents[name]?.success ?? null;
-    const agent = agents[name];
-    if (rule === null || agent === undefined) return false;
-    if (agent.validEvaluations < rule.minEvaluations || agent.successStreak < rule.consecutive) {
-      return false;
-    }
-  }
-  return true;
+export function allSuccessful(config: TerminationConfig, agents: AgentStates): boolean {
+  return everyAgentMeets(
+    config,
+    agents,
+    'success',
+    (rule, agent) =>
+      agent.validEvaluations >= rule.minEvaluations && agent.successStreak >= rule.consecutive,
+  );
 }
 
 /**
@@ -81,15 +83,26 @@ export function allSuccessful(
  * allPlateaued(config, state.agents); // true once every plateauPatience ≥ patience
  * ```
  */
-export function allPlateaued(
+export function allPlateaued(config: TerminationConfig, agents: AgentStates): boolean {
+  return everyAgentMeets(
+    config,
+    agents,
+    'plateau',
+    (rule, agent) => agent.plateauPatience >= rule.patience,
+  );
+}
+
+/** Whether there are agents and each has its `kind` rule and an agent state that `meets` it. */
+function everyAgentMeets<Kind extends keyof AgentTerminationRules>(
   config: TerminationConfig,
-  agents: Readonly<Record<string, AgentTerminationState>>,
+  agents: AgentStates,
+  kind: Kind,
+  meets: (rule: NonNullable<AgentTerminationRules[Kind]>, agent: AgentTerminationState) => boolean,
 ): boolean {
   if (config.agentNames.length === 0) return false;
-  for (const name of config.agentNames) {
-    const rule = config.agents[name]?.plateau ?? null;
+  return config.agentNames.every((name) => {
+    const rule = config.agents[name]?.[kind] ?? null;
     const agent = agents[name];
-    if (rule === null || agent === undefined || agent.plateauPatience < rule.patience) return false;
-  }
-  return true;
+    return rule !== null && agent !== undefined && meets(rule, agent);
+  });
 }

@@ -48,18 +48,3 @@ export type RunSql = {
 export interface RunStoreDialect extends SqlConnection {
   readonly sql: DialectRunSql & Partial<RunSql>;
 }
-
-/**
- * The columns of each record a dialect's insert writes, in the order the core
- * passes them as `$1`, `$2`, …
- */
-export const recordColumns = {
-  phases: 'run_id, phase_index, name, mode, started_at',
-  episodes:
-    'run_id, phase_index, episode, mode, evaluation, episode_return, steps, returns_by_agent, done_reason',
-  checkpoints:
-    'run_id, phase_index, checkpoint_index, after_episode, outcomes, status, decision, error',
-  metaDecisions:
-    'run_id, phase_index, start_request, first_episode, environment_uid, agent_name, record',
-  snapshots: 'run_id, phase_index, episode, created_at, state',
-} as const;

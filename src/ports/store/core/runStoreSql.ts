@@ -4,13 +4,28 @@
  * What differs between them is each dialect's (`DialectRunSql`).
  */
 
+/**
+ * The columns of each record an insert writes, in the order the core passes
+ * them as `$1`, `$2`, … (the memory store binds its rows by the same lists).
+ */
+export const recordColumns = {
+  runs: 'run_id, uid, seed, run_file, run_file_path, run_file_sha256, modules, status, started_at',
+  phases: 'run_id, phase_index, name, mode, started_at',
+  episodes:
+    'run_id, phase_index, episode, mode, evaluation, episode_return, steps, returns_by_agent, done_reason',
+  checkpoints:
+    'run_id, phase_index, checkpoint_index, after_episode, outcomes, status, decision, error',
+  metaDecisions:
+    'run_id, phase_index, start_request, first_episode, environment_uid, agent_name, record',
+  snapshots: 'run_id, phase_index, episode, created_at, state',
+} as const;
+
 // Rows after (phaseIndex, episode) of one run: $1 run, $2 phase, $3 episode.
 const later = 'run_id = $1 AND (phase_index > $2 OR (phase_index = $2 AND';
 
 export const sharedRunSql = {
   getRun: 'SELECT * FROM runs WHERE run_id = $1',
-  insertRun: `INSERT INTO runs (run_id, uid, seed, run_file, run_file_path, run_file_sha256, modules,
-       status, started_at)
+  insertRun: `INSERT INTO runs (${recordColumns.runs})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (run_id) DO NOTHING RETURNING *`,
   finishRun: `UPDATE runs SET status = $2, error = $3, summary = $4, ended_at = $5

@@ -36,54 +36,68 @@ export const postgresColumnTypes: ColumnTypes = {
   tableOptions: '',
 };
 
-export const episodesTable = (types: ColumnTypes): string => `CREATE TABLE episodes (
+/** A table of rows below a phase: keyed by run, phase and `key`, deleted with its phase. */
+const phaseRowsTable = (
+  types: ColumnTypes,
+  name: string,
+  key: string,
+  columns: string,
+): string => `CREATE TABLE ${name} (
     run_id TEXT NOT NULL,
     phase_index INTEGER NOT NULL,
-    episode INTEGER NOT NULL,
+    ${columns},
+    PRIMARY KEY (run_id, phase_index, ${key}),
+    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
+  )${types.tableOptions};`;
+
+export const episodesTable = (types: ColumnTypes): string =>
+  phaseRowsTable(
+    types,
+    'episodes',
+    'episode',
+    `episode INTEGER NOT NULL,
     mode TEXT NOT NULL CHECK (mode IN ('train', 'test')),
     evaluation ${types.flag('evaluation')},
     episode_return ${types.double} NOT NULL,
     steps INTEGER NOT NULL,
     returns_by_agent TEXT NOT NULL,
-    done_reason TEXT NOT NULL,
-    PRIMARY KEY (run_id, phase_index, episode),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  )${types.tableOptions};`;
+    done_reason TEXT NOT NULL`,
+  );
 
-export const checkpointsTable = (types: ColumnTypes): string => `CREATE TABLE checkpoints (
-    run_id TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    checkpoint_index INTEGER NOT NULL,
+export const checkpointsTable = (types: ColumnTypes): string =>
+  phaseRowsTable(
+    types,
+    'checkpoints',
+    'checkpoint_index',
+    `checkpoint_index INTEGER NOT NULL,
     after_episode INTEGER NOT NULL,
     outcomes TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('accepted', 'ignored', 'rejected')),
     decision TEXT NOT NULL,
-    error TEXT,
-    PRIMARY KEY (run_id, phase_index, checkpoint_index),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  )${types.tableOptions};`;
+    error TEXT`,
+  );
 
-export const metaDecisionsTable = (types: ColumnTypes): string => `CREATE TABLE meta_decisions (
-    run_id TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    start_request INTEGER NOT NULL,
+export const metaDecisionsTable = (types: ColumnTypes): string =>
+  phaseRowsTable(
+    types,
+    'meta_decisions',
+    'start_request',
+    `start_request INTEGER NOT NULL,
     first_episode INTEGER NOT NULL,
     environment_uid TEXT NOT NULL,
     agent_name TEXT NOT NULL,
-    record TEXT NOT NULL,
-    PRIMARY KEY (run_id, phase_index, start_request),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  )${types.tableOptions};`;
+    record TEXT NOT NULL`,
+  );
 
-export const snapshotsTable = (types: ColumnTypes): string => `CREATE TABLE snapshots (
-    run_id TEXT NOT NULL,
-    phase_index INTEGER NOT NULL,
-    episode INTEGER NOT NULL,
+export const snapshotsTable = (types: ColumnTypes): string =>
+  phaseRowsTable(
+    types,
+    'snapshots',
+    'episode',
+    `episode INTEGER NOT NULL,
     created_at TEXT NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (run_id, phase_index, episode),
-    FOREIGN KEY (run_id, phase_index) REFERENCES phases (run_id, phase_index) ON DELETE CASCADE
-  )${types.tableOptions};`;
+    state TEXT NOT NULL`,
+  );
 
 export const resumesTable = (types: ColumnTypes): string => `CREATE TABLE resumes (
     run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,

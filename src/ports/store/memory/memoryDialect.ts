@@ -11,6 +11,7 @@ import type {
   SweepTrialRow,
 } from '../core/runRows.js';
 import type { RunSql, RunStoreDialect } from '../core/runStoreDialect.js';
+import { recordColumns } from '../core/runStoreSql.js';
 import {
   type MemoryStoreState,
   newRunTables,
@@ -36,6 +37,17 @@ const wrote = (changes: number, row?: object): Outcome => ({
   changes,
 });
 const key = (...parts: readonly unknown[]): string => parts.join(':');
+const columnNames = new Map(
+  Object.entries(recordColumns).map(([table, columns]) => [table, columns.split(', ')]),
+);
+/** The row an insert writes: each column of `recordColumns[table]` takes its parameter, in order. */
+const insertedRow = <Row>(table: keyof typeof recordColumns, params: Params): Row => {
+  const row: Record<string, unknown> = {};
+  columnNames.get(table)!.forEach((column, index) => {
+    row[column] = params[index];
+  });
+  return row as Row;
+};
 const byNumbers =
   <T>(...fields: ((row: T) => number)[]) =>
   (a: T, b: T): number => {
@@ -159,29 +171,10 @@ export function memoryDialect(state: MemoryStoreState): RunStoreDialect {
     lockRun: runRow,
     shareRun: runRow,
     insertRun(params) {
-      const [runId, uid, seed, runFile, runFilePath, runFileSha256, modules, status, startedAt] =
-        params as [
-          string,
-          string,
-          number,
-          string,
-          string,
-          string | null,
-          string | null,
-          string,
-          string,
-        ];
-      if (state.runs.has(runId)) return wrote(0);
+      const inserted = insertedRow<RunRow>('runs', params);
+      if (state.runs.has(inserted.run_id)) return wrote(0);
       const row: RunRow = {
-        run_id: runId,
-        uid,
-        seed,
-        run_file: runFile,
-        run_file_path: runFilePath,
-        run_file_sha256: runFileSha256,
-        modules,
-        status,
-        started_at: startedAt,
+        ...inserted,
         ended_at: null,
         error: null,
         summary: null,
@@ -193,7 +186,7 @@ export function memoryDialect(state: MemoryStoreState): RunStoreDialect {
         deliveries_settled: 0,
         delivery_owner: null,
       };
-      change.put(state.runs, runId, newRunTables(row));
+      change.put(state.runs, row.run_id, newRunTables(row));
       return wrote(1, row);
     },
     finishRun: ([runId, status, error, summary, endedAt]) =>
@@ -390,65 +383,25 @@ export function memoryDialect(state: MemoryStoreState): RunStoreDialect {
     },
     insertEpisode: insertBelowPhase<EpisodeRow>(
       (tables) => tables.episodes,
-      ([runId, phaseIndex, episode, mode, evaluation, episodeReturn, steps, returns, reason]) => ({
-        run_id: runId as string,
-        phase_index: phaseIndex as number,
-        episode: episode as number,
-        mode: mode as string,
-        evaluation: evaluation as boolean,
-        episode_return: episodeReturn as number,
-        steps: steps as number,
-        returns_by_agent: returns as string,
-        done_reason: reason as string,
-      }),
+      (params) => insertedRow('episodes', params),
       (row) => key(row.phase_index, row.episode),
     ),
     insertCheckpoint: insertBelowPhase<CheckpointRow>(
       (tables) => tables.checkpoints,
-      ([runId, phaseIndex, checkpointIndex, afterEpisode, outcomes, status, decision, error]) => ({
-        run_id: runId as string,
-        phase_index: phaseIndex as number,
-        checkpoint_index: checkpointIndex as number,
-        after_episode: afterEpisode as number,
-        outcomes: outcomes as string,
-        status: status as string,
-        decision: decision as string,
-        error: error as string | null,
-      }),
+      (params) => insertedRow('checkpoints', params),
       (row) => key(row.phase_index, row.checkpoint_index),
     ),
     insertMetaDecision: insertBelowPhase<MetaDecisionRow>(
       (tables) => tables.metaDecisions,
-      ([runId, phaseIndex, startRequest, firstEpisode, environmentUid, agentName, record]) => ({
-        run_id: runId as string,
-        phase_index: phaseIndex as number,
-        start_request: startRequest as number,
-        first_episode: firstEpisode as number,
-        environment_uid: environmentUid as string,
-        agent_name: agentName as string,
-        record: record as string,
-      }),
+      (params) => insertedRow('metaDecisions', params),
       (row) => key(row.phase_index, row.start_request),
     ),
     saveSnapshot(params) {
-      const [runId, phaseIndex, episode, createdAt, snapshotState] = params as [
-        string,
-        number,
-        number,
-        string,
-        string,
-      ];
-      const tables = tablesOf(runId);
-      if (tables === undefined || !tables.phases.has(phaseIndex)) return wrote(0);
-      const row: SnapshotRow = {
-        run_id: runId,
-        phase_index: phaseIndex,
-        episode,
-        created_at: createdAt,
-        state: snapshotState,
-      };
+      const row = insertedRow<SnapshotRow>('snapshots', params);
+      const tables = tablesOf(row.run_id);
+      if (tables === undefined || !tables.phases.has(row.phase_index)) return wrote(0);
       // a second save at one barrier replaces the first (the databases' upsert)
-      change.put(tables.snapshots, key(phaseIndex, episode), row);
+      change.put(tables.snapshots, key(row.phase_index, row.episode), row);
       return wrote(1);
     },
     episodes: episodeRows,

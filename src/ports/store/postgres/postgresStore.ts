@@ -1,8 +1,8 @@
 import { type Clock, systemClock } from '../../runtime/clock.js';
 import { createRunIdGenerator, type RunIdGenerator } from '../../runtime/runId.js';
 import { runStoreOver } from '../core/runStoreCore.js';
-import { type DialectRunSql, recordColumns } from '../core/runStoreDialect.js';
-import { sharedRunSql } from '../core/runStoreSql.js';
+import type { DialectRunSql } from '../core/runStoreDialect.js';
+import { recordColumns, sharedRunSql } from '../core/runStoreSql.js';
 import type { SqlConnection } from '../core/sqlConnection.js';
 import type { RunStore } from '../store.js';
 import { openPostgresConnection, type PostgresOpenOptions } from './postgresOpen.js';

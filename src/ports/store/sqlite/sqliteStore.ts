@@ -1,6 +1,6 @@
 import { runStoreOver } from '../core/runStoreCore.js';
-import { type DialectRunSql, recordColumns } from '../core/runStoreDialect.js';
-import { sharedRunSql } from '../core/runStoreSql.js';
+import type { DialectRunSql } from '../core/runStoreDialect.js';
+import { recordColumns, sharedRunSql } from '../core/runStoreSql.js';
 import type { RunStore } from '../store.js';
 import { sqliteConnection } from './sqliteConnection.js';
 import { openSqliteStoreParts } from './sqliteOpen.js';
