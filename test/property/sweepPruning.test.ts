@@ -177,13 +177,18 @@ describe('decideRung properties', () => {
     );
   });
 
-  it('(d) successive halving keeps exactly max(1, ceil(n / eta)), more only when ended or undominated trials force it', () => {
+  it('(d) successive halving keeps exactly max(1, ceil(n / eta)), more only when ended or undominated trials force it or no value is present', () => {
     fc.assert(
       fc.property(
         rungCase(objectivesOf({ min: 1, max: 3 }), halving),
         ({ pruner, rungIndex, entries, objectives }) => {
           if (pruner.kind !== 'successive_halving' || entries.length === 0) return;
           const decision = decideRung(pruner, rungIndex, entries, objectives);
+          if (entries.every((entry) => entry.values.every((value) => value === null))) {
+            // no value at all: no evidence to rank on, so the rung stops no one (docs/sweeps.md)
+            expect(decision.pruned).toEqual([]);
+            return;
+          }
           const keep = Math.max(1, Math.ceil(entries.length / pruner.eta));
           const entryOf = byTrial(entries);
           if (objectives.length === 1) {
