@@ -56,8 +56,8 @@ const msgIdOf = (job: QueuedCase): string => `${job.evaluationRunId}:${job.caseK
 /**
  * A message of cases of one run: one case keeps a case's own body and id, so
  * a case queued alone (a requeue) and queued in a message of one are the
- * same message; several are named by a digest of their keys, so the same
- * cases published again are a duplicate.
+ * same message; several are named by a digest of their sorted keys, so the
+ * same cases published again, in any order, are a duplicate.
  */
 function messageOf(jobs: readonly QueuedCase[]): { body: string; msgID: string } {
   const [first] = jobs;
@@ -69,7 +69,10 @@ function messageOf(jobs: readonly QueuedCase[]): { body: string; msgID: string }
       msgID: msgIdOf(first),
     };
   const caseKeys = jobs.map((job) => job.caseKey);
-  const digest = createHash('sha256').update(JSON.stringify(caseKeys)).digest('hex');
+  // the keys in order: the same cases from a requeue's page are the same message
+  const digest = createHash('sha256')
+    .update(JSON.stringify([...caseKeys].sort()))
+    .digest('hex');
   return {
     body: JSON.stringify({ evaluationRunId, caseKeys }),
     msgID: `${evaluationRunId}:cases-${digest.slice(0, 32)}`,
