@@ -2,6 +2,7 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCasesPerMessage } from '../../src/ports/queue/caseBatches.js';
 import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
 import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
@@ -39,10 +40,13 @@ afterAll(async () => {
   await nats?.dispose();
 });
 
-/** How many cases the judge stream has ever taken (its last sequence; 0 before it exists). */
+/**
+ * How many cases the judge stream has taken at least (its last sequence, a
+ * message of `defaultCasesPerMessage` cases each but the last; 0 before it exists).
+ */
 async function casesPublished(): Promise<number> {
   const jsm = await jetstreamManager(watcher, { timeout: 1000 });
-  return (await jsm.streams.info('ARENA_JUDGE')).state.last_seq;
+  return (await jsm.streams.info('ARENA_JUDGE')).state.last_seq * defaultCasesPerMessage;
 }
 
 /** 3,000 in the suite; `ARENA_QUEUEING_CASES=20000` runs the issue's full size (a few minutes). */

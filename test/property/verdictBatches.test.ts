@@ -4,7 +4,9 @@ import { createModelJudge } from '../../src/actors/judging/judges.js';
 import { runJudgeWorker } from '../../src/actors/judging/judgeWorker.js';
 import type { JudgeContext } from '../../src/domain/judge/context.js';
 import type { ModelProvider } from '../../src/ports/model/modelProvider.js';
+import { casesOfMessage } from '../../src/ports/queue/caseBatches.js';
 import type { JudgeQueue, QueuedCaseDelivery } from '../../src/ports/queue/judgeQueue.js';
+import type { QueueDelivery } from '../../src/ports/queue/runQueue.js';
 import { caseKeyOf, type JudgeStore } from '../../src/ports/store/judgeStore.js';
 import { openSqliteJudgeStore } from '../../src/ports/store/sqlite/sqliteJudgeStore.js';
 import { baseSettings, newRun, PASSED, subject } from '../unit/judge/fixtures.js';
@@ -28,8 +30,10 @@ interface Scenario {
     readonly maxWaitMs: number;
     readonly crash: Crash;
   }[];
-  /** After the `n`-th take, a case still being judged is also handed out again (an ack wait ran out). */
+  /** After the `n`-th take, a message still being judged is also handed out again (an ack wait ran out). */
   readonly redeliverAfterTakes: readonly number[];
+  /** The most cases a message carries (the submitter's batches). */
+  readonly casesPerMessage: number;
 }
 
 const crashes: fc.Arbitrary<Crash> = fc.oneof(
@@ -52,6 +56,7 @@ const scenarios: fc.Arbitrary<Scenario> = fc.record({
     { minLength: 1, maxLength: 4 },
   ),
   redeliverAfterTakes: fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 3 }),
+  casesPerMessage: fc.integer({ min: 1, max: 6 }),
 });
 
 /** A lost connection, as the pg driver reports one: a server failure the worker waits out. */
@@ -59,12 +64,24 @@ function connectionLost(): Error {
   return Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
 }
 
-/** One JetStream-like work queue in memory: deliveries, acks and redeliveries, and what was acked when. */
+/** A message of the queue: a few consecutive cases of the run, delivered and acked together. */
+interface Message {
+  readonly id: number;
+  readonly caseIds: readonly string[];
+  readonly deliveries: number;
+}
+
+/**
+ * One JetStream-like work queue in memory: messages of several cases, their
+ * deliveries (one per case, as `casesOfMessage` makes them), acks and
+ * redeliveries, and what was acked when.
+ */
 class MemoryQueue {
-  readonly ready: { caseId: string; deliveries: number }[] = [];
-  readonly held = new Map<string, number>();
+  readonly ready: Message[] = [];
+  readonly held = new Map<number, Message>();
   readonly acked = new Set<string>();
-  /** Cases acked while the store did not hold their verdict: must stay empty. */
+  readonly ackedMessages = new Set<number>();
+  /** Cases whose message was acked while the store did not hold their verdict: must stay empty. */
   readonly ackedBeforeCommit: string[] = [];
   takes = 0;
 
@@ -73,51 +90,63 @@ class MemoryQueue {
     private readonly runId: string,
     private readonly contextOf: (caseId: string) => JudgeContext,
     private readonly redeliverAfterTakes: ReadonlySet<number>,
+    private readonly casesPerMessage: number,
   ) {}
 
   /** What a worker process sees: once it died, its acks and naks never reach the server. */
   forProcess(isDead: () => boolean): JudgeQueue {
-    const deliver = (caseId: string, deliveries: number): QueuedCaseDelivery => ({
-      job: { evaluationRunId: this.runId, caseKey: caseKeyOf(this.contextOf(caseId)) },
-      deliveryCount: deliveries,
-      working: () => undefined,
-      ack: async () => {
-        if (isDead()) throw connectionLost();
-        const key = caseKeyOf(this.contextOf(caseId));
-        // the ack reaches the server now: is the case's verdict committed?
-        if (!(await this.store.hasVerdict(this.runId, key, baseSettings.name))) {
-          this.ackedBeforeCommit.push(caseId);
-        }
-        this.acked.add(caseId);
-        this.held.delete(caseId);
-      },
-      nak: () => {
-        if (isDead() || this.acked.has(caseId) || !this.held.has(caseId)) return;
-        this.held.delete(caseId);
-        this.ready.push({ caseId, deliveries: deliveries + 1 });
-      },
-    });
+    const deliver = (message: Message): QueuedCaseDelivery[] => {
+      const whole: QueueDelivery = {
+        deliveryCount: message.deliveries,
+        working: () => undefined,
+        ack: async () => {
+          if (isDead()) throw connectionLost();
+          // the ack reaches the server now: is every one of its cases' verdicts committed?
+          for (const caseId of message.caseIds) {
+            const key = caseKeyOf(this.contextOf(caseId));
+            if (!(await this.store.hasVerdict(this.runId, key, baseSettings.name))) {
+              this.ackedBeforeCommit.push(caseId);
+            }
+          }
+          for (const caseId of message.caseIds) this.acked.add(caseId);
+          this.ackedMessages.add(message.id);
+          this.held.delete(message.id);
+        },
+        nak: () => {
+          if (isDead() || this.ackedMessages.has(message.id) || !this.held.has(message.id)) return;
+          this.held.delete(message.id);
+          this.ready.push({ ...message, deliveries: message.deliveries + 1 });
+        },
+      };
+      const cases = casesOfMessage(whole, message.caseIds.length);
+      return message.caseIds.map((caseId, index) => ({
+        ...cases[index]!,
+        job: { evaluationRunId: this.runId, caseKey: caseKeyOf(this.contextOf(caseId)) },
+      }));
+    };
     const queue = this;
     return {
       submit: async () => ({ duplicate: false }),
       async *take(max: number) {
         queue.takes++;
         if (queue.redeliverAfterTakes.has(queue.takes)) {
-          const [caseId, deliveries] = [...queue.held][0] ?? [];
-          if (caseId !== undefined && deliveries !== undefined) {
-            queue.ready.push({ caseId, deliveries: deliveries + 1 });
+          const [message] = [...queue.held.values()];
+          if (message !== undefined) {
+            queue.ready.push({ ...message, deliveries: message.deliveries + 1 });
           }
         }
         await new Promise((resolve) => setTimeout(resolve, 1));
-        for (let count = 0; count < max && !isDead(); count++) {
+        // as the JetStream queue pulls: as many messages as the free slots hold cases, one at least
+        const messages = Math.max(1, Math.floor(max / queue.casesPerMessage));
+        for (let count = 0; count < messages && !isDead(); count++) {
           const next = queue.ready.shift();
           if (next === undefined) return;
-          if (queue.acked.has(next.caseId)) {
+          if (queue.ackedMessages.has(next.id)) {
             count--;
             continue;
           }
-          queue.held.set(next.caseId, next.deliveries);
-          yield deliver(next.caseId, next.deliveries);
+          queue.held.set(next.id, next);
+          yield* deliver(next);
         }
       },
       purge: async () => undefined,
@@ -131,8 +160,8 @@ class MemoryQueue {
 
   /** A process died: what it held comes back after its ack wait. */
   reclaim(): void {
-    for (const [caseId, deliveries] of this.held) {
-      this.ready.push({ caseId, deliveries: deliveries + 1 });
+    for (const message of this.held.values()) {
+      this.ready.push({ ...message, deliveries: message.deliveries + 1 });
     }
     this.held.clear();
   }
@@ -200,7 +229,13 @@ async function check(scenario: Scenario): Promise<void> {
   const runId = run.evaluationRunId;
   const contextOf = (caseId: string) =>
     subject({ evaluationRunId: runId, caseId, subjectId: caseId });
-  const queue = new MemoryQueue(real, runId, contextOf, new Set(scenario.redeliverAfterTakes));
+  const queue = new MemoryQueue(
+    real,
+    runId,
+    contextOf,
+    new Set(scenario.redeliverAfterTakes),
+    scenario.casesPerMessage,
+  );
   // the worker judges the case the store holds under the message's key, as on the fleet
   const caseIds = Array.from({ length: scenario.cases }, (_, index) => `case-${index}`);
   await real.recordCases(
@@ -210,7 +245,11 @@ async function check(scenario: Scenario): Promise<void> {
       context: contextOf(caseId),
     })),
   );
-  for (const caseId of caseIds) queue.ready.push({ caseId, deliveries: 1 });
+  // consecutive cases, a message of up to casesPerMessage each
+  for (let first = 0; first < caseIds.length; first += scenario.casesPerMessage) {
+    const ids = caseIds.slice(first, first + scenario.casesPerMessage);
+    queue.ready.push({ id: first, caseIds: ids, deliveries: 1 });
+  }
   await real.setCasesTotal(runId, scenario.cases, 0);
   const judge = createModelJudge({ ...baseSettings, provider });
 
@@ -258,7 +297,7 @@ async function check(scenario: Scenario): Promise<void> {
 }
 
 describe('verdicts committed in batches, through worker crashes (property)', () => {
-  it('over random batch sizes, crash points and redeliveries: one verdict per case, the count equals the rows, and no case is acked before its verdict committed', async () => {
+  it("over random batch sizes, cases per message, crash points and redeliveries: one verdict per case, the count equals the rows, and no message is acked before all its cases' verdicts committed", async () => {
     await fc.assert(fc.asyncProperty(scenarios, check), { numRuns: 40, seed: 20261203 });
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import {
   contextsOfLine,
   type MalformedCaseLine,
 } from '../../domain/judge/cases.js';
-import type { JudgeQueue } from '../../ports/queue/judgeQueue.js';
+import type { JudgeQueue, QueuedCase } from '../../ports/queue/judgeQueue.js';
 import { statusPollMs, statusSafetyNetMs, statusWake } from '../../ports/queue/statusHints.js';
 import {
   caseKeyOf,
@@ -64,10 +64,34 @@ export async function submitEvaluationRun(
   let failure: unknown = null;
   // each case is kept in the store before it is queued: the queue can be rebuilt from the store
   let batch: StoredCase[] = [];
+  // the cases of one message: consecutive cases of this run, published together
+  const perMessage = queue.submitCases !== undefined ? (queue.casesPerMessage ?? 1) : 1;
+  const publish = async (jobs: QueuedCase[]): Promise<void> => {
+    const sent: Promise<void> = (
+      perMessage > 1 && queue.submitCases !== undefined
+        ? queue.submitCases(jobs)
+        : Promise.all(jobs.map((job) => queue.submit(job)))
+    )
+      .then(
+        () => {
+          // counted before the callback: an optional call skips its arguments when absent
+          queued += jobs.length;
+          options.onQueued?.(queued);
+        },
+        (error: unknown) => {
+          failure ??= error;
+        },
+      )
+      .finally(() => pending.delete(sent));
+    pending.add(sent);
+    // `window` cases in flight, counted in messages
+    if (pending.size * perMessage >= window) await Promise.race(pending);
+  };
   const flush = async (): Promise<void> => {
     const cases = batch;
     batch = [];
     await store.recordCases(evaluationRunId, cases);
+    let message: QueuedCase[] = [];
     for (const { caseKey } of cases) {
       // a line judged once already in this file (the same case twice) is a duplicate; the
       // queue's own duplicate receipt is not: a publish retried across a server restart gets one
@@ -76,22 +100,13 @@ export async function submitEvaluationRun(
         continue;
       }
       submittedKeys.add(caseKey);
-      const publish: Promise<void> = queue
-        .submit({ evaluationRunId, caseKey })
-        .then(
-          () => {
-            // counted before the callback: an optional call skips its arguments when absent
-            queued++;
-            options.onQueued?.(queued);
-          },
-          (error: unknown) => {
-            failure ??= error;
-          },
-        )
-        .finally(() => pending.delete(publish));
-      pending.add(publish);
-      if (pending.size >= window) await Promise.race(pending);
+      message.push({ evaluationRunId, caseKey });
+      if (message.length >= perMessage) {
+        await publish(message);
+        message = [];
+      }
     }
+    if (message.length > 0) await publish(message);
   };
   try {
     for await (const each of lines) {

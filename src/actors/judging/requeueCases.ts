@@ -15,8 +15,8 @@ export interface RequeuedCases {
  * of every running evaluation run that has no verdict yet, from the cases
  * the store kept at submit, that the queue does not hold. What it holds is
  * read from it first (the duplicate window forgets after minutes, the queue
- * does not); the case key is still the message id, so a case queued
- * meanwhile is dropped as a duplicate, and a case judged twice is recorded once.
+ * does not); a message of the same cases queued meanwhile is dropped as a
+ * duplicate, and a case queued twice is judged into one verdict (the store's unique key).
  *
  * @example
  * ```ts
@@ -26,7 +26,7 @@ export interface RequeuedCases {
  */
 export async function requeueCases(
   store: Pick<JudgeStore, 'runningEvaluationRuns' | 'unjudgedCases'>,
-  queue: Pick<JudgeQueue, 'submit' | 'queuedCaseKeys'>,
+  queue: Pick<JudgeQueue, 'submit' | 'submitCases' | 'queuedCaseKeys'>,
   pageSize = 500,
 ): Promise<RequeuedCases[]> {
   const done: RequeuedCases[] = [];
@@ -43,12 +43,18 @@ export async function requeueCases(
       });
       const missing = page.filter((each) => !held.has(each.caseKey));
       stillQueued += page.length - missing.length;
-      const receipts = await Promise.all(
-        missing.map((each) => queue.submit({ evaluationRunId, caseKey: each.caseKey })),
-      );
-      for (const { duplicate } of receipts) {
-        if (duplicate) stillQueued++;
-        else putBack++;
+      const jobs = missing.map((each) => ({ evaluationRunId, caseKey: each.caseKey }));
+      if (queue.submitCases !== undefined) {
+        // messages of several cases, as the submitter's; a message published again is a duplicate
+        const { duplicates } = await queue.submitCases(jobs);
+        stillQueued += duplicates;
+        putBack += jobs.length - duplicates;
+      } else {
+        const receipts = await Promise.all(jobs.map((job) => queue.submit(job)));
+        for (const { duplicate } of receipts) {
+          if (duplicate) stillQueued++;
+          else putBack++;
+        }
       }
       if (page.length < pageSize) break;
       afterKey = page[page.length - 1]?.caseKey;

@@ -286,7 +286,9 @@ async function foldFromFleet(
     }
     if (batch.length > 0) {
       await store.recordCases(id, batch);
-      await Promise.all(batch.map(({ caseKey }) => queue.submit({ evaluationRunId: id, caseKey })));
+      const jobs = batch.map(({ caseKey }) => ({ evaluationRunId: id, caseKey }));
+      // several cases a message where the queue takes them: the fleet's cap counts them so
+      await (queue.submitCases?.(jobs) ?? Promise.all(jobs.map((job) => queue.submit(job))));
     }
     let folded = false;
     for (;;) {

@@ -1,12 +1,20 @@
+import { createHash } from 'node:crypto';
 import {
   type Consumer,
   DeliverPolicy,
+  JetStreamApiCodes,
   JetStreamError,
   type JetStreamManager,
   jetstream,
   jetstreamManager,
   StorageType,
 } from '@nats-io/jetstream';
+import {
+  casesOfMessage,
+  casesUnderFleetCap,
+  defaultCasesPerMessage,
+  messagesForCap,
+} from '../queue/caseBatches.js';
 import {
   checkControlMessage,
   modelPauseMessage,
@@ -15,6 +23,7 @@ import {
 import {
   defaultJudgeAckWaitMs,
   defaultJudgeMaxInFlight,
+  type JudgeBatchReceipt,
   type JudgeQueue,
   type JudgeQueueOptions,
   type ModelPause,
@@ -28,13 +37,14 @@ import {
   connectForQueue,
   ensureStream,
   ensureWorkQueueStream,
+  isApiError,
   nanos,
   queueSetupError,
 } from './jetStreamSetup.js';
 import { permissionRefusal, publishRefusals } from './natsPermission.js';
 import { natsStatusHints, subjectToken } from './natsStatusHints.js';
 import { ensureSharedConsumer, givenSetting } from './sharedConsumer.js';
-import { queuedMessageIds } from './streamContents.js';
+import { forEachQueuedMessage } from './streamContents.js';
 
 /** The judge queue's JetStream settings, and the server. */
 export interface JetStreamJudgeQueueOptions extends JudgeQueueOptions {
@@ -49,6 +59,32 @@ const pauseFeedRetryMs = 500;
 
 /** A case's message id: JetStream drops a second message of the same id as a duplicate. */
 const msgIdOf = (job: QueuedCase): string => `${job.evaluationRunId}:${job.caseKey}`;
+
+/**
+ * A message of cases of one run: one case keeps a case's own body and id, so
+ * a case queued alone (a requeue) and queued in a message of one are the
+ * same message; several are named by a digest of their sorted keys, so the
+ * same cases published again, in any order, are a duplicate.
+ */
+function messageOf(jobs: readonly QueuedCase[]): { body: string; msgID: string } {
+  const [first] = jobs;
+  if (first === undefined) throw new RangeError('a message of no cases');
+  const evaluationRunId = first.evaluationRunId;
+  if (jobs.length === 1)
+    return {
+      body: JSON.stringify({ evaluationRunId, caseKey: first.caseKey }),
+      msgID: msgIdOf(first),
+    };
+  const caseKeys = jobs.map((job) => job.caseKey);
+  // the keys in order: the same cases from a requeue's page are the same message
+  const digest = createHash('sha256')
+    .update(JSON.stringify([...caseKeys].sort()))
+    .digest('hex');
+  return {
+    body: JSON.stringify({ evaluationRunId, caseKeys }),
+    msgID: `${evaluationRunId}:cases-${digest.slice(0, 32)}`,
+  };
+}
 
 /**
  * The judge queue on a NATS JetStream server: a work-queue stream of cases
@@ -163,6 +199,30 @@ export async function openJetStreamJudgeQueue(
     });
     const encoder = new TextEncoder();
     const maxPayload = nc.info?.max_payload;
+    // no cap given: the fleet's, as its consumer keeps it in messages, bounds the cases a message holds
+    const casesPerMessage =
+      options.maxInFlight === undefined
+        ? casesUnderFleetCap(
+            await fleetMessagesInFlight(jsm, stream, durable),
+            options.casesPerMessage ?? defaultCasesPerMessage,
+          )
+        : messagesForCap(options.maxInFlight, options.casesPerMessage).casesPerMessage;
+    /** Publish one message of cases; its receipt says whether the queue held it already. */
+    const publishCases = async (jobs: readonly QueuedCase[]): Promise<boolean> => {
+      const { body, msgID } = messageOf(jobs);
+      const ack = await js
+        .publish(
+          `${prefix}.cases.${subjectToken(jobs[0]?.evaluationRunId ?? '')}`,
+          encoder.encode(body),
+          {
+            msgID,
+          },
+        )
+        .catch((error: unknown) => {
+          throw permissionRefusal(error, options.url) ?? error;
+        });
+      return ack.duplicate;
+    };
     const queue: JudgeQueue = {
       ...(maxPayload !== undefined
         ? {
@@ -177,37 +237,62 @@ export async function openJetStreamJudgeQueue(
         : {}),
       async submit(job: QueuedCase) {
         // the name of a stored case, not the case: its texts stay in the store
-        const named: QueuedCase = { evaluationRunId: job.evaluationRunId, caseKey: job.caseKey };
-        const ack = await js
-          .publish(
-            `${prefix}.cases.${subjectToken(job.evaluationRunId)}`,
-            encoder.encode(JSON.stringify(named)),
-            { msgID: msgIdOf(job) },
-          )
-          .catch((error: unknown) => {
-            throw permissionRefusal(error, options.url) ?? error;
-          });
-        return { duplicate: ack.duplicate };
+        return { duplicate: await publishCases([job]) };
+      },
+      casesPerMessage,
+      async submitCases(jobs): Promise<JudgeBatchReceipt> {
+        // messages of up to casesPerMessage cases, each within the server's max_payload
+        const messages: QueuedCase[][] = [];
+        let bytes = 0;
+        for (const job of jobs) {
+          const last = messages[messages.length - 1];
+          const size = Buffer.byteLength(JSON.stringify(job.caseKey)) + 1;
+          if (
+            last === undefined ||
+            last.length >= casesPerMessage ||
+            (maxPayload !== undefined && bytes + size > maxPayload - 512)
+          ) {
+            messages.push([job]);
+            bytes = Buffer.byteLength(job.evaluationRunId) * 2 + size + 128;
+          } else {
+            last.push(job);
+            bytes += size;
+          }
+        }
+        const receipts = await Promise.all(messages.map(publishCases));
+        let duplicates = 0;
+        receipts.forEach((duplicate, index) => {
+          if (duplicate) duplicates += messages[index]?.length ?? 0;
+        });
+        return { duplicates };
       },
       take(max, waitMs) {
         if (consumer === null)
           throw new RunQueueError('this judge queue was opened to submit only');
         return healing(
-          deliveries(consumer, max, Math.max(minPullMs, waitMs), pullRefusals, (subject) =>
-            logger?.warn({ subject }, 'a case message that names no case was dropped'),
+          deliveries(
+            consumer,
+            // a pull asks for as many messages as the free slots hold cases, one at least
+            Math.max(1, Math.floor(max / casesPerMessage)),
+            Math.max(minPullMs, waitMs),
+            pullRefusals,
+            (subject) => logger?.warn({ subject }, 'a case message that names no case was dropped'),
           ),
         );
       },
       async queuedCaseKeys(evaluationRunId) {
-        const ids = await queuedMessageIds(
+        const keys = new Set<string>();
+        await forEachQueuedMessage(
           jsm,
           stream,
           `${prefix}.cases.${subjectToken(evaluationRunId)}`,
+          (message) => {
+            for (const job of queuedCasesOf(message.data) ?? []) keys.add(job.caseKey);
+          },
         ).catch((error: unknown) => {
           throw permissionRefusal(error, options.url) ?? error;
         });
-        const runPrefix = `${evaluationRunId}:`;
-        return new Set([...ids].map((id) => id.slice(runPrefix.length)));
+        return keys;
       },
       async purge(evaluationRunId) {
         await jsm.streams.purge(stream, {
@@ -299,24 +384,30 @@ async function* deliveries(
   const stopWatching = refusals.whileWaiting(() => messages.stop());
   try {
     for await (const message of messages) {
-      const job = queuedCaseOf(message.data);
-      if (job === null) {
+      const jobs = queuedCasesOf(message.data);
+      if (jobs === null) {
         // never delivered again: no worker could judge it
         message.term();
         onMalformed(message.subject);
         continue;
       }
-      yield {
-        job,
-        deliveryCount: message.info.deliveryCount,
-        working: () => message.working(),
-        // a plain ack, not an acknowledged one: a lost ack costs a redelivery, and the judge
-        // store's unique key (run, case, judge) finds the verdict the first delivery committed
-        ack: async () => {
-          message.ack();
+      const cases = casesOfMessage(
+        {
+          deliveryCount: message.info.deliveryCount,
+          working: () => message.working(),
+          // a plain ack, not an acknowledged one: a lost ack costs a redelivery, and the judge
+          // store's unique key (run, case, judge) finds the verdicts the first delivery committed
+          ack: async () => {
+            message.ack();
+          },
+          nak: (delayMs) => message.nak(delayMs),
         },
-        nak: (delayMs) => message.nak(delayMs),
-      };
+        jobs.length,
+      );
+      for (const [index, job] of jobs.entries()) {
+        const delivery = cases[index];
+        if (delivery !== undefined) yield { ...delivery, job };
+      }
     }
   } catch (error) {
     if (!(error instanceof JetStreamError && error.message === 'heartbeats missed')) throw error;
@@ -326,14 +417,38 @@ async function* deliveries(
   }
 }
 
-/** A case message's name of a case, or `null` when it is not one. */
-function queuedCaseOf(data: Uint8Array): QueuedCase | null {
+/** A case message's names of cases (one case, or `caseKeys` of one run), or `null` when it holds none. */
+function queuedCasesOf(data: Uint8Array): QueuedCase[] | null {
   try {
-    const job = JSON.parse(new TextDecoder().decode(data)) as Partial<QueuedCase> | null;
-    if (typeof job?.evaluationRunId !== 'string' || typeof job.caseKey !== 'string') return null;
-    return { evaluationRunId: job.evaluationRunId, caseKey: job.caseKey };
+    const message = JSON.parse(new TextDecoder().decode(data)) as {
+      evaluationRunId?: unknown;
+      caseKey?: unknown;
+      caseKeys?: unknown;
+    } | null;
+    const evaluationRunId = message?.evaluationRunId;
+    if (typeof evaluationRunId !== 'string') return null;
+    if (typeof message?.caseKey === 'string')
+      return [{ evaluationRunId, caseKey: message.caseKey }];
+    const keys = message?.caseKeys;
+    if (!Array.isArray(keys) || keys.length === 0) return null;
+    if (!keys.every((key): key is string => typeof key === 'string')) return null;
+    return keys.map((caseKey) => ({ evaluationRunId, caseKey }));
   } catch {
     return null;
+  }
+}
+
+/** The messages the fleet's consumer lets be in flight; with no consumer yet, its workers' default cap. */
+async function fleetMessagesInFlight(
+  jsm: JetStreamManager,
+  stream: string,
+  durable: string,
+): Promise<number> {
+  try {
+    return (await jsm.consumers.info(stream, durable)).config.max_ack_pending ?? -1;
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+    return messagesForCap(defaultJudgeMaxInFlight).maxMessages;
   }
 }
 
@@ -351,7 +466,13 @@ async function ensureConsumer(
       options.consume === undefined ? undefined : ackWaitMs,
       'ARENA_JUDGE_ACK_WAIT_MS',
     ),
-    ...givenSetting('max_ack_pending', options.maxInFlight, '--max-in-flight'),
+    ...givenSetting(
+      'max_ack_pending',
+      options.maxInFlight === undefined
+        ? undefined
+        : messagesForCap(options.maxInFlight, options.casesPerMessage).maxMessages,
+      '--max-in-flight',
+    ),
   ];
   const rule = {
     queue: 'judge queue',
@@ -362,6 +483,9 @@ async function ensureConsumer(
     // arena judge --max-in-flight may create it before any worker: the first worker sets the ack wait
     ...(options.consume === undefined ? { provisional: ['ack_wait' as const] } : {}),
   };
-  const maxAckPending = options.maxInFlight ?? defaultJudgeMaxInFlight;
+  const maxAckPending = messagesForCap(
+    options.maxInFlight ?? defaultJudgeMaxInFlight,
+    options.casesPerMessage,
+  ).maxMessages;
   await ensureSharedConsumer(jsm, stream, { durable, subject, ackWaitMs, maxAckPending }, rule);
 }

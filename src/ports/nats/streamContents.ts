@@ -1,11 +1,9 @@
-import type { JetStreamManager, MsgRequest } from '@nats-io/jetstream';
+import type { JetStreamManager, MsgRequest, StoredMsg } from '@nats-io/jetstream';
 
 /**
  * The message ids (`Nats-Msg-Id`) of every message a work-queue stream still
  * holds on `subject` (a wildcard allowed): queued, or delivered and not yet
- * acked. Read one message at a time by sequence, each read skipping to the
- * next message on the subject, so it costs one request per message held,
- * none per message already acked.
+ * acked (read as `forEachQueuedMessage` reads them).
  *
  * @example
  * ```ts
@@ -19,6 +17,30 @@ export async function queuedMessageIds(
   subject: string,
 ): Promise<Set<string>> {
   const ids = new Set<string>();
+  await forEachQueuedMessage(jsm, stream, subject, (message) => {
+    const id = message.header.get('Nats-Msg-Id');
+    if (id !== undefined && id !== '') ids.add(id);
+  });
+  return ids;
+}
+
+/**
+ * Visit every message a work-queue stream still holds on `subject` (a
+ * wildcard allowed), in order: read one at a time by sequence, each read
+ * skipping to the next message on the subject, so it costs one request per
+ * message held, none per message already acked.
+ *
+ * @example
+ * ```ts
+ * await forEachQueuedMessage(jsm, 'ARENA_JUDGE', 'arena.judge.cases.>', (message) => console.log(message.seq));
+ * ```
+ */
+export async function forEachQueuedMessage(
+  jsm: JetStreamManager,
+  stream: string,
+  subject: string,
+  visit: (message: StoredMsg) => void,
+): Promise<void> {
   const { state } = await jsm.streams.info(stream);
   let seq = state.first_seq;
   while (state.messages > 0 && seq <= state.last_seq) {
@@ -26,9 +48,7 @@ export async function queuedMessageIds(
     const query = { seq, next_by_subj: subject } as unknown as MsgRequest;
     const message = await jsm.streams.getMessage(stream, query);
     if (message === null || message.seq < seq) break;
-    const id = message.header.get('Nats-Msg-Id');
-    if (id !== undefined && id !== '') ids.add(id);
+    visit(message);
     seq = message.seq + 1;
   }
-  return ids;
 }

@@ -33,6 +33,12 @@ export interface JudgeSubmitReceipt {
   readonly duplicate: boolean;
 }
 
+/** What `submitCases` did with a run's cases. */
+export interface JudgeBatchReceipt {
+  /** Cases in messages the queue already held (a repeated publish): nothing was added for them. */
+  readonly duplicates: number;
+}
+
 /**
  * A model whose provider answered 429: every worker waits until `untilMs`
  * (epoch ms), within its judge's back-off cap (see `pauseEndMs`).
@@ -57,6 +63,15 @@ export interface JudgeQueue {
   readonly messageLimit?: JudgeMessageLimit;
   /** Queue one case; a case of the same run and key queued before is dropped as a duplicate. */
   submit(job: QueuedCase): Promise<JudgeSubmitReceipt>;
+  /** The most cases `submitCases` puts in one message; absent when each case is its own. */
+  readonly casesPerMessage?: number;
+  /**
+   * Queue consecutive cases of one run, `casesPerMessage` a message (fewer
+   * when the server's message limit says so); a message of the same cases
+   * queued before is dropped as a duplicate. Its deliveries are one per case,
+   * as `submit`'s are. Absent, each case is submitted on its own.
+   */
+  submitCases?(jobs: readonly QueuedCase[]): Promise<JudgeBatchReceipt>;
   /** Up to `max` deliveries, as they come, within about `waitMs`. */
   take(max: number, waitMs: number): AsyncIterable<QueuedCaseDelivery>;
   /**
@@ -99,10 +114,18 @@ export interface JudgeQueueOptions extends NatsConnectOptions {
     readonly reconfigureFleet?: boolean;
   };
   /**
-   * The fleet-wide cap on judgements in flight (the shared consumer's
-   * `max_ack_pending`); kept as set when omitted (128 when first created).
+   * The fleet-wide cap on judgements in flight: a message of cases is in
+   * flight whole, so the shared consumer's `max_ack_pending` is the cap over
+   * the cases a message holds (`messagesForCap`); kept as set when omitted
+   * (16 messages of 8 cases when first created).
    */
   readonly maxInFlight?: number;
+  /**
+   * The most cases of one run a message carries (`defaultCasesPerMessage`,
+   * fewer under a smaller `maxInFlight`); a worker pulls as many messages as
+   * its free slots hold this many cases.
+   */
+  readonly casesPerMessage?: number;
   /** How long JetStream remembers a case to drop a duplicate; default 10 minutes. */
   readonly duplicateWindowMs?: number;
   /** Name of this client as the server shows it. */

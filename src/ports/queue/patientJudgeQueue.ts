@@ -7,9 +7,9 @@ import type { JudgeQueue } from './judgeQueue.js';
  * while JetStream starts again) is made again with back-off until the server
  * is back, for the patience, then fails with `ServerUnavailableError`; any
  * other error (a refused permission, a message too large) passes at once.
- * Repeating a publish is harmless: its message id (`<run>:<case>`) makes a
- * second copy within the duplicate window a duplicate receipt, and a
- * duplicate receipt is a case queued.
+ * Repeating a publish is harmless: its message id (`<run>:<case>`, or a
+ * digest of a message's cases) makes a second copy within the duplicate
+ * window a duplicate receipt, and a duplicate receipt is a case queued.
  *
  * @example
  * ```ts
@@ -21,5 +21,14 @@ export function patientJudgeQueue(queue: JudgeQueue, patience: PatienceOptions):
   return {
     ...queue,
     submit: (job) => withPatience(() => queue.submit(job), patience),
+    ...(queue.submitCases !== undefined
+      ? {
+          submitCases: (jobs) =>
+            withPatience(
+              () => queue.submitCases?.(jobs) ?? Promise.resolve({ duplicates: 0 }),
+              patience,
+            ),
+        }
+      : {}),
   };
 }
