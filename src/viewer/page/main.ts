@@ -68,6 +68,7 @@ function frame(now: number): void {
   }
   scrubber.render();
   document.body.dataset.position = String(timeline.position);
+  document.body.dataset.messages = String(timeline.messages.length + timeline.folded);
   document.body.dataset.mode = timeline.hello.mode;
   if (playing || queue.length > 0) askFrame();
 }
