@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, createMachine, fromPromise, type InspectionEvent } from 'xstate';
+import {
+  assign,
+  createActor,
+  createMachine,
+  fromPromise,
+  type InspectionEvent,
+  type Observer,
+} from 'xstate';
 import { directInspection } from '../../../src/actors/inspection/directInspection.js';
 import { combineInspectors } from '../../../src/actors/inspection/inspection.js';
 
@@ -35,7 +42,7 @@ function seen(events: InspectionEvent[]): string[] {
   });
 }
 
-async function runWith(inspect: { next(event: InspectionEvent): void }) {
+async function runWith(inspect: Observer<InspectionEvent>) {
   const actor = createActor(parent, { inspect, id: 'root' });
   actor.start();
   actor.send({ type: 'go' });
