@@ -13,8 +13,8 @@ import { combineInspectors } from '../../../src/actors/inspection/inspection.js'
 const child = fromPromise(async () => 'fetched');
 const parent = createMachine({
   id: 'parent',
-  initial: 'idle',
   context: { count: 0 },
+  initial: 'idle',
   states: {
     idle: {
       on: {
