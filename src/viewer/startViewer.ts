@@ -1,4 +1,5 @@
 import type { InspectionEvent, Observer } from 'xstate';
+import { directInspection } from '../actors/inspection/directInspection.js';
 import type { TraceRecord } from '../actors/inspection/traceRecord.js';
 import { toLiveLine } from './inspectionMessages.js';
 import { traceMessages } from './traceMessages.js';
@@ -102,7 +103,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<LiveView
   );
   const startedAt = performance.now();
   const nextSeq = (): number => feed.nextSeq();
-  const inspect: Observer<InspectionEvent> = {
+  const inspect = directInspection({
     // The run's own thread pays only for a small object per event and a ring slot: the
     // conversion, redaction and JSON wait for a page (in the server's batched flush).
     next(event) {
@@ -119,7 +120,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<LiveView
         // Watching is best effort: the viewer never breaks the actors it watches.
       }
     },
-  };
+  });
   // getters, not a spread: a spread would freeze the counts at their values now
   return Object.defineProperty(viewerOf(server, feed), 'inspect', {
     value: inspect,

@@ -61,6 +61,8 @@ export class ViewerTimeline {
   /** Messages folded into the starting states to keep the page's memory bounded. */
   folded = 0;
   private lastSeq = -1;
+  /** The roots, for membership: a root's every message asks. */
+  private readonly rootSet = new Set<string>();
   private base = new Map<string, ActorState>();
   private states = new Map<string, ActorState>();
   private indexBySid = new Map<string, number[]>();
@@ -124,6 +126,7 @@ export class ViewerTimeline {
     this.messages = [];
     this.actors.clear();
     this.roots = [];
+    this.rootSet.clear();
     this.position = 0;
     this.following = hello.mode === 'live';
     this.folded = 0;
@@ -162,7 +165,8 @@ export class ViewerTimeline {
       this.base.set(message.sid, emptyState());
     }
     if (message.k !== 'actor') {
-      if (actor.parent === null && !this.roots.includes(actor.sid)) this.roots.push(actor.sid);
+      // a root's every message comes here: a set answers at once where the list would be searched
+      if (actor.parent === null && !this.rootSet.has(actor.sid)) this.addRoot(actor.sid);
       return;
     }
     actor.id = message.id;
@@ -170,13 +174,23 @@ export class ViewerTimeline {
     actor.chart = message.chart;
     if (message.parent !== null && message.parent !== actor.parent) {
       actor.parent = message.parent;
-      this.roots = this.roots.filter((sid) => sid !== actor.sid);
+      this.removeRoot(actor.sid);
       const parent = this.actors.get(message.parent);
       if (parent !== undefined) parent.children.push(actor.sid);
-      else this.roots.push(actor.sid);
-    } else if (message.parent === null && !this.roots.includes(actor.sid)) {
-      this.roots.push(actor.sid);
+      else this.addRoot(actor.sid);
+    } else if (message.parent === null && !this.rootSet.has(actor.sid)) {
+      this.addRoot(actor.sid);
     }
+  }
+
+  private addRoot(sid: string): void {
+    this.rootSet.add(sid);
+    this.roots.push(sid);
+  }
+
+  private removeRoot(sid: string): void {
+    if (!this.rootSet.delete(sid)) return;
+    this.roots = this.roots.filter((root) => root !== sid);
   }
 
   private apply(message: ActorLineMessage): void {
@@ -187,7 +201,7 @@ export class ViewerTimeline {
     const actor = this.actors.get(sid);
     if (actor === undefined) return false;
     this.actors.delete(sid);
-    this.roots = this.roots.filter((root) => root !== sid);
+    this.removeRoot(sid);
     if (actor.parent !== null) {
       const parent = this.actors.get(actor.parent);
       if (parent !== undefined) parent.children.splice(parent.children.indexOf(sid), 1);

@@ -315,16 +315,14 @@ function arenaWithView(args: readonly string[], timeoutMs: number): RunningProce
 }
 
 describe('arena judge --view and arena sweep --view', () => {
-  it("shows each case's judge actor, lit in its final state", async () => {
+  it.each([
+    ['in memory', 'judged.jsonl', ['--out']],
+    ['into a store (--store, one process)', 'judged.db', ['--store', 'sqlite:']],
+  ])("shows each case's judge actor, lit in its final state: %s", async (_how, file, flag) => {
+    const target = path.join(folder, file);
+    const where = flag.length === 1 ? [flag[0]!, target] : [flag[0]!, `${flag[1]}${target}`];
     const running = arenaWithView(
-      [
-        'judge',
-        'examples/judge/cases.jsonl',
-        '--config',
-        'examples/judge/replay.yaml',
-        '--out',
-        path.join(folder, 'judged.jsonl'),
-      ],
+      ['judge', 'examples/judge/cases.jsonl', '--config', 'examples/judge/replay.yaml', ...where],
       55_000,
     );
     const url = await viewerUrl(running);
@@ -332,7 +330,9 @@ describe('arena judge --view and arena sweep --view', () => {
     const judged = await running.exited;
     expect(judged.code, judged.stderr).toBe(0);
     expect(judged.stderr).toContain('arena: a page has everything; closing the viewer\n');
-    const cases = readFileSync(path.join(folder, 'judged.jsonl'), 'utf8').trim().split('\n');
+    const cases = readFileSync(path.join(repoRoot, 'examples/judge/cases.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     await page.waitForFunction(
       `document.querySelectorAll('[data-actor]').length >= ${cases.length}`,
     );
@@ -391,13 +391,13 @@ describe('arena judge --view and arena sweep --view', () => {
       'examples/judge/cases.jsonl',
       '--config',
       'examples/judge/replay.yaml',
-      '--store',
-      `sqlite:${path.join(folder, 'judge.db')}`,
+      '--nats',
+      'nats://127.0.0.1:1',
       '--view',
     ]);
     expect(judged.code).toBe(2);
     expect(judged.stderr).toContain(
-      '--view shows the judges of this process: it does not go with --store yet',
+      "--view shows the judges of this process, and with --nats the fleet's workers judge, each in its own process",
     );
     const bad = await runArena([
       'sweep',

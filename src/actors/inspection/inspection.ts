@@ -30,6 +30,7 @@
  * @module
  */
 import type { InspectionEvent, Observer } from 'xstate';
+import { directInspection } from './directInspection.js';
 
 export type {
   ClientMessageCounts,
@@ -85,7 +86,7 @@ export function combineInspectors(
         : (event: InspectionEvent) => inspector.next?.(event),
     );
   if (handlers.length === 0) return undefined;
-  return {
+  return directInspection({
     next(event: InspectionEvent) {
       for (const handler of handlers) {
         try {
@@ -95,5 +96,5 @@ export function combineInspectors(
         }
       }
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { Subscription } from 'rxjs';
+import type { InspectionEvent, Observer } from 'xstate';
 import type { Judge } from '../../actors/judging/judges.js';
 import { judgeTrials } from '../../actors/judging/judgeTrials.js';
 import { type JudgeConfig, judgeModeOf, loadJudgeConfig } from '../../config/judgeConfig.js';
@@ -29,13 +30,7 @@ import { parseReduceOption, trialReduction } from './judgeReduce.js';
 import { judgeSequentially, parseDrawSeed } from './judgeSequential.js';
 import { withNatsOptions } from './natsTarget.js';
 import { checkPairwiseOptions, extrasReporter } from './pairwiseReport.js';
-import {
-  type CommandViewer,
-  checkViewFlags,
-  startCommandViewer,
-  viewWanted,
-  withViewOptions,
-} from './viewOptions.js';
+import { checkViewFlags, startCommandViewer, viewWanted, withViewOptions } from './viewOptions.js';
 
 /**
  * Register `arena judge <cases.jsonl> --config <judge.yaml>`. The config's judge
@@ -142,15 +137,14 @@ const maxJudgementsInFlight = 1_000_000;
 async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions): Promise<void> {
   checkViewFlags(options);
   if (viewWanted(options)) {
-    const beyond = [
-      options.store !== undefined ? '--store' : null,
+    const fleetFlags = [
       options.nats !== undefined ? '--nats' : null,
       options.wait === true ? '--wait' : null,
       options.maxInFlight !== undefined ? '--max-in-flight' : null,
     ].filter((flag) => flag !== null);
-    if (beyond.length > 0) {
+    if (fleetFlags.length > 0) {
       throw new CliError(
-        `--view shows the judges of this process: it does not go with ${beyond.join(', ')} yet`,
+        `--view shows the judges of this process, and with ${fleetFlags.join(', ')} the fleet's workers judge, each in its own process: drop --view (or judge here with --store alone)`,
       );
     }
   }
@@ -184,13 +178,16 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   if (sequential && (fleet || options.store !== undefined)) {
     const { judgeSequentiallyStoredCommand } = await import('./judgeSequentialStored.js');
     const { seed: _seed, maxInFlight: _cap, ...rest } = options;
-    await judgeSequentiallyStoredCommand(casesPath, {
-      ...rest,
-      concurrency,
-      fleet,
-      ...(seed !== undefined ? { seed } : {}),
-      ...(maxInFlight !== undefined ? { maxInFlight } : {}),
-    });
+    await withJudgeViewer(casesPath, options, (inspect) =>
+      judgeSequentiallyStoredCommand(casesPath, {
+        ...rest,
+        concurrency,
+        fleet,
+        ...(seed !== undefined ? { seed } : {}),
+        ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+        ...(inspect !== undefined ? { inspect } : {}),
+      }),
+    );
     return;
   }
   if (fleet) {
@@ -204,17 +201,21 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
   }
   if (options.store !== undefined) {
     const { judgeIntoStoreCommand } = await import('./judgeFleet.js');
-    await judgeIntoStoreCommand(casesPath, { ...options, concurrency });
+    await withJudgeViewer(casesPath, options, (inspect) =>
+      judgeIntoStoreCommand(casesPath, {
+        ...options,
+        concurrency,
+        ...(inspect !== undefined ? { inspect } : {}),
+      }),
+    );
     return;
   }
   const { config, baseDir } = loadJudgeConfig(options.config);
   const mode = judgeModeOf(config, options.judge);
   checkPairwiseOptions(config, mode, trials, options.config);
   refuseCalibrationGatesWithoutStore(config, options.config);
-  // started once the config is read: a bad config is exit 2 with nothing served
-  const viewer = await startCommandViewer(options, `arena judge ${casesPath}`);
-  try {
-    await judgeInThisProcess(casesPath, options, {
+  await withJudgeViewer(casesPath, options, (inspect) =>
+    judgeInThisProcess(casesPath, options, {
       config,
       baseDir,
       concurrency,
@@ -222,9 +223,26 @@ async function runJudgeCommand(casesPath: string, options: JudgeCommandOptions):
       reducer,
       sequential,
       seed,
-      viewer,
+      inspect,
       mode,
-    });
+    }),
+  );
+}
+
+/**
+ * Judge with arena's viewer serving the judges' actors when the view flags ask
+ * for it: started once the config reads (a bad config is exit 2 with nothing
+ * served), kept up after the judging as `--view-wait` says.
+ */
+async function withJudgeViewer(
+  casesPath: string,
+  options: JudgeCommandOptions,
+  judging: (inspect: Observer<InspectionEvent> | undefined) => Promise<void>,
+): Promise<void> {
+  loadJudgeConfig(options.config);
+  const viewer = await startCommandViewer(options, `arena judge ${casesPath}`);
+  try {
+    await judging(viewer?.inspect);
   } finally {
     await viewer?.finish();
   }
@@ -242,12 +260,13 @@ async function judgeInThisProcess(
     readonly reducer: ReturnType<typeof parseReduceOption>;
     readonly sequential: boolean;
     readonly seed: number | undefined;
-    readonly viewer: CommandViewer | null;
+    /** XState's `inspect` for each case's judge actor (the viewer's), when one watches. */
+    readonly inspect: Observer<InspectionEvent> | undefined;
     readonly mode: ReturnType<typeof judgeModeOf>;
   },
 ): Promise<void> {
   const { config, baseDir, concurrency, trials, reducer, sequential, seed, mode } = how;
-  const judge = await commandJudge(config, baseDir, options, concurrency, how.viewer?.inspect);
+  const judge = await commandJudge(config, baseDir, options, concurrency, how.inspect);
   checkAgreementGate(config, judge, trials);
   const gates = sequential
     ? sequentialGateSpecs(config, judge.settings.name, options.config)

@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import type { InspectionEvent, Observer } from 'xstate';
 import {
   EvaluationRunCancelledError,
   EvaluationRunFailedError,
@@ -188,10 +189,14 @@ async function* keptLines(
  */
 export async function judgeIntoStoreCommand(
   casesPath: string,
-  options: Omit<JudgeCommandOptions, 'concurrency'> & { readonly concurrency: number },
+  options: Omit<JudgeCommandOptions, 'concurrency'> & {
+    readonly concurrency: number;
+    /** XState's `inspect` for each case's judge actor (`--view`). */
+    readonly inspect?: Observer<InspectionEvent>;
+  },
 ): Promise<void> {
   const { config, baseDir } = loadJudgeConfig(options.config);
-  const judge = await commandJudge(config, baseDir, options, options.concurrency);
+  const judge = await commandJudge(config, baseDir, options, options.concurrency, options.inspect);
   const location = storeLocationOf(options.store, '--store');
   const file = await openCases(casesPath);
   let store: JudgeStore | null = null;

@@ -1,3 +1,4 @@
+import type { InspectionEvent, Observer } from 'xstate';
 import { EvaluationRunFailedError } from '../../actors/judging/evaluationRunErrors.js';
 import { judgeCaseIntoStore } from '../../actors/judging/judgeCase.js';
 import {
@@ -57,6 +58,8 @@ export type SequentialStoredOptions = Omit<
   readonly maxInFlight?: number;
   /** Judge on the fleet (`--nats`, `--wait`, `--max-in-flight`), not in this process. */
   readonly fleet: boolean;
+  /** XState's `inspect` for each case's judge actor in this process (`--view`). */
+  readonly inspect?: Observer<InspectionEvent>;
 };
 
 /** Who judges: this process's judge, or the workers of a fleet through its queue. */
@@ -85,7 +88,7 @@ export async function judgeSequentiallyStoredCommand(
   // on the fleet the workers judge: the submitter needs the judge's name, not its model or keys
   const judge = options.fleet
     ? null
-    : await commandJudge(config, baseDir, options, options.concurrency);
+    : await commandJudge(config, baseDir, options, options.concurrency, options.inspect);
   const judgeName = judge?.settings.name ?? selectJudgeName(config, options.judge);
   checkPairwiseOptions(config, judgeModeOf(config, options.judge), 1, options.config);
   const gates = sequentialGateSpecs(config, judgeName, options.config);

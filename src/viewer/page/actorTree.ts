@@ -1,6 +1,6 @@
 import { valueLabel } from '../activeStates.js';
 import type { ViewerTimeline } from '../viewerTimeline.js';
-import { element } from './dom.js';
+import { element, setText } from './dom.js';
 
 /** Height of one row in px: the list draws only the rows in view. */
 const ROW_HEIGHT = 24;
@@ -60,12 +60,13 @@ export class ActorTree {
       row.classList.toggle('selected', sid === this.selected);
       row.style.paddingLeft = `${8 + depth * 14}px`;
       const [name, machine, value, badge] = row.children as unknown as HTMLElement[];
-      name!.textContent = actor.id;
-      name!.title = sid;
-      machine!.textContent = actor.machine ?? 'logic';
-      value!.textContent = label;
-      badge!.textContent = status;
-      badge!.className = `status status-${status.replace(' ', '-')}`;
+      setText(name!, actor.id);
+      if (name!.title !== sid) name!.title = sid;
+      setText(machine!, actor.machine ?? 'logic');
+      setText(value!, label);
+      setText(badge!, status);
+      const badgeClass = `status status-${status.replace(' ', '-')}`;
+      if (badge!.className !== badgeClass) badge!.className = badgeClass;
     });
   }
 }

@@ -109,7 +109,9 @@ export class ChartView {
       const target = this.drawing.querySelector(
         `[data-state="${CSS.escape(`${chart.machine}.${leaf}`)}"]`,
       );
-      target?.scrollIntoView({ block: 'center', inline: 'center' });
+      if (target != null && !within(target.getBoundingClientRect(), this.root)) {
+        target.scrollIntoView({ block: 'center', inline: 'center' });
+      }
     }
     if (edge === null) return;
     for (const node of this.drawing.querySelectorAll<SVGElement>(
@@ -119,6 +121,17 @@ export class ChartView {
       else node.dataset.edgeLit = 'true';
     }
   }
+}
+
+/** Whether `box` lies in the part of `pane` in view (a lit state there needs no scrolling to). */
+function within(box: DOMRect, pane: HTMLElement): boolean {
+  const view = pane.getBoundingClientRect();
+  return (
+    box.left >= view.left &&
+    box.right <= view.right &&
+    box.top >= view.top &&
+    box.bottom <= view.bottom
+  );
 }
 
 function edgeName(edge: DrawnEdge): string {

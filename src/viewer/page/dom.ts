@@ -16,3 +16,11 @@ export function offsetText(milliseconds: number): string {
     ? `+${(milliseconds / 1000).toFixed(2)} s`
     : `+${milliseconds.toFixed(1)} ms`;
 }
+
+/**
+ * Set a node's text only when it changed: the page redraws every frame, and
+ * an unchanged text written again still makes the browser lay it out anew.
+ */
+export function setText(node: Node, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}

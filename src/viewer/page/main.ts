@@ -7,7 +7,7 @@ import type { ViewerMessage } from '../viewerMessages.js';
 import { ViewerTimeline } from '../viewerTimeline.js';
 import { ActorTree } from './actorTree.js';
 import { ChartView } from './chartView.js';
-import { element } from './dom.js';
+import { element, setText } from './dom.js';
 import { EventList } from './eventList.js';
 import { Scrubber } from './scrubber.js';
 
@@ -38,6 +38,29 @@ document.body.append(
   ),
 );
 
+/**
+ * What arrives from a busy run redraws the page at most this often (10 times a
+ * second, far inside the second it may fall behind); the user's own moves
+ * (a click, the scrubber, playing) redraw at the next frame.
+ */
+const LIVE_FRAME_MS = 100;
+let lastFrameAt = Number.NEGATIVE_INFINITY;
+let liveTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Redraw for messages that arrived: at the next frame, or once {@link LIVE_FRAME_MS} passed since the last. */
+function askLiveFrame(): void {
+  if (frameAsked || liveTimer !== null) return;
+  const wait = lastFrameAt + LIVE_FRAME_MS - performance.now();
+  if (wait <= 0) {
+    askFrame();
+    return;
+  }
+  liveTimer = setTimeout(() => {
+    liveTimer = null;
+    askFrame();
+  }, wait);
+}
+
 /** Redraw at the next frame; a hidden page has no frames, so it catches up on a timer. */
 function askFrame(): void {
   if (frameAsked) return;
@@ -48,6 +71,7 @@ function askFrame(): void {
 
 function frame(now: number): void {
   frameAsked = false;
+  lastFrameAt = now;
   const batches = queue;
   queue = [];
   for (const batch of batches) {
@@ -59,8 +83,11 @@ function frame(now: number): void {
     tree.select(selected);
   }
   const playing = scrubber.tick(now);
-  heading.textContent = `${timeline.hello.title} (${timeline.hello.mode})`;
-  counts.textContent = `${timeline.actors.size} actors · ${timeline.messages.length + timeline.folded} messages`;
+  setText(heading, `${timeline.hello.title} (${timeline.hello.mode})`);
+  setText(
+    counts,
+    `${timeline.actors.size} actors · ${timeline.messages.length + timeline.folded} messages`,
+  );
   tree.render();
   if (selected !== null) {
     chart.show(timeline.actors.get(selected), timeline.stateOf(selected));
@@ -68,8 +95,10 @@ function frame(now: number): void {
   }
   scrubber.render();
   document.body.dataset.position = String(timeline.position);
+  document.body.dataset.messages = String(timeline.messages.length + timeline.folded);
   document.body.dataset.mode = timeline.hello.mode;
-  if (playing || queue.length > 0) askFrame();
+  if (playing) askFrame();
+  else if (queue.length > 0) askLiveFrame();
 }
 
 const stream = new EventSource('events');
@@ -89,7 +118,7 @@ stream.onmessage = (message: MessageEvent<string>) => {
     status.textContent = 'finished: the viewer closed (this page keeps what it received)';
     status.dataset.connected = 'false';
   }
-  askFrame();
+  askLiveFrame();
 };
 window.addEventListener('scroll', () => askFrame());
 document.addEventListener('visibilitychange', () => askFrame());

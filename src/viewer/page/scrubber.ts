@@ -1,5 +1,5 @@
 import type { ViewerTimeline } from '../viewerTimeline.js';
-import { element } from './dom.js';
+import { element, setText } from './dom.js';
 
 /** Playback speeds offered, as multiples of the recorded time. */
 const SPEEDS = [0.25, 1, 4, 16, 64];
@@ -92,7 +92,7 @@ export class Scrubber {
     this.range.max = String(messages.length);
     this.range.value = String(position);
     const live = hello.mode === 'live' && this.timeline.following ? ' · live' : '';
-    this.label.textContent = `${position} / ${messages.length}${live}`;
+    setText(this.label, `${position} / ${messages.length}${live}`);
     this.root.dataset.position = String(position);
     this.root.dataset.total = String(messages.length);
   }
