@@ -114,7 +114,7 @@ describe('arena requeue after the duplicate window has passed', () => {
     expect(await idsIn('ARENA_JUDGE')).toEqual(caseIds);
 
     const lostRun = await loseFirst('ARENA_RUNS');
-    await loseFirst('ARENA_JUDGE');
+    const lostCases = await loseFirst('ARENA_JUDGE');
     await pastTheWindow();
     const mended = await requeue();
     expect(mended.code, mended.stderr).toBe(0);
@@ -122,7 +122,13 @@ describe('arena requeue after the duplicate window has passed', () => {
       `put back 1 run (2 still queued): ${lostRun}\nput back 2 cases of evaluation run ${evaluationRunId} (2 still queued)\n`,
     );
     expect(await idsIn('ARENA_RUNS')).toEqual([...runIds].sort());
-    expect(await idsIn('ARENA_JUDGE')).toEqual(caseIds);
+    // the requeue gives no cap, and the fleet's allows one message: the lost cases come back one a message
+    const mendedIds = await idsIn('ARENA_JUDGE');
+    expect(mendedIds).toHaveLength(3);
+    expect(mendedIds).toContain(caseIds.find((id) => id !== lostCases));
+    expect(mendedIds.filter((id) => !caseIds.includes(id))).toHaveLength(2);
+    for (const id of mendedIds.filter((each) => !caseIds.includes(each)))
+      expect(id.startsWith(`${evaluationRunId}:`) && !id.includes(':cases-')).toBe(true);
 
     // a worker puts back the same way at start, before it takes anything
     await pastTheWindow();
