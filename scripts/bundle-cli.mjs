@@ -18,13 +18,35 @@
  * report inlines, are found the same way, from the bundle's folder. rxjs
  * is taken from its ES module build: its exports send Node to the CommonJS
  * one, whose index loads every operator. CommonJS packages inside the bundle
- * get a `require` made for the bundle's own file.
+ * get a `require` made for the bundle's own file. zod's namespace of ~50
+ * message locales (360 KB of source, parsed by every command that loads zod)
+ * is built as English alone: arena never switches zod's locale, and zod's
+ * own default is the English one.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
+const zodLocales = path.join(root, 'node_modules', 'zod', 'v4', 'locales');
+
+/** `z.locales` with English alone (see above): the locales' index, wherever zod imports it, is replaced. */
+const englishZodLocales = {
+  name: 'english-zod-locales',
+  setup(builder) {
+    builder.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      path.resolve(args.resolveDir, args.path) === path.join(zodLocales, 'index.js')
+        ? { path: 'zod-locales', namespace: 'english-zod-locales' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'english-zod-locales' }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(path.join(zodLocales, 'en.js'))};`,
+      resolveDir: zodLocales,
+      loader: 'js',
+    }));
+  },
+};
+
 const outdir = path.join(root, 'cli', 'dist');
 
 await rm(outdir, { recursive: true, force: true });
@@ -43,5 +65,6 @@ await build({
   banner: {
     js: "import { createRequire as __arenaCreateRequire } from 'node:module'; const require = __arenaCreateRequire(import.meta.url);",
   },
+  plugins: [englishZodLocales],
   logLevel: 'warning',
 });
