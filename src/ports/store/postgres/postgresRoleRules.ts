@@ -20,7 +20,7 @@ const beforeEachRow = (name: string, events: string, table: string, fn: string):
     FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
 
 /** The refusal of a change to a finished `kind` (its id column `id`, and its status, in `OLD`). */
-const finishedRefusal = (kind: string, id: string): string =>
+export const finishedRefusal = (kind: string, id: string): string =>
   `RAISE EXCEPTION 'user % may not change ${kind} %: it is %', current_user, OLD.${id}, OLD.status
         USING ERRCODE = 'insufficient_privilege',
           HINT = 'a finished ${kind} stays as it finished; only the owner changes it';`;
