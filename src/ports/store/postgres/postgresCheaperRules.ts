@@ -1,4 +1,4 @@
-import { finishedRefusal } from './postgresRoleRules.js';
+import { evaluationRunsGuard } from './postgresRoleRules.js';
 
 /**
  * Whether the session's user may write the trigger's table as it likes (its
@@ -44,22 +44,5 @@ export const postgresCheaperRulesMigration = `
     RETURN NEW;
   END $$;
 
-  CREATE OR REPLACE FUNCTION arena_guard_evaluation_runs() RETURNS trigger LANGUAGE plpgsql
-    SET search_path = public, pg_temp AS $$
-  BEGIN
-    IF ${writesAsOwner} THEN RETURN NEW; END IF;
-    IF TG_OP = 'INSERT' THEN
-      IF NEW.records_digest IS NOT NULL OR NEW.status <> 'running' THEN
-        RAISE EXCEPTION 'user % may not create evaluation run % finished or sealed', current_user,
-          NEW.evaluation_run_id USING ERRCODE = 'insufficient_privilege';
-      END IF;
-      RETURN NEW;
-    END IF;
-    IF NEW IS DISTINCT FROM OLD AND (OLD.status <> 'running'
-      OR NEW.records_digest IS DISTINCT FROM OLD.records_digest
-      OR NEW.keep_texts IS DISTINCT FROM OLD.keep_texts) THEN
-      ${finishedRefusal('evaluation run', 'evaluation_run_id')}
-    END IF;
-    RETURN NEW;
-  END $$;
+  ${evaluationRunsGuard('CREATE OR REPLACE', writesAsOwner)}
   `;
