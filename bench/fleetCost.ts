@@ -34,6 +34,7 @@ import { startNatsServer } from '../test/support/natsServer.js';
 import { startTestPostgres } from '../test/support/postgres.js';
 import { cli, queueExperiment, readStore, waitUntil } from '../test/support/queueFleet.js';
 import { casesFile, configFile, startJudgeServer } from './_judgeFiles.js';
+import { postgresProfile, profiledSettings } from './_postgresProfile.js';
 
 const LATENCY_MS = 20;
 const IN_FLIGHT = 16;
@@ -41,6 +42,7 @@ const WORKERS = 2;
 const CASES = Number(process.env.FLEET_COST_CASES ?? 16_000);
 const RUNS = Number(process.env.RUN_COST_RUNS ?? 6);
 const PROFILE = process.env.FLEET_COST_PROFILE;
+const PG_PROFILE = process.env.FLEET_COST_PG_PROFILE === '1';
 const targets = {
   fleet: 1.2,
   withStore: 1.1,
@@ -235,7 +237,8 @@ interface Servers {
 }
 
 /** Run `work`, then the CPU every arena process of it reported and what the servers spent meanwhile. */
-async function costOf(work: () => Promise<void>, servers: Servers): Promise<Cost> {
+async function costOf(label: string, work: () => Promise<void>, servers: Servers): Promise<Cost> {
+  await pgProfile?.start();
   arenaCpuSeconds();
   const natsBefore = servers.natsPid === null ? 0 : procCpu(servers.natsPid, false);
   const postgresBefore = postgresCpu(servers.postgresPort);
@@ -243,13 +246,15 @@ async function costOf(work: () => Promise<void>, servers: Servers): Promise<Cost
   await work();
   const { seconds, processes, byCommand, statements } = arenaCpuSeconds();
   const messagesAfter = await natsMessages(servers.monitorPort);
+  const postgresSeconds = postgresCpu(servers.postgresPort) - postgresBefore;
+  await pgProfile?.print(label, CASES);
   return {
     arena: seconds,
     byCommand,
     processes,
     statements,
     nats: (servers.natsPid === null ? 0 : procCpu(servers.natsPid, false)) - natsBefore,
-    postgres: postgresCpu(servers.postgresPort) - postgresBefore,
+    postgres: postgresSeconds,
     messages: {
       in: messagesAfter.in - messagesBefore.in,
       out: messagesAfter.out - messagesBefore.out,
@@ -339,21 +344,27 @@ async function judgeOnFleet(
 
 const monitorPort = await freePort();
 const nats = await startNatsServer({ config: `http: "127.0.0.1:${monitorPort}"` });
-const postgres = await startTestPostgres();
+const postgres = await startTestPostgres(PG_PROFILE ? { settings: profiledSettings } : {});
+const pgProfile = PG_PROFILE ? await postgresProfile(postgres) : null;
 const model = await startJudgeServer(LATENCY_MS);
 try {
   const servers = { natsPid: nats.pid(), monitorPort, postgresPort: postgres.port };
   const config = configFile(folder, model.baseURL);
   const cases = casesFile(folder, CASES);
 
-  const plain = await costOf(() => judgeAlone(cases, config, []), servers);
+  const plain = await costOf('no store', () => judgeAlone(cases, config, []), servers);
   const aloneStore = await postgres.createDatabase('cost_alone');
-  const withStore = await costOf(() => judgeAlone(cases, config, ['--store', aloneStore]), servers);
+  const withStore = await costOf(
+    'one process',
+    () => judgeAlone(cases, config, ['--store', aloneStore]),
+    servers,
+  );
   const fleetStore = await postgres.createDatabase('cost_fleet');
   // a fleet's store is there before its workers: its schema is made now, not by a worker's start-up
   await (await openJudgeStore(parseStoreUri(fleetStore))).close();
   const startUps: number[] = [];
   const fleet = await costOf(
+    'fleet',
     () => judgeOnFleet(cases, config, fleetStore, nats.url, startUps),
     servers,
   );
@@ -396,51 +407,55 @@ try {
   const perEpisode: number[] = [];
   for (const count of RUNS > 0 ? [1, 2] : []) {
     const experiment = queueExperiment(1);
-    const cost = await costOf(async () => {
-      const workers = Array.from({ length: count }, (_, index) =>
-        worker(
-          [
-            '--nats',
-            nats.url,
-            '--store',
-            `sqlite:${experiment.store}`,
-            '--name',
-            `r${count}-${index}`,
-          ],
-          experiment.folder,
-        ),
-      );
-      try {
-        await workersUp(workers);
-        for (let run = 0; run < RUNS; run++) {
-          await finished(
-            arena(
-              [
-                'submit',
-                experiment.runFile,
-                '--nats',
-                nats.url,
-                '--store',
-                `sqlite:${experiment.store}`,
-              ],
-              experiment.folder,
-            ),
-            'arena submit',
-          );
-        }
-        await waitUntil(
-          'every run succeeded',
-          () =>
-            readStore(experiment.store, (store) => {
-              const runs = store.listRuns();
-              return runs.length === RUNS && runs.every((run) => run.status === 'succeeded');
-            }),
-          { everyMs: 100, attempts: 6000 },
+    const cost = await costOf(
+      `episodes, ${count} workers`,
+      async () => {
+        const workers = Array.from({ length: count }, (_, index) =>
+          worker(
+            [
+              '--nats',
+              nats.url,
+              '--store',
+              `sqlite:${experiment.store}`,
+              '--name',
+              `r${count}-${index}`,
+            ],
+            experiment.folder,
+          ),
         );
-      } finally {
-        await stop(workers);
-      }
-    }, servers);
+        try {
+          await workersUp(workers);
+          for (let run = 0; run < RUNS; run++) {
+            await finished(
+              arena(
+                [
+                  'submit',
+                  experiment.runFile,
+                  '--nats',
+                  nats.url,
+                  '--store',
+                  `sqlite:${experiment.store}`,
+                ],
+                experiment.folder,
+              ),
+              'arena submit',
+            );
+          }
+          await waitUntil(
+            'every run succeeded',
+            () =>
+              readStore(experiment.store, (store) => {
+                const runs = store.listRuns();
+                return runs.length === RUNS && runs.every((run) => run.status === 'succeeded');
+              }),
+            { everyMs: 100, attempts: 6000 },
+          );
+        } finally {
+          await stop(workers);
+        }
+      },
+      servers,
+    );
     const episodes = readStore(experiment.store, (store) =>
       store.listRuns().reduce((sum, run) => sum + store.episodes(run.runId).length, 0),
     );

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JudgeContext } from '../../src/domain/judge/context.js';
 import { fixedClock, type ManualClock } from '../../src/ports/runtime/clock.js';
 import { createRunIdGenerator } from '../../src/ports/runtime/runId.js';
 import {
@@ -383,6 +384,37 @@ export function describeJudgeStoreContract(adapter: string, harness: JudgeStoreH
           null,
         ]);
         expect(await store.cachedVerdicts([])).toEqual([]);
+      });
+    });
+
+    describe('stored cases', () => {
+      it("reads a run's cases under many keys at once, in order, null for a key it does not hold", async () => {
+        const context = (caseId: string): JudgeContext => ({
+          evaluationRunId: runId,
+          caseId,
+          subjectId: caseId,
+          input: `input ${caseId}`,
+          candidateOutput: `output ${caseId}`,
+          observation: null as unknown as JudgeContext['observation'],
+        });
+        await store.recordCases(runId, [
+          { caseKey: 'k1', context: context('c1') },
+          { caseKey: 'k2', context: context('c2') },
+        ]);
+        const other = (await store.createEvaluationRun(sampleEvaluationRun)).evaluationRunId;
+        await store.recordCases(other, [{ caseKey: 'k3', context: context('c3') }]);
+        const found = await (await handle()).storedCases(runId, ['k2', 'k3', 'k1', 'k2']);
+        expect(found).toEqual([
+          { caseKey: 'k2', context: context('c2') },
+          null,
+          { caseKey: 'k1', context: context('c1') },
+          { caseKey: 'k2', context: context('c2') },
+        ]);
+        expect(await store.storedCases(runId, [])).toEqual([]);
+        expect(await store.storedCase(other, 'k3')).toEqual({
+          caseKey: 'k3',
+          context: context('c3'),
+        });
       });
     });
 

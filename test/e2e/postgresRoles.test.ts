@@ -267,6 +267,36 @@ describe('the PostgreSQL roles of docs/postgres on a real server', () => {
     ).rejects.toThrow(/user arena_submitter may not change run \S+: it is succeeded/);
   });
 
+  it('a role’s own search_path cannot steer the rules on verdicts and cases (schema 11 sets none per row)', async () => {
+    const client = new pg.Client({ connectionString: uriAs('arena_worker') });
+    await client.connect();
+    try {
+      // a temporary table comes first for unqualified names: it says every evaluation run is running
+      await client.query('CREATE TEMP TABLE evaluation_runs (evaluation_run_id TEXT, status TEXT)');
+      await client.query(
+        `INSERT INTO pg_temp.evaluation_runs SELECT evaluation_run_id, 'running' FROM public.evaluation_runs`,
+      );
+      await client.query('SET search_path = pg_temp, public');
+      const finished = `(SELECT evaluation_run_id FROM public.evaluation_runs WHERE status = 'succeeded' LIMIT 1)`;
+      const verdict = await client.query(
+        `INSERT INTO public.verdicts (evaluation_run_id, case_key, judge_name, result, status, from_cache, recorded_at)
+         SELECT ${finished}, 'shadowed', 'quality', '{}', 'passed', false, ''`,
+      );
+      expect(verdict.rowCount).toBe(0);
+    } finally {
+      await client.end();
+    }
+    expect(
+      await attempt(
+        'arena_submitter',
+        `CREATE TEMP TABLE evaluation_runs (evaluation_run_id TEXT, status TEXT);
+         INSERT INTO pg_temp.evaluation_runs SELECT evaluation_run_id, 'running' FROM public.evaluation_runs;
+         INSERT INTO public.evaluation_cases (evaluation_run_id, case_key, context)
+           SELECT evaluation_run_id, 'shadowed', '{}' FROM public.evaluation_runs WHERE status = 'succeeded' LIMIT 1`,
+      ),
+    ).toBe('42501');
+  });
+
   it('a worker writes a running run’s records only under the lease it presents, and its current token', async () => {
     await sql(
       admin,

@@ -56,6 +56,8 @@ export interface TestPostgresOptions {
    * tests' own socket connections stay trusted.
    */
   readonly hba?: readonly string[];
+  /** More server settings, each `name=value` (`shared_preload_libraries=pg_stat_statements`). */
+  readonly settings?: readonly string[];
 }
 
 /** The role that logs in with a password (`passwordUserPassword`); `arena` and others need none. */
@@ -290,6 +292,7 @@ async function startInFolder(
         '-c',
         'full_page_writes=off',
         ...tlsSettings,
+        ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
       ],
       { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -208,7 +208,7 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       return;
     }
     // the case judged is the store's, never the message's copy
-    const stored = await store.storedCase(evaluationRunId, caseKey);
+    const stored = await verdicts.storedCase(evaluationRunId, caseKey);
     if (stored === null) {
       await delivery.ack();
       tally.unknown++;

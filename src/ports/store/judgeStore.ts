@@ -210,6 +210,8 @@ export interface JudgeStore extends CalibrationStore {
   recordCases(evaluationRunId: string, cases: readonly StoredCase[]): Promise<void>;
   /** The case a run holds under `caseKey`, or `null` when it holds none (a forged or stray name). */
   storedCase(evaluationRunId: string, caseKey: string): Promise<StoredCase | null>;
+  /** The cases a run holds under `caseKeys`, in order (`null` where it holds none), read at once. */
+  storedCases(evaluationRunId: string, caseKeys: readonly string[]): Promise<(StoredCase | null)[]>;
   /** A running run's stored cases that have no verdict yet, in key order, `limit` at a time after `afterKey`. */
   unjudgedCases(
     evaluationRunId: string,

@@ -47,6 +47,9 @@ export function patientJudgeStore(store: JudgeStore, patience: PatienceOptions):
       store.recordCases(id, cases),
     ),
     storedCase: patient((id: string, caseKey: string) => store.storedCase(id, caseKey)),
+    storedCases: patient((id: string, caseKeys: readonly string[]) =>
+      store.storedCases(id, caseKeys),
+    ),
     unjudgedCases: patient((id: string, options: Parameters<JudgeStore['unjudgedCases']>[1]) =>
       store.unjudgedCases(id, options),
     ),

@@ -35,6 +35,7 @@ describe('shipped migrations', () => {
       '272da99b5d533906e50c7b5477e223d5e340c2f894170bf2a5ca18fe45b5af65',
       '5a85d889dcca3d5b81b340df16cfdce77928c34895af69f6ee8d2a8a6ec2a0d9',
       'b521bc2781f224bafc9df7d488f8430b1db847671e5fa4c1f7f04cf5f4da0b82',
+      '327ff99a3229add1a00716a363c6a6f2c06154808fbdb376f7b1849919c78063',
     ]);
   });
 });

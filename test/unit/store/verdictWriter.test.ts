@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JudgeContext } from '../../../src/domain/judge/context.js';
 import { type BatchLimits, batchedCalls } from '../../../src/ports/runtime/batchedCalls.js';
 import type { JudgeStore, NewVerdict } from '../../../src/ports/store/judgeStore.js';
 import { openSqliteJudgeStore } from '../../../src/ports/store/sqlite/sqliteJudgeStore.js';
@@ -153,5 +154,33 @@ describe('batchingVerdictWriter over the SQLite judge store', () => {
     const found = await Promise.all(['k0', 'k1', 'k2'].map((key) => writer.cached(key)));
     expect(reads).toEqual([['k0', 'k1', 'k2']]);
     expect(found.map((result) => result?.caseId ?? null)).toEqual([null, 'c1', null]);
+  });
+
+  it("reads a run's cases asked for at the same moment with one call per run", async () => {
+    const other = (await store.createEvaluationRun(sampleEvaluationRun)).evaluationRunId;
+    // the store keeps a context as the JSON it is given
+    const context = (evaluationRunId: string, caseId: string) =>
+      ({ evaluationRunId, caseId }) as unknown as JudgeContext;
+    await store.recordCases(runId, [{ caseKey: 'a', context: context(runId, 'a') }]);
+    await store.recordCases(other, [{ caseKey: 'b', context: context(other, 'b') }]);
+    const reads: [string, string[]][] = [];
+    const counting: JudgeStore = {
+      ...store,
+      storedCases: async (evaluationRunId, caseKeys) => {
+        reads.push([evaluationRunId, [...caseKeys]]);
+        return store.storedCases(evaluationRunId, caseKeys);
+      },
+    };
+    const writer = batchingVerdictWriter(counting, { maxVerdicts: 8, maxWaitMs: 50 });
+    const found = await Promise.all([
+      writer.storedCase(runId, 'a'),
+      writer.storedCase(other, 'b'),
+      writer.storedCase(runId, 'forged'),
+    ]);
+    expect(reads).toEqual([
+      [runId, ['a', 'forged']],
+      [other, ['b']],
+    ]);
+    expect(found.map((each) => each?.caseKey ?? null)).toEqual(['a', 'b', null]);
   });
 });

@@ -9,6 +9,7 @@ import {
   type JudgeStore,
   type NewVerdict,
   type SequentialGateRecord,
+  type StoredCase,
   type VerdictRecording,
 } from '../judgeStore.js';
 import { decodeStoredJson, encodeStoredJson } from '../storedJson.js';
@@ -156,14 +157,19 @@ const insertCases = (count: number): string =>
 /** Cases per insert: far below SQLite's 32,766 parameters. */
 const casesPerInsert = 500;
 
+/** `count` numbered parameters from `$first`, for an IN list. */
+const parameters = (count: number, first: number): string =>
+  Array.from({ length: count }, (_, index) => `$${index + first}`).join(', ');
+
 /** One read of the cache entries under `count` keys (`$1` … `$count`). */
 const cachedVerdictsOf = (count: number): string =>
-  `SELECT cache_key, result FROM verdict_cache WHERE cache_key IN (${Array.from(
-    { length: count },
-    (_, index) => `$${index + 1}`,
-  ).join(', ')})`;
+  `SELECT cache_key, result FROM verdict_cache WHERE cache_key IN (${parameters(count, 1)})`;
 
-/** Cache keys per read. */
+/** One read of a run's (`$1`) cases under `count` keys (`$2` …). */
+const storedCasesOf = (count: number): string =>
+  `SELECT case_key, context FROM evaluation_cases WHERE evaluation_run_id = $1 AND case_key IN (${parameters(count, 2)})`;
+
+/** Keys per read. */
 const keysPerRead = 500;
 
 /** A verdict as the dialect inserts it. */
@@ -228,20 +234,26 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
     return evaluationRunFromRow(found(evaluationRunId, row));
   };
 
-  const cachedVerdicts = async (keys: readonly string[]): Promise<(JudgeResult | null)[]> => {
-    const found = new Map<string, JudgeResult>();
+  /** The value of each of `keys` (`null` where there is none), read `keysPerRead` distinct keys at a time. */
+  const readByKeys = async <Row, Value>(
+    keys: readonly string[],
+    read: { sqlOf(count: number): string; before: readonly unknown[]; key: keyof Row },
+    decode: (row: Row) => Value,
+  ): Promise<(Value | null)[]> => {
+    const found = new Map<unknown, Value>();
     for (let start = 0; start < keys.length; start += keysPerRead) {
       const slice = [...new Set(keys.slice(start, start + keysPerRead))];
-      const rows = await db.all<{ cache_key: string; result: string }>(
-        cachedVerdictsOf(slice.length),
-        slice,
-      );
-      for (const row of rows) {
-        found.set(row.cache_key, decodeStoredJson(row.result) as unknown as JudgeResult);
-      }
+      const rows = await db.all<Row>(read.sqlOf(slice.length), [...read.before, ...slice]);
+      for (const row of rows) found.set(row[read.key], decode(row));
     }
     return keys.map((key) => found.get(key) ?? null);
   };
+  const cachedVerdicts = (keys: readonly string[]): Promise<(JudgeResult | null)[]> =>
+    readByKeys<{ cache_key: string; result: string }, JudgeResult>(
+      keys,
+      { sqlOf: cachedVerdictsOf, before: [], key: 'cache_key' },
+      (row) => decodeStoredJson(row.result) as unknown as JudgeResult,
+    );
   /** One run's verdicts in one transaction of the dialect; a case given twice shares its first's fate. */
   const recordRunVerdicts = async (
     evaluationRunId: string,
@@ -365,6 +377,13 @@ export function judgeStoreOver(db: JudgeStoreDialect, options: JudgeStoreCoreOpt
     async storedCase(evaluationRunId, caseKey) {
       const row = await db.get<{ context: string }>(sql.storedCase, [evaluationRunId, caseKey]);
       return row === undefined ? null : { caseKey, context: JSON.parse(row.context) };
+    },
+    storedCases(evaluationRunId, caseKeys) {
+      return readByKeys<{ case_key: string; context: string }, StoredCase>(
+        caseKeys,
+        { sqlOf: storedCasesOf, before: [evaluationRunId], key: 'case_key' },
+        (row) => ({ caseKey: row.case_key, context: JSON.parse(row.context) }),
+      );
     },
     async unjudgedCases(evaluationRunId, { afterKey = '', limit }) {
       requireInteger('limit', { limit }, 0);

@@ -190,11 +190,14 @@ export async function openPostgresJudgeStore(
   // an idle connection the server dropped: the pool discards it, the next query reconnects
   pool.on('error', () => {});
 
+  const named = preparedNames();
   /** A lost server becomes the store's connection error; a statement's error passes through. */
   const rows = async <Row>(sql: string, params: readonly unknown[]): Promise<Row[]> => {
     if (statementSent.hasSubscribers) statementSent.publish(sql);
     try {
-      return (await pool.query(sql, params as unknown[])).rows as Row[];
+      const name = named(sql);
+      const query = { text: sql, values: params as unknown[], ...(name ? { name } : {}) };
+      return (await pool.query(query)).rows as Row[];
     } catch (error) {
       const failure = pgFailure(error);
       if (failure === null || !connectionLost(failure)) throw error;
@@ -234,6 +237,26 @@ export async function openPostgresJudgeStore(
     clock: options.clock ?? systemClock,
     newRunId: options.newRunId ?? createRunIdGenerator(),
   });
+}
+
+/** How many statement texts a store prepares: past them (a cases insert of each size), statements are sent unnamed. */
+const preparedTexts = 64;
+
+/**
+ * The name each statement text is prepared under in every session of the
+ * pool (parsed and planned once a session, not once a call: a batch of
+ * verdicts cost more to parse and plan than to run), or `undefined`.
+ */
+function preparedNames(): (sql: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (sql) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < preparedTexts) {
+      name = `arena_judge_${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
 }
 
 /** Whether the store's schema is current and the session's user may make every write in `writes`. */

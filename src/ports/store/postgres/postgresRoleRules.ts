@@ -26,6 +26,33 @@ const finishedRefusal = (kind: string, id: string): string =>
           HINT = 'a finished ${kind} stays as it finished; only the owner changes it';`;
 
 /**
+ * The rule of an evaluation run's row (schema 9, and schema 11 with a cheaper
+ * owner check `writesAsOwner`): created running and unsealed, never changed
+ * once finished, its digest and `keep_texts` the owner's.
+ */
+export const evaluationRunsGuard = (
+  create: 'CREATE' | 'CREATE OR REPLACE',
+  writesAsOwner: string,
+): string => `${create} FUNCTION arena_guard_evaluation_runs() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = public, pg_temp AS $$
+  BEGIN
+    IF ${writesAsOwner} THEN RETURN NEW; END IF;
+    IF TG_OP = 'INSERT' THEN
+      IF NEW.records_digest IS NOT NULL OR NEW.status <> 'running' THEN
+        RAISE EXCEPTION 'user % may not create evaluation run % finished or sealed', current_user,
+          NEW.evaluation_run_id USING ERRCODE = 'insufficient_privilege';
+      END IF;
+      RETURN NEW;
+    END IF;
+    IF NEW IS DISTINCT FROM OLD AND (OLD.status <> 'running'
+      OR NEW.records_digest IS DISTINCT FROM OLD.records_digest
+      OR NEW.keep_texts IS DISTINCT FROM OLD.keep_texts) THEN
+      ${finishedRefusal('evaluation run', 'evaluation_run_id')}
+    END IF;
+    RETURN NEW;
+  END $$;`;
+
+/**
  * PostgreSQL schema 9: the database enforces what the roles may do to a run,
  * and seals a finished run's records with a digest.
  *
@@ -115,24 +142,7 @@ export const postgresRoleRulesMigration = `
   END $$;
   ${beforeEachRow('runs_kept_finished', 'INSERT OR UPDATE', 'runs', 'arena_guard_runs')}
 
-  CREATE FUNCTION arena_guard_evaluation_runs() RETURNS trigger LANGUAGE plpgsql
-    SET search_path = public, pg_temp AS $$
-  BEGIN
-    IF arena_writes_as_owner(TG_RELID) THEN RETURN NEW; END IF;
-    IF TG_OP = 'INSERT' THEN
-      IF NEW.records_digest IS NOT NULL OR NEW.status <> 'running' THEN
-        RAISE EXCEPTION 'user % may not create evaluation run % finished or sealed', current_user,
-          NEW.evaluation_run_id USING ERRCODE = 'insufficient_privilege';
-      END IF;
-      RETURN NEW;
-    END IF;
-    IF NEW IS DISTINCT FROM OLD AND (OLD.status <> 'running'
-      OR NEW.records_digest IS DISTINCT FROM OLD.records_digest
-      OR NEW.keep_texts IS DISTINCT FROM OLD.keep_texts) THEN
-      ${finishedRefusal('evaluation run', 'evaluation_run_id')}
-    END IF;
-    RETURN NEW;
-  END $$;
+  ${evaluationRunsGuard('CREATE', 'arena_writes_as_owner(TG_RELID)')}
   ${beforeEachRow('evaluation_runs_kept_finished', 'INSERT OR UPDATE', 'evaluation_runs', 'arena_guard_evaluation_runs')}
 
   -- a case joins only a running evaluation run, with no digest of its own making

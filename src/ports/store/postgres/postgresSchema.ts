@@ -15,6 +15,7 @@ import {
   verdictCacheTable,
   verdictsTable,
 } from '../core/storeTables.js';
+import { postgresCheaperRulesMigration } from './postgresCheaperRules.js';
 import { postgresRoleRulesMigration } from './postgresRoleRules.js';
 
 /**
@@ -111,6 +112,8 @@ export const postgresMigrations: readonly string[] = [
   `
   ${sequentialGatesTable(postgresColumnTypes)}
   `,
+  // 11: the role rules of schema 9 on each verdict and case, without a search_path set per row
+  postgresCheaperRulesMigration,
 ];
 
 /** Any arena's lock key for migrating (`pg_advisory_xact_lock`): two processes opening a new database migrate it one after the other. */
