@@ -19,7 +19,9 @@
  * postmaster with its backends, from /proc). Each arena process reports its
  * own CPU at exit (`_cpu.mjs`); a worker's start-up and idle polling count,
  * as they do in a real fleet. `FLEET_COST_PROFILE=<dir>` writes each arena
- * process's `--cpu-prof` there. Needs nats-server and PostgreSQL (as the
+ * process's `--cpu-prof` there. `FLEET_COST_PG_PROFILE=1` prints PostgreSQL's
+ * sessions, commits and top statements, and the judge store statements each
+ * command sent, by kind, per case. Needs nats-server and PostgreSQL (as the
  * tests install them) and a build (npm run build).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
