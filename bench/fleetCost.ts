@@ -19,7 +19,9 @@
  * postmaster with its backends, from /proc). Each arena process reports its
  * own CPU at exit (`_cpu.mjs`); a worker's start-up and idle polling count,
  * as they do in a real fleet. `FLEET_COST_PROFILE=<dir>` writes each arena
- * process's `--cpu-prof` there. Needs nats-server and PostgreSQL (as the
+ * process's `--cpu-prof` there. `FLEET_COST_PG_PROFILE=1` prints PostgreSQL's
+ * sessions, commits and top statements, and the judge store statements each
+ * command sent, by kind, per case. Needs nats-server and PostgreSQL (as the
  * tests install them) and a build (npm run build).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -88,6 +90,30 @@ function arenaCpuSeconds(): {
     byCommand[command] = (byCommand[command] ?? 0) + Number(used) / 1e6;
   }
   return { seconds: micros / 1e6, processes: lines.length, byCommand, statements };
+}
+
+/**
+ * The judge store statements the arena processes sent since the file was last
+ * emptied, by command and kind (the statement's start), most first; empties it.
+ */
+function statementKinds(): { command: string; count: number; kind: string }[] {
+  const file = `${cpuFile}.sql`;
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // none sent
+  }
+  writeFileSync(file, '');
+  const counts = new Map<string, { command: string; count: number; kind: string }>();
+  for (const line of text.split('\n')) {
+    const [command = '', count = '0', kind = ''] = line.split('\t');
+    if (kind === '') continue;
+    const key = `${command}\t${kind}`;
+    const seen = counts.get(key) ?? { command, count: 0, kind };
+    counts.set(key, { ...seen, count: seen.count + Number(count) });
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count);
 }
 
 const ticks = 100; // USER_HZ on Linux
@@ -240,6 +266,7 @@ interface Servers {
 async function costOf(label: string, work: () => Promise<void>, servers: Servers): Promise<Cost> {
   await pgProfile?.start();
   arenaCpuSeconds();
+  statementKinds();
   const natsBefore = servers.natsPid === null ? 0 : procCpu(servers.natsPid, false);
   const postgresBefore = postgresCpu(servers.postgresPort);
   const messagesBefore = await natsMessages(servers.monitorPort);
@@ -248,6 +275,13 @@ async function costOf(label: string, work: () => Promise<void>, servers: Servers
   const messagesAfter = await natsMessages(servers.monitorPort);
   const postgresSeconds = postgresCpu(servers.postgresPort) - postgresBefore;
   await pgProfile?.print(label, CASES);
+  if (PG_PROFILE) {
+    for (const { command, count, kind } of statementKinds().slice(0, 8)) {
+      console.log(
+        `  client statements, ${label}: ${(count / CASES).toFixed(3)}/case ${String(count).padStart(6)} by ${command.padEnd(6)} ${kind}`,
+      );
+    }
+  }
   return {
     arena: seconds,
     byCommand,
