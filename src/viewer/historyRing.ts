@@ -22,7 +22,7 @@ const SNAPSHOT = 2;
  * at `capacity` slots however many are kept. Kept as parallel arrays, one a
  * field (kind, position, time, what XState gave, a label, a status), so that
  * keeping one costs the run no object: the line a page is sent is made from a
- * slot when a page asks for it, once (the slot keeps it then). The actor's
+ * slot when a page asks for it, and let go once written. The actor's
  * newest snapshot outlives its slot: a page that connects late needs the
  * current state.
  *
@@ -135,26 +135,21 @@ export class HistoryRing {
     this.finished = status !== 'active';
   }
 
-  /** The line of `slot`, made from its fields the first time (the slot keeps it: its JSON is written once). */
+  /** The line of `slot`, made from its fields (not kept: a page's batch holds it until it is written). */
   private lineAt(slot: number): FeedLine {
     const kind = this.kinds[slot];
     if (kind === LINE) return this.refs[slot] as FeedLine;
     const seq = this.seqs[slot]!;
     const at = this.ats[slot]!;
-    const line =
-      kind === EVENT
-        ? new LiveEventLine(seq, at, this.sid, this.refs[slot], this.labels[slot] ?? null)
-        : new LiveSnapshotLine(
-            seq,
-            at,
-            this.sid,
-            this.labels[slot] ?? null,
-            this.refs[slot],
-            this.statuses[slot]!,
-          );
-    this.kinds[slot] = LINE;
-    this.refs[slot] = line;
-    this.labels[slot] = null;
-    return line;
+    return kind === EVENT
+      ? new LiveEventLine(seq, at, this.sid, this.refs[slot], this.labels[slot] ?? null)
+      : new LiveSnapshotLine(
+          seq,
+          at,
+          this.sid,
+          this.labels[slot] ?? null,
+          this.refs[slot],
+          this.statuses[slot]!,
+        );
   }
 }

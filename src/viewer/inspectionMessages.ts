@@ -18,12 +18,13 @@ interface InspectedActorRef {
 
 /**
  * A line of an actor's life kept as XState gave it: its JSON (what a page is
- * sent) is written the first time a page needs it, once, and the live
- * values are let go then. A run that nobody watches never pays for it.
+ * sent) is written when pages need it (once per server batch, whatever the
+ * number of pages; again for a page that connects later) and is not kept: a
+ * kept text would outlive the event as garbage the collector must carry
+ * (about 3 µs an event with a page, `bench/viewerCost.ts`). A run that
+ * nobody watches never pays for it.
  */
 export abstract class LiveLine {
-  private text: string | null = null;
-
   constructor(
     /** Position in the stream. */
     readonly seq: number,
@@ -35,8 +36,7 @@ export abstract class LiveLine {
 
   /** The message's JSON, as `JSON.stringify` would write it. */
   json(): string {
-    this.text ??= this.write();
-    return this.text;
+    return this.write();
   }
 
   /** The message itself, for `JSON.stringify` and readers of one line. */
@@ -44,24 +44,21 @@ export abstract class LiveLine {
     return JSON.parse(this.json()) as EventMessage | SnapshotMessage;
   }
 
-  /** Write the JSON and drop the live values. */
+  /** Write the JSON from the live values. */
   protected abstract write(): string;
 }
 
 /** An event an actor received: its {@link EventMessage}, payload JSON-safe and redacted, once a page needs it. */
 export class LiveEventLine extends LiveLine {
   readonly k = 'event';
-  private event: unknown;
-
   constructor(
     seq: number,
     at: number,
     sid: string,
-    event: unknown,
+    private readonly event: unknown,
     private readonly source: string | null,
   ) {
     super(seq, at, sid);
-    this.event = event;
   }
 
   protected write(): string {
@@ -75,7 +72,6 @@ export class LiveEventLine extends LiveLine {
       payload: redactPayload(toJsonSafe(this.event, PAYLOAD_LIMITS)),
       source: this.source,
     };
-    this.event = null;
     return JSON.stringify(message);
   }
 }
@@ -83,19 +79,16 @@ export class LiveEventLine extends LiveLine {
 /** An actor's snapshot after an event: its {@link SnapshotMessage} once a page needs it. */
 export class LiveSnapshotLine extends LiveLine {
   readonly k = 'snapshot';
-  private value: unknown;
-
   constructor(
     seq: number,
     at: number,
     sid: string,
     private readonly event: string | null,
-    value: unknown,
+    private readonly value: unknown,
     /** `active`, `done`, `error` or `stopped`. */
     readonly status: string,
   ) {
     super(seq, at, sid);
-    this.value = value;
   }
 
   protected write(): string {
@@ -109,7 +102,6 @@ export class LiveSnapshotLine extends LiveLine {
       value: value === undefined ? null : typeof value === 'string' ? value : toJsonSafe(value),
       status: this.status,
     };
-    this.value = null;
     return JSON.stringify(message);
   }
 }

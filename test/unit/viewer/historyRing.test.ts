@@ -21,13 +21,12 @@ describe('HistoryRing', () => {
     expect(ring.dropped).toBe(0);
   });
 
-  it('makes each line from its slot once, with what XState gave', () => {
+  it('makes each line from its slot, with what XState gave', () => {
     const ring = new HistoryRing('x:1', 2);
     ring.keepEvent(3, 1.5, { type: 'go', apiKey: 'k' }, 'x:0');
     ring.keepSnapshot(4, 1.6, 'go', { running: 'acting' }, 'active');
     const [event, snapshot] = ring.lines();
-    expect(ring.lines()[0]).toBe(event);
-    expect(ring.newest()).toBe(snapshot);
+    expect(messageJson(ring.newest()!)).toBe(messageJson(snapshot!));
     expect(JSON.parse(messageJson(event!))).toEqual({
       k: 'event',
       seq: 3,
