@@ -2,7 +2,8 @@ import type { InspectionEvent } from 'xstate';
 import { toJsonSafe } from '../actors/inspection/jsonSafe.js';
 import { redactPayload } from './redactPayload.js';
 import type { ViewerCharts } from './viewerCharts.js';
-import type { ActorMessage, EventMessage, SnapshotMessage } from './viewerMessages.js';
+import type { FeedLine, ViewerFeed } from './viewerFeed.js';
+import type { ActorMessage, EventMessage, GoneMessage, SnapshotMessage } from './viewerMessages.js';
 
 /** Payloads deeper or longer than this are cut: the page shows events, it does not archive them. */
 const PAYLOAD_LIMITS = { maxDepth: 6, maxStringLength: 400 } as const;
@@ -17,25 +18,25 @@ interface InspectedActorRef {
 
 /**
  * A line of an actor's life kept as XState gave it: its JSON (what a page is
- * sent) is written the first time a page needs it, once, and the live
- * values are let go then. A run that nobody watches never pays for it.
+ * sent) is written when pages need it (once per server batch, whatever the
+ * number of pages; again for a page that connects later) and is not kept: a
+ * kept text would outlive the event as garbage the collector must carry
+ * (about 3 µs an event with a page, `bench/viewerCost.ts`). A run that
+ * nobody watches never pays for it.
  */
 export abstract class LiveLine {
-  private text: string | null = null;
-
   constructor(
     /** Position in the stream. */
     readonly seq: number,
     /** Milliseconds since the viewer started, unrounded. */
-    protected readonly at: number,
+    readonly at: number,
     /** The actor's session id. */
     readonly sid: string,
   ) {}
 
   /** The message's JSON, as `JSON.stringify` would write it. */
   json(): string {
-    this.text ??= this.write();
-    return this.text;
+    return this.write();
   }
 
   /** The message itself, for `JSON.stringify` and readers of one line. */
@@ -43,24 +44,21 @@ export abstract class LiveLine {
     return JSON.parse(this.json()) as EventMessage | SnapshotMessage;
   }
 
-  /** Write the JSON and drop the live values. */
+  /** Write the JSON from the live values. */
   protected abstract write(): string;
 }
 
 /** An event an actor received: its {@link EventMessage}, payload JSON-safe and redacted, once a page needs it. */
 export class LiveEventLine extends LiveLine {
   readonly k = 'event';
-  private event: unknown;
-
   constructor(
     seq: number,
     at: number,
     sid: string,
-    event: unknown,
+    private readonly event: unknown,
     private readonly source: string | null,
   ) {
     super(seq, at, sid);
-    this.event = event;
   }
 
   protected write(): string {
@@ -74,7 +72,6 @@ export class LiveEventLine extends LiveLine {
       payload: redactPayload(toJsonSafe(this.event, PAYLOAD_LIMITS)),
       source: this.source,
     };
-    this.event = null;
     return JSON.stringify(message);
   }
 }
@@ -82,19 +79,16 @@ export class LiveEventLine extends LiveLine {
 /** An actor's snapshot after an event: its {@link SnapshotMessage} once a page needs it. */
 export class LiveSnapshotLine extends LiveLine {
   readonly k = 'snapshot';
-  private value: unknown;
-
   constructor(
     seq: number,
     at: number,
     sid: string,
     private readonly event: string | null,
-    value: unknown,
+    private readonly value: unknown,
     /** `active`, `done`, `error` or `stopped`. */
     readonly status: string,
   ) {
     super(seq, at, sid);
-    this.value = value;
   }
 
   protected write(): string {
@@ -108,63 +102,56 @@ export class LiveSnapshotLine extends LiveLine {
       value: value === undefined ? null : typeof value === 'string' ? value : toJsonSafe(value),
       status: this.status,
     };
-    this.value = null;
     return JSON.stringify(message);
   }
 }
 
-/** A line of an actor's life as a live viewer keeps it. */
-export type LiveFeedLine = ActorMessage | LiveEventLine | LiveSnapshotLine;
-
 /**
- * The line of one XState inspection event, at the cost of a few field reads:
- * an actor's birth (with the key of its statechart), an event it received, or
- * its snapshot after one (both converted to JSON only when a page is sent
- * them); `null` for the kinds the page does not show (microsteps, actions).
- * `seq` is asked for only when a line is made.
+ * Keep one XState inspection event in `feed`, at the cost of a few field
+ * reads and no object: an actor's birth (with the key of its statechart), an
+ * event it received, or its snapshot after one (their lines made, and their
+ * JSON written, only when a page is sent them); nothing for the kinds the
+ * page does not show (microsteps, actions). With `watched` (a page is
+ * connected) it returns what to send the pages now, else `null`.
  *
  * @example
  * ```ts
- * messageJson(toLiveLine(snapshotEvent, () => 7, 12.5, charts)!);
- * // '{"k":"snapshot","seq":7,"at":12.5,"sid":"x:0","event":"start","value":"running","status":"active"}'
+ * keepInspection(snapshotEvent, feed, 12.5, charts, true)?.map(messageJson);
+ * // ['{"k":"snapshot","seq":7,"at":12.5,"sid":"x:0","event":"start","value":"running","status":"active"}']
  * ```
  */
-export function toLiveLine(
+export function keepInspection(
   event: InspectionEvent,
-  nextSeq: () => number,
+  feed: ViewerFeed,
   at: number,
   charts: ViewerCharts,
-): LiveFeedLine | null {
+  watched: boolean,
+): (FeedLine | GoneMessage)[] | null {
   switch (event.type) {
     case '@xstate.event': {
-      const actor = event.actorRef as unknown as InspectedActorRef;
-      return new LiveEventLine(
-        nextSeq(),
-        at,
-        actor.sessionId,
-        event.event,
-        event.sourceRef?.sessionId ?? null,
-      );
+      const ring = feed.ring((event.actorRef as unknown as InspectedActorRef).sessionId);
+      ring.keepEvent(feed.nextSeq(), at, event.event, event.sourceRef?.sessionId ?? null);
+      return watched ? [ring.newest()!] : null;
     }
     case '@xstate.snapshot': {
-      const actor = event.actorRef as unknown as InspectedActorRef;
+      const ring = feed.ring((event.actorRef as unknown as InspectedActorRef).sessionId);
       const snapshot = event.snapshot as { status?: unknown; value?: unknown };
       const type = event.event?.type;
-      return new LiveSnapshotLine(
-        nextSeq(),
+      ring.keepSnapshot(
+        feed.nextSeq(),
         at,
-        actor.sessionId,
         typeof type === 'string' ? type : null,
         snapshot.value,
         typeof snapshot.status === 'string' ? snapshot.status : 'active',
       );
+      return watched ? [ring.newest()!] : null;
     }
     case '@xstate.actor': {
       const actor = event.actorRef as unknown as InspectedActorRef;
       const machine = actor.logic?.config?.id;
-      return {
+      const message: ActorMessage = {
         k: 'actor',
-        seq: nextSeq(),
+        seq: feed.nextSeq(),
         at: roundedMs(at),
         sid: actor.sessionId,
         id: typeof actor.id === 'string' ? actor.id : actor.sessionId,
@@ -172,6 +159,8 @@ export function toLiveLine(
         parent: typeof actor._parent?.sessionId === 'string' ? actor._parent.sessionId : null,
         chart: charts.keyForLogic(actor.logic),
       };
+      const gone = feed.add(message);
+      return watched ? [message, ...gone] : null;
     }
     default:
       return null;

@@ -1,7 +1,7 @@
 import type { InspectionEvent, Observer } from 'xstate';
 import { directInspection } from '../actors/inspection/directInspection.js';
 import type { TraceRecord } from '../actors/inspection/traceRecord.js';
-import { toLiveLine } from './inspectionMessages.js';
+import { keepInspection } from './inspectionMessages.js';
 import { traceMessages } from './traceMessages.js';
 import { ViewerCharts } from './viewerCharts.js';
 import { ViewerOptionError } from './viewerErrors.js';
@@ -102,20 +102,16 @@ export async function startViewer(options: ViewerOptions = {}): Promise<LiveView
     options,
   );
   const startedAt = performance.now();
-  const nextSeq = (): number => feed.nextSeq();
   const inspect = directInspection({
-    // The run's own thread pays only for a small object per event and a ring slot: the
+    // The run's own thread pays only for a ring's slot per event, no object: the line, the
     // conversion, redaction and JSON wait for a page (in the server's batched flush).
     next(event) {
       try {
         const type = event.type;
         if (type === '@xstate.microstep' || type === '@xstate.action') return;
-        const line = toLiveLine(event, nextSeq, performance.now() - startedAt, charts);
-        if (line === null) return;
-        const gone = feed.add(line);
-        if (server.connectedViewers > 0) {
-          server.publish(gone.length === 0 ? [line] : [line, ...gone]);
-        }
+        const watched = server.connectedViewers > 0;
+        const lines = keepInspection(event, feed, performance.now() - startedAt, charts, watched);
+        if (lines !== null) server.publish(lines);
       } catch {
         // Watching is best effort: the viewer never breaks the actors it watches.
       }

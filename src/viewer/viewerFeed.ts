@@ -1,18 +1,7 @@
-import { HistoryRing } from './historyRing.js';
-import type { LiveEventLine, LiveSnapshotLine } from './inspectionMessages.js';
-import type {
-  ActorLineMessage,
-  ActorMessage,
-  GoneMessage,
-  SnapshotMessage,
-  ViewerMessage,
-} from './viewerMessages.js';
+import { type FeedLine, HistoryRing } from './historyRing.js';
+import type { GoneMessage, ViewerMessage } from './viewerMessages.js';
 
-/**
- * A line the feed keeps: a message, or a live event or snapshot that turns
- * into its message when a page is sent it (`JSON.stringify` calls its `toJSON`).
- */
-export type FeedLine = ActorLineMessage | LiveEventLine | LiveSnapshotLine;
+export type { FeedLine };
 
 /** How much a feed keeps. */
 export interface ViewerFeedOptions {
@@ -20,13 +9,6 @@ export interface ViewerFeedOptions {
   readonly history: number | null;
   /** Actors kept; past it the oldest finished actor is forgotten (default 10 000). */
   readonly maxActors?: number;
-}
-
-interface KeptActor {
-  actor: ActorMessage | null;
-  lines: HistoryRing<FeedLine> | FeedLine[];
-  latest: SnapshotMessage | LiveSnapshotLine | null;
-  finished: boolean;
 }
 
 /** The default of `maxActors`. */
@@ -51,7 +33,7 @@ export const DEFAULT_MAX_ACTORS = 10_000;
 export class ViewerFeed {
   readonly history: number | null;
   private readonly maxActors: number;
-  private readonly actors = new Map<string, KeptActor>();
+  private readonly actors = new Map<string, HistoryRing>();
   private seq = 0;
 
   constructor(options: ViewerFeedOptions) {
@@ -72,12 +54,21 @@ export class ViewerFeed {
   /** Messages kept now, over every actor (the rings' fill). */
   get keptMessages(): number {
     let count = 0;
-    for (const kept of this.actors.values()) {
-      count +=
-        (kept.actor === null ? 0 : 1) +
-        (Array.isArray(kept.lines) ? kept.lines.length : kept.lines.size);
-    }
+    for (const kept of this.actors.values()) count += (kept.actor === null ? 0 : 1) + kept.size;
     return count;
+  }
+
+  /**
+   * The ring of actor `sid`, made for its first line: a live viewer keeps an
+   * event or snapshot in it as XState gave it (`keepEvent`, `keepSnapshot`).
+   */
+  ring(sid: string): HistoryRing {
+    let kept = this.actors.get(sid);
+    if (kept === undefined) {
+      kept = new HistoryRing(sid, this.history ?? Number.POSITIVE_INFINITY);
+      this.actors.set(sid, kept);
+    }
+    return kept;
   }
 
   /**
@@ -86,25 +77,12 @@ export class ViewerFeed {
    */
   add(message: FeedLine): GoneMessage[] {
     this.seq = Math.max(this.seq, message.seq + 1);
-    let kept = this.actors.get(message.sid);
-    if (kept === undefined) {
-      kept = {
-        actor: null,
-        lines: this.history === null ? [] : new HistoryRing(this.history),
-        latest: null,
-        finished: false,
-      };
-      this.actors.set(message.sid, kept);
-    }
+    const kept = this.ring(message.sid);
     if (message.k === 'actor') {
       kept.actor = message;
       return this.forgetOverflow();
     }
-    kept.lines.push(message);
-    if (message.k === 'snapshot') {
-      kept.latest = message;
-      kept.finished = message.status !== 'active';
-    }
+    kept.keepLine(message);
     return [];
   }
 
@@ -113,10 +91,7 @@ export class ViewerFeed {
     const messages: FeedLine[] = [];
     for (const kept of this.actors.values()) {
       if (kept.actor !== null) messages.push(kept.actor);
-      const lines = Array.isArray(kept.lines) ? kept.lines : kept.lines.toArray();
-      // The latest snapshot stays even after the ring let it go: the page needs the current state.
-      if (kept.latest !== null && !lines.includes(kept.latest)) messages.push(kept.latest);
-      messages.push(...lines);
+      for (const line of kept.lines()) messages.push(line);
     }
     return messages.sort((a, b) => a.seq - b.seq);
   }
