@@ -5,6 +5,11 @@ import { hangGuard } from './test/support/hangGuard.js';
 // file leaves nothing in the checkout.
 const jsonReport = process.env.ARENA_TEST_REPORT;
 
+// Test files at once. Most e2e files wait on arena processes and servers rather than compute,
+// so a 2-core machine runs 3 files at a time (vitest's default is one fewer than the cores,
+// i.e. one at a time here). ARENA_TEST_WORKERS=<n> overrides it.
+const workers = Number(process.env.ARENA_TEST_WORKERS ?? 3);
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -15,6 +20,7 @@ export default defineConfig({
     testTimeout: hangGuard(60_000),
     hookTimeout: hangGuard(60_000),
     pool: 'forks',
+    maxWorkers: workers,
     reporters: jsonReport ? ['default', 'json'] : ['default'],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
   },

@@ -3,6 +3,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pauseKeyOf } from '../../src/actors/judging/modelPauses.js';
+import { subjectToken } from '../../src/ports/nats/natsStatusHints.js';
 import { openJudgeStore } from '../../src/ports/store/judgeStoreUri.js';
 import { parseStoreUri } from '../../src/ports/store/storeUri.js';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
@@ -42,8 +43,6 @@ afterAll(async () => {
   await nats?.dispose();
 });
 
-const hex = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
-
 describe('a storm of forged pauses', () => {
   it('a forged pause every 250 ms (the cap is 400 ms, an attempt times out after 1 s): every case judged, no timeout verdict', async () => {
     const cases = 60;
@@ -66,7 +65,7 @@ describe('a storm of forged pauses', () => {
     const js = jetstream(forger);
     const forging = setInterval(() => {
       js.publish(
-        `arena.judge.pause.${hex(key)}`,
+        `arena.judge.pause.${subjectToken(key)}`,
         JSON.stringify({ key, untilMs: Date.now() + 60_000 }),
       ).catch(() => undefined);
     }, 250);

@@ -142,7 +142,10 @@ describe('a queued run that cannot run', () => {
     again.releaseLease(lease);
     again.close();
     await waitUntil('the run succeeded', () => onlyRun(experiment.store)?.status === 'succeeded');
-    expect(w1.stderr()).toMatch(new RegExp(`w1: run ${runId} succeeded`));
+    // the worker says so just after the store does: its line may still be on its way
+    await waitUntil('w1 said the run succeeded', () =>
+      w1.stderr().includes(`w1: run ${runId} succeeded`),
+    );
   });
 });
 

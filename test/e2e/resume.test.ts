@@ -160,9 +160,17 @@ describe('arena run --resume', () => {
         // not created yet
       }
     }
-    const second = await runArena(['run', '--resume', runId, '--store', `sqlite:${store}`], {
-      cwd: folder,
-    });
+    // held still while the resume is tried, so a loaded machine cannot let the run end first;
+    // its lease (15 s) outlasts the resume's start-up
+    running.child.kill('SIGSTOP');
+    let second: Awaited<ReturnType<typeof runArena>>;
+    try {
+      second = await runArena(['run', '--resume', runId, '--store', `sqlite:${store}`], {
+        cwd: folder,
+      });
+    } finally {
+      running.child.kill('SIGCONT');
+    }
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(
       new RegExp(`run '${runId}' is being run by pid ${running.child.pid} on `),
