@@ -14,6 +14,10 @@ import { useRunTemporaryRoot } from './support/runTemporaryRoot.js';
  * teardown.
  */
 export default function setup(): () => void {
+  // vitest calls it for the root config and for each project in it: prepare once per run
+  const once = globalThis as { arenaTestsPrepared?: boolean };
+  if (once.arenaTestsPrepared) return () => undefined;
+  once.arenaTestsPrepared = true;
   const teardown = useRunTemporaryRoot();
   try {
     prepare();
