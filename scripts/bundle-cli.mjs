@@ -97,6 +97,9 @@ const patchedSources = {
   },
 };
 
+/** Peers bundled here, not loaded from node_modules: `importWithPeers` does not look for them (src/ports/runtime/optionalPeers.ts). */
+const bundledPeers = ['pg', '@nats-io/jetstream', '@nats-io/transport-node'];
+
 const outdir = path.join(root, 'cli', 'dist');
 
 await rm(outdir, { recursive: true, force: true });
@@ -111,6 +114,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   external: ['better-sqlite3', 'pg-native', 'pino', 'pino-pretty'],
+  define: { ARENA_BUNDLED_PEERS: JSON.stringify(bundledPeers.join(' ')) },
   alias: { rxjs: path.join(root, 'node_modules', 'rxjs', 'dist', 'esm', 'index.js') },
   banner: {
     js: "import { createRequire as __arenaCreateRequire } from 'node:module'; const require = __arenaCreateRequire(import.meta.url);",
