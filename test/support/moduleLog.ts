@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url';
  * see what a command pulls in: pass `env` to the process, read `loaded()` after.
  * ES modules are logged by a module hook, CommonJS ones (a driver the library
  * loads with `require` at first use) by Node's require resolution.
- * The `arena` bundle holds the packages it bundles (pg, the NATS client,
- * commander, zod): each loaded bundle file adds the package modules inside it,
- * as `node_modules/pg/lib/index.js (in cli/dist/chunks/…)`, so `loaded()`
- * names a package's modules whether they load from node_modules or a chunk.
+ * The `arena` bundle holds arena's modules and the packages it bundles (pg,
+ * the NATS client, commander, zod): each loaded bundle file adds the modules
+ * inside it, as `node_modules/pg/lib/index.js (in cli/dist/chunks/…)` or
+ * `src/actors/judging/judgeWorker.ts (in …)`, so `loaded()` names a module
+ * whether it loads from node_modules or a chunk.
  * Its files go into `folder`, named after `name`.
  */
 export function moduleLog(
@@ -50,7 +51,7 @@ Module._resolveFilename = function (...args) {
   };
 }
 
-/** The log, then the package modules esbuild put in each loaded `cli/dist` file (its `// node_modules/…` lines). */
+/** The log, then the modules esbuild put in each loaded `cli/dist` file (its `// node_modules/…` and `// src/…` lines). */
 function withBundled(logged: string): string {
   const bundles = new Set(
     logged.split('\n').filter((line) => /^file:.*\/cli\/dist\/.*\.js$/.test(line)),
@@ -58,7 +59,7 @@ function withBundled(logged: string): string {
   const inside = [...bundles].flatMap((url) => {
     const file = fileURLToPath(url);
     const where = file.slice(file.lastIndexOf('/cli/dist/') + 1);
-    return [...readFileSync(file, 'utf8').matchAll(/^\s*\/\/ (node_modules\/\S+)$/gm)].map(
+    return [...readFileSync(file, 'utf8').matchAll(/^\s*\/\/ ((?:node_modules|src)\/\S+)$/gm)].map(
       (match) => `${match[1]} (in ${where})\n`,
     );
   });
