@@ -11,9 +11,13 @@
  *
  * Kept out of the bundle, and so dependencies of arena-cli: native addons
  * (better-sqlite3, pg-native), pino with pino-pretty (its transports start
- * workers by file path), and the clients only distributed work loads, pg and
- * NATS (the e2e tests check that a SQLite run loads neither: each loads from
- * node_modules, by name). The optional peers the library loads with `require`
+ * workers by file path). The clients only distributed work loads, pg and
+ * NATS, are bundled, in the chunks of the modules that import them: loaded
+ * from node_modules they cost a worker ~50 ms of start-up in resolving and
+ * compiling ~110 CommonJS files (the e2e tests still see that a SQLite run
+ * loads neither, by the `// node_modules/...` lines esbuild writes in each
+ * chunk; PostgreSQL run stores still load pg from node_modules, by path, in
+ * their connection's worker thread). The optional peers the library loads with `require`
  * at first use (dagre, fast-check) and chart.js's browser bundle, which a
  * report inlines, are found the same way, from the bundle's folder. rxjs
  * is taken from its ES module build: its exports send Node to the CommonJS
@@ -23,7 +27,7 @@
  * is built as English alone: arena never switches zod's locale, and zod's
  * own default is the English one.
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -47,6 +51,55 @@ const englishZodLocales = {
   },
 };
 
+/**
+ * Start-up costs the bundled packages pay at import for nothing the CLI does,
+ * taken out of their source as it is bundled; the build fails when a text to
+ * replace is no longer there (a new version: look again).
+ * - pg asks whether it runs in a Cloudflare Worker by making a `Response`,
+ *   which loads Node's whole fetch (undici) at start-up: 20-40 ms. The CLI
+ *   runs on Node alone.
+ * - commander requires node:child_process at import, for executable
+ *   subcommands, which arena has none of: 10-17 ms. Loaded at first spawn.
+ */
+const sourcePatches = [
+  {
+    file: path.join(root, 'node_modules', 'pg', 'lib', 'stream.js'),
+    find: 'function isCloudflareRuntime() {',
+    replace:
+      'function isCloudflareRuntime() {\n  return false // arena: the CLI runs on Node (scripts/bundle-cli.mjs)',
+  },
+  {
+    file: path.join(root, 'node_modules', 'commander', 'lib', 'command.js'),
+    find: "const childProcess = require('node:child_process');",
+    replace:
+      "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+];
+
+const patchedSources = {
+  name: 'patched-sources',
+  setup(builder) {
+    for (const { file, find, replace } of sourcePatches) {
+      builder.onLoad(
+        { filter: new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) },
+        async () => {
+          const source = await readFile(file, 'utf8');
+          if (!source.includes(find))
+            throw new Error(`${file}: no longer holds ${JSON.stringify(find)}`);
+          return {
+            contents: source.replace(find, replace),
+            loader: 'js',
+            resolveDir: path.dirname(file),
+          };
+        },
+      );
+    }
+  },
+};
+
+/** Peers bundled here, not loaded from node_modules: `importWithPeers` does not look for them (src/ports/runtime/optionalPeers.ts). */
+const bundledPeers = ['pg', '@nats-io/jetstream', '@nats-io/transport-node'];
+
 const outdir = path.join(root, 'cli', 'dist');
 
 await rm(outdir, { recursive: true, force: true });
@@ -60,11 +113,12 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  external: ['better-sqlite3', 'pg-native', 'pino', 'pino-pretty', 'pg', '@nats-io/*'],
+  external: ['better-sqlite3', 'pg-native', 'pino', 'pino-pretty'],
+  define: { ARENA_BUNDLED_PEERS: JSON.stringify(bundledPeers.join(' ')) },
   alias: { rxjs: path.join(root, 'node_modules', 'rxjs', 'dist', 'esm', 'index.js') },
   banner: {
     js: "import { createRequire as __arenaCreateRequire } from 'node:module'; const require = __arenaCreateRequire(import.meta.url);",
   },
-  plugins: [englishZodLocales],
+  plugins: [englishZodLocales, patchedSources],
   logLevel: 'warning',
 });

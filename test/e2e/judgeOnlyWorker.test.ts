@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatServer, startChatServer } from '../support/chatServer.js';
 import { runArena } from '../support/cli.js';
 import { judgeFixture, judgeFleetEnv, resultLines, verdictFor } from '../support/judgeFleet.js';
+import { moduleLog } from '../support/moduleLog.js';
 import { type NatsServer, startNatsServer } from '../support/natsServer.js';
 import { killAll, spawnWorker, type WorkerProcess, waitUntil } from '../support/queueFleet.js';
 
@@ -19,9 +20,10 @@ afterAll(async () => {
 });
 
 describe('arena worker --judge-only', () => {
-  it('judges every case of a fleet run once, taking no runs', async () => {
+  it('judges every case of a fleet run once, taking no runs, and starts without loading the run side, zod or the model client', async () => {
     const fixture = judgeFixture(server, 24);
     const store = `sqlite:${path.join(fixture.folder, 'verdicts.db')}`;
+    const log = moduleLog(fixture.folder, 'worker');
     const worker = spawnWorker(
       [
         '--nats',
@@ -34,13 +36,21 @@ describe('arena worker --judge-only', () => {
         '--judge-concurrency',
         '4',
       ],
-      { cwd: fixture.folder, env: judgeFleetEnv },
+      { cwd: fixture.folder, env: { ...judgeFleetEnv, ...log.env } },
     );
     workers.push(worker);
     await waitUntil('the worker takes judge jobs', () =>
       worker.stderr().includes('taking judge jobs'),
     );
     expect(worker.stderr()).not.toContain('taking runs');
+    // what it loaded until now is its start-up (nothing is queued yet): the judging loop, not runs,
+    // nor what judging a case loads when one comes (zod for its judge config, the model client);
+    // of the run side only --max-deliveries' default, for the help
+    const started = log.loaded();
+    expect(started).toMatch(/src\/actors\/judging\/judgeWorker\.ts/);
+    expect(started).not.toMatch(
+      /node_modules\/(?:zod|openai|xstate)\/|src\/actors\/experiment\/(?!queue\/maxDeliveries\.ts)|src\/ports\/store\/(?:core\/runStoreCore|sqlite\/sqliteStore)\.ts/,
+    );
     const out = path.join(fixture.folder, 'out.jsonl');
     const judged = await runArena(
       [

@@ -10,6 +10,7 @@ import {
   natsTargetOf,
   withNatsOptions,
 } from './natsTarget.js';
+import { casesLines, runsLine } from './requeueLines.js';
 import { openJudgeQueue, openRunQueue } from './runQueueOpen.js';
 
 /**
@@ -82,21 +83,4 @@ export async function requeueFromStore(
     await judgeQueue.close();
   }
   return lines;
-}
-
-/** `put back N runs (M still queued)`. */
-export function runsLine(done: { putBack: readonly string[]; stillQueued: number }): string {
-  const runs = done.putBack.length === 1 ? 'run' : 'runs';
-  const which = done.putBack.length > 0 ? `: ${done.putBack.join(', ')}` : '';
-  return `put back ${done.putBack.length} ${runs} (${done.stillQueued} still queued)${which}`;
-}
-
-/** `put back N cases of evaluation run X (M still queued)`, one per running evaluation run. */
-export function casesLines(
-  done: readonly { evaluationRunId: string; putBack: number; stillQueued: number }[],
-): string[] {
-  return done.map(
-    (each) =>
-      `put back ${each.putBack} ${each.putBack === 1 ? 'case' : 'cases'} of evaluation run ${each.evaluationRunId} (${each.stillQueued} still queued)`,
-  );
 }

@@ -14,7 +14,7 @@ import { redactUrl } from '../../ports/runtime/redactUrl.js';
 import { withPatience } from '../../ports/runtime/serverFailure.js';
 import type { RunStore } from '../../ports/store/store.js';
 import type { TableWrite } from '../../ports/store/storeErrors.js';
-import { openStoreAsync, parseStoreUri, type StoreLocation } from '../../ports/store/storeUri.js';
+import { parseStoreUri, type StoreLocation } from '../../ports/store/storeLocation.js';
 import {
   leaseTtlFromEnvironment,
   serverPatienceFromEnvironment,
@@ -27,7 +27,7 @@ import {
   natsTargetOf,
   withRemoteComponentOptions,
 } from './natsTarget.js';
-import { casesLines, runsLine } from './requeue.js';
+import { casesLines, runsLine } from './requeueLines.js';
 import {
   judgeAckWaitFromEnvironment,
   openJudgeQueue,
@@ -142,6 +142,7 @@ async function workerCommand(options: WorkerCommandOptions): Promise<number> {
       json: options.json === true,
     });
   // the store first: a refused password or role ends the worker at once, before it holds a connection to NATS
+  const { openStoreAsync } = await import('../../ports/store/storeUri.js');
   const store = await openStoreAsync(location, {
     requiredWrites: workerWrites(judgeConcurrency > 0),
   });

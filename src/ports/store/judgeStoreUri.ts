@@ -2,9 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { importWithPeers, optionalPeers } from '../runtime/optionalPeers.js';
 import type { JudgeStore } from './judgeStore.js';
-import { openSqliteJudgeStore } from './sqlite/sqliteJudgeStore.js';
 import { StoreNotFoundError, type TableWrite } from './storeErrors.js';
-import type { StoreLocation } from './storeUri.js';
+import type { StoreLocation } from './storeLocation.js';
 
 /**
  * Open the judge store at a `--store` location: SQLite as `openStore` opens
@@ -40,6 +39,8 @@ export async function openJudgeStore(
       if (!existsSync(location.path)) throw new StoreNotFoundError(location.path);
     } else mkdirSync(path.dirname(location.path), { recursive: true });
   }
+  // loaded only now: a worker on a PostgreSQL store never compiles the SQLite adapter
+  const { openSqliteJudgeStore } = await import('./sqlite/sqliteJudgeStore.js');
   // SQLite has no roles: a writable file is all it takes
   return openSqliteJudgeStore(location.path, { ...(options.readonly ? { readonly: true } : {}) });
 }

@@ -14,7 +14,6 @@ import type { TableWrite } from '../storeErrors.js';
 import { StoreConnectionError } from './postgresErrors.js';
 import { connectionLost, writesGrantedParams, writesGrantedSql } from './postgresOpen.js';
 import { postgresMigrations } from './postgresSchema.js';
-import { openPostgresStore } from './postgresStore.js';
 import { firstConnecting, pgSsl } from './postgresTls.js';
 import { parsePostgresUri } from './postgresUri.js';
 import type { PgFailure } from './syncConnection.js';
@@ -170,7 +169,9 @@ export async function openPostgresJudgeStore(
   let tls = await probe().catch(() => null);
   if (tls === null || !ready) {
     // the run store's open migrates (or checks) the schema, with its clear connection errors
-    // and refusals; a current schema skips it (it opens a synchronous connection in a thread)
+    // and refusals; a current schema skips it (it opens a synchronous connection in a thread),
+    // and skips loading the run store too
+    const { openPostgresStore } = await import('./postgresStore.js');
     openPostgresStore(uri, {
       readonly,
       ...(options.requiredWrites !== undefined ? { requiredWrites: options.requiredWrites } : {}),
