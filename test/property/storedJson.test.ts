@@ -28,12 +28,10 @@ const value = fc.letrec((tie) => ({
   ),
 })).node;
 /** JSON text of `value`, with some underscores written as `\u005f` escapes (valid JSON a store could hold). */
-const text = fc
-  .tuple(value, fc.boolean())
-  .map(([each, escape]) => {
-    const plain = JSON.stringify(each) ?? 'null';
-    return escape ? plain.replaceAll('"__', '"\\u005f_') : plain;
-  });
+const text = fc.tuple(value, fc.boolean()).map(([each, escaped]) => {
+  const plain = JSON.stringify(each) ?? 'null';
+  return escaped ? plain.replaceAll('"__', '"\\u005f_') : plain;
+});
 
 describe('stored JSON, read', () => {
   test.prop([text], { numRuns: 300 })(
