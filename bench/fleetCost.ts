@@ -19,9 +19,11 @@
  * postmaster with its backends, from /proc). Each arena process reports its
  * own CPU at exit (`_cpu.mjs`); a worker's start-up and idle polling count,
  * as they do in a real fleet. `FLEET_COST_PROFILE=<dir>` writes each arena
- * process's `--cpu-prof` there. `FLEET_COST_PG_PROFILE=1` prints PostgreSQL's
- * sessions, commits and top statements, and the judge store statements each
- * command sent, by kind, per case. Needs nats-server and PostgreSQL (as the
+ * process's `--cpu-prof` there. `FLEET_COST_WORKERS` (default 2) sets the
+ * fleet's workers, each judging 16 / workers at once: 1 shows what a second
+ * fresh worker adds (its start-up and V8 warm-up). `FLEET_COST_PG_PROFILE=1`
+ * prints PostgreSQL's sessions, commits and top statements, and the judge store
+ * statements each command sent, by kind, per case. Needs nats-server and PostgreSQL (as the
  * tests install them) and a build (npm run build).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -40,7 +42,7 @@ import { postgresProfile, profiledSettings } from './_postgresProfile.js';
 
 const LATENCY_MS = 20;
 const IN_FLIGHT = 16;
-const WORKERS = 2;
+const WORKERS = Number(process.env.FLEET_COST_WORKERS ?? 2);
 const CASES = Number(process.env.FLEET_COST_CASES ?? 16_000);
 const RUNS = Number(process.env.RUN_COST_RUNS ?? 6);
 const PROFILE = process.env.FLEET_COST_PROFILE;

@@ -187,9 +187,18 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
   const hints = throttledStatusHints((evaluationRunId) =>
     options.queue.announceStatus?.(evaluationRunId),
   );
+  // one listener for the worker, not one per case: stopping aborts every judgement in flight
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
-    options.signal.addEventListener('abort', () => resolve(), { once: true });
+    options.signal.addEventListener(
+      'abort',
+      () => {
+        for (const controllers of inFlight.values())
+          for (const controller of [...controllers]) controller.abort();
+        resolve();
+      },
+      { once: true },
+    );
   });
 
   const handle = async (delivery: QueuedCaseDelivery): Promise<void> => {
@@ -226,8 +235,6 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
       judges.set(evaluationRunId, judge);
     }
     const controller = new AbortController();
-    const stopOne = (): void => controller.abort();
-    options.signal.addEventListener('abort', stopOne, { once: true });
     const mine = inFlight.get(evaluationRunId) ?? new Set();
     inFlight.set(evaluationRunId, mine.add(controller));
     try {
@@ -294,7 +301,6 @@ export async function runJudgeWorker(options: JudgeWorkerOptions): Promise<Judge
         emit({ type: 'failed', evaluationRunId, error });
       }
     } finally {
-      options.signal.removeEventListener('abort', stopOne);
       mine.delete(controller);
       if (mine.size === 0) inFlight.delete(evaluationRunId);
     }

@@ -30,6 +30,8 @@ export function encodeStoredJson(value: unknown): string {
  * ```
  */
 export function decodeStoredJson(text: string): JsonValue {
+  // a reviver costs a call per value: only a text that may hold a tag (raw, or with an escape) needs it
+  if (!text.includes('"__') && !text.includes('\\u')) return JSON.parse(text) as JsonValue;
   return JSON.parse(text, (_key, value: unknown) =>
     typeof value === 'string' && Object.hasOwn(nonFiniteByTag, value)
       ? nonFiniteByTag[value]
