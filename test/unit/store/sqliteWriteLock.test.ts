@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../src/ports/store/sqlite/sqliteStore.js';
 import type { RunStore } from '../../../src/ports/store/store.js';
+import { RunLeasedError } from '../../../src/ports/store/storeErrors.js';
 import { sampleClock, sampleEpisode, sampleRunFile } from './sampleRun.js';
 
 /**
@@ -85,5 +86,30 @@ describe('SQLite write transactions against another writer', () => {
     // the other writer waited for this commit: it saw the episode written inside the transaction
     expect(messages.at(-1)).toEqual({ counted: '1' });
     expect(store.episodes(runId)).toHaveLength(1);
+  });
+
+  it('opening a current store and asking for a run another owner holds answer at once, while another process holds the write lock', () => {
+    const holder = { id: 'pid 1 on lab-1 (a)', host: 'lab-1', pid: 1 };
+    store.acquireLease(runId, { owner: holder, ttlMs: 15_000 });
+    // another process stopped in the middle of a write transaction (a SIGSTOP, a debugger)
+    const other = new (createRequire(import.meta.url)('better-sqlite3'))(file);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      // 1 ms: a store that queued for the write lock would fail with SQLITE_BUSY, not name the holder
+      const second = openSqliteStore(file, { clock: sampleClock(), busyTimeoutMs: 1 });
+      try {
+        expect(() =>
+          second.acquireLease(runId, {
+            owner: { id: 'pid 2 on lab-2 (b)', host: 'lab-2', pid: 2 },
+            ttlMs: 15_000,
+          }),
+        ).toThrow(RunLeasedError);
+      } finally {
+        second.close();
+      }
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
   });
 });

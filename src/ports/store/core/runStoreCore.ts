@@ -1,7 +1,13 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { RunIdGenerator } from '../../runtime/runId.js';
 import { summarizeEpisodes } from '../episodeSummaries.js';
-import type { Lease, LeaseHolder, RemoteComponentRecord, RunStore } from '../store.js';
+import type {
+  Lease,
+  LeaseHolder,
+  LeaseRequest,
+  RemoteComponentRecord,
+  RunStore,
+} from '../store.js';
 import { encodeStoredJson } from '../storedJson.js';
 import {
   DuplicateRecordError,
@@ -79,6 +85,24 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     if (row === undefined) throw new RunNotFoundError(runId);
     return row;
   };
+  /**
+   * Throw `RunLeasedError` when another live owner holds the run's lease.
+   * `takeOver` is asked once per holder: `approved` is the lease token it
+   * already gave up on, so the check inside the transaction does not ask again.
+   */
+  const refuseHeldLease = (
+    runId: string,
+    row: RunRow,
+    request: LeaseRequest,
+    approved: number | null = null,
+  ): number | null => {
+    const holder = leaseHolderFromRow(row);
+    if (holder === null || holder.owner.id === request.owner.id) return null;
+    const at = nowMs();
+    if (Date.parse(holder.expiresAt) <= at || row.lease_token === approved) return null;
+    if (request.takeOver?.(holder) !== true) throw new RunLeasedError(runId, holder, new Date(at));
+    return row.lease_token ?? null;
+  };
   const requireRun = (runId: string): void => {
     runRow(runId);
   };
@@ -155,16 +179,12 @@ export function runStoreOver(db: RunStoreDialect, options: RunStoreCoreOptions):
     },
     acquireLease(runId, request) {
       writable('take a lease');
+      // a plain read first: a live holder is named at once, not after queueing behind its writes
+      const approved = refuseHeldLease(runId, runRow(runId), request);
       return db.transaction((): Lease => {
         const row = runRow(runId, sql.lockRun);
-        const holder = leaseHolderFromRow(row);
+        refuseHeldLease(runId, row, request, approved);
         const at = nowMs();
-        const held =
-          holder !== null &&
-          Date.parse(holder.expiresAt) > at &&
-          holder.owner.id !== request.owner.id &&
-          request.takeOver?.(holder) !== true;
-        if (held) throw new RunLeasedError(runId, holder, new Date(at));
         // the token grows with every acquisition: a holder that lost the lease is fenced off by it
         const token = (row.lease_token ?? 0) + 1;
         db.run(sql.takeLease, [

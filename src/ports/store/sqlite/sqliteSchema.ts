@@ -156,6 +156,9 @@ export interface MigratableDatabase {
  * ```
  */
 export function migrateStore(db: MigratableDatabase, path: string): number {
+  // a current store needs no write: opening it never queues behind another process's transaction
+  const current = storeVersion(db);
+  if (current === storeMigrations.length) return current;
   // a table rebuild drops a parent table: with foreign keys on, that would cascade into its children
   const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
   db.pragma('foreign_keys = OFF');
